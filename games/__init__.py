@@ -1,0 +1,27 @@
+"""Pure rules engines and their registry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.protocol import Event, Game, IllegalAction, Result, Standing
+
+__all__ = ["Event", "Game", "IllegalAction", "Result", "Standing", "get", "ids"]
+
+_REGISTRY: dict[str, str] = {
+    "seven_tracks": "games.seven_tracks",
+}
+
+
+def ids() -> list[str]:
+    """Registered game ids, flagship first."""
+    return list(_REGISTRY)
+
+
+def get(game_id: str) -> Game[Any, Any]:
+    """The engine for `game_id`; KeyError for an unknown id."""
+    import importlib
+
+    module = importlib.import_module(_REGISTRY[game_id])
+    game: Game[Any, Any] = module.GAME
+    return game

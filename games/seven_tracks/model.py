@@ -1,0 +1,358 @@
+"""Data of «Семидорожник»: tiles, options, actions, state and the public view."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+COLOURS: tuple[str, ...] = ("R", "O", "Y", "G", "C", "B", "V")  # R1, spectrum order
+WHITE, BLACK, UNIVERSAL = "W", "K", "U"
+SKIP, PREVIOUS, OPPOSITE, RESTRICT, FIRST_MOVE, EXCHANGE = "SK", "PV", "OP", "RS", "FM", "EX"
+ORIGINAL_PRIORITY: tuple[str, ...] = (SKIP, PREVIOUS, OPPOSITE, RESTRICT, FIRST_MOVE, EXCHANGE)
+PRIORITY: tuple[str, ...] = (*ORIGINAL_PRIORITY, UNIVERSAL)
+REDIRECTS: tuple[str, ...] = (SKIP, OPPOSITE, PREVIOUS, RESTRICT)  # instead/after-move roles
+SHIFTS: dict[str, int] = {SKIP: 1, OPPOSITE: 2, PREVIOUS: -1}  # R26
+KINDS: tuple[str, ...] = (*COLOURS, WHITE, BLACK, *PRIORITY)
+MAIN_TRACKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+T7 = 7
+TRACK_LEN = 7
+
+DEFAULT_TILE_SET: dict[str, int] = {
+    **{c: 12 for c in COLOURS},
+    WHITE: 7,
+    BLACK: 7,
+    SKIP: 2,
+    PREVIOUS: 2,
+    OPPOSITE: 2,
+    RESTRICT: 2,
+    EXCHANGE: 2,
+    FIRST_MOVE: 1,
+    UNIVERSAL: 2,
+}
+DEFAULT_TILE_VALUES: dict[str, int] = {
+    **{c: i + 1 for i, c in enumerate(COLOURS)},
+    WHITE: 10,
+    BLACK: 10,
+    **{p: 15 for p in ORIGINAL_PRIORITY},
+    UNIVERSAL: 25,
+}
+
+
+def kind_of(tile: str) -> str:
+    """`R#07` -> `R` (R4)."""
+    return tile.split("#", 1)[0]
+
+
+def expected_colour(track: int, slot: int) -> str:
+    """Colour expected in 1-based `slot` of main `track` (R6)."""
+    return COLOURS[(track - 1 + slot - 1) % 7]
+
+
+def is_white_like(tile: str) -> bool:
+    return kind_of(tile) in (WHITE, UNIVERSAL)
+
+
+class Options(BaseModel):
+    """Validated options (R5, §17)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tile_set: dict[str, int] = Field(default_factory=lambda: dict(DEFAULT_TILE_SET))
+    tile_values: dict[str, int] = Field(default_factory=lambda: dict(DEFAULT_TILE_VALUES))
+    hand_size: int = 12
+    max_draws: int = 5
+    target_score: int = 144
+    first_out_bonus: int = 7
+    single_round: bool = False
+    black_anywhere_after_move: bool = False
+    allow_same_turn_unblock: bool = False
+    skip_after_move: str = "skip_next"
+    exchange_allows_priority: bool = True
+    black_discard_on_any_double: bool = False
+    double_t7_counts: bool = False
+    bonus_store_persists: bool = False
+
+    @field_validator("tile_set", "tile_values")
+    @classmethod
+    def _kinds(cls, value: dict[str, int]) -> dict[str, int]:
+        unknown = set(value) - set(KINDS)
+        if unknown:
+            raise ValueError(f"unknown tile kinds: {sorted(unknown)}")
+        if any(not isinstance(v, int) or v < 0 for v in value.values()):
+            raise ValueError("counts and values must be integers >= 0")
+        return {k: value.get(k, 0) for k in KINDS}
+
+    @field_validator("hand_size", "target_score")
+    @classmethod
+    def _positive(cls, value: int) -> int:
+        if value < 1:
+            raise ValueError("must be >= 1")
+        return value
+
+    @field_validator("max_draws", "first_out_bonus")
+    @classmethod
+    def _non_negative(cls, value: int) -> int:
+        if value < 0:
+            raise ValueError("must be >= 0")
+        return value
+
+    @field_validator("skip_after_move")
+    @classmethod
+    def _skip_mode(cls, value: str) -> str:
+        if value not in ("skip_next", "no_effect"):
+            raise ValueError("must be 'skip_next' or 'no_effect'")
+        return value
+
+    def value(self, tile: str) -> int:
+        return self.tile_values[kind_of(tile)]
+
+
+class ActionType(StrEnum):
+    CHOOSE_DICE = "CD"
+    SHIFT = "SH"
+    PLACE = "PL"
+    PLACE_T7 = "P7"
+    BLOCK = "BL"
+    UNBLOCK = "UB"
+    RECLAIM = "RC"
+    TAKE_BONUS = "TB"
+    DISCARD_BLACK = "DB"
+    DRAW = "DR"
+    END_PLACING = "EP"
+    INSTEAD_OF_MOVE = "IM"
+    AFTER_MOVE = "AM"
+    WAIVE = "WV"
+    CANCEL_RESTRICTION = "CR"
+    EXCHANGE_BEGIN = "XB"
+    EXCHANGE_ADD = "XA"
+    EXCHANGE_CONFIRM = "XC"
+    FIFTH_SWAP = "FS"
+    END_TURN = "ET"
+    FM_DECLARE = "FD"
+    FM_PASS = "FP"
+
+
+class Action(BaseModel):
+    """One atomic decision (R22). `role` is the part a U plays (`as`); `die` indexes the roll."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: ActionType
+    kind: str | None = None
+    track: int | None = None
+    slot: int | None = None
+    die: int | None = None
+    role: str | None = None
+    target: int | None = None
+
+    def encode(self) -> str:
+        """Compact text for callback data: `PL,R,3`."""
+        parts = [self.type.value] + [
+            "" if v is None else str(v)
+            for v in (self.kind, self.track, self.slot, self.die, self.role, self.target)
+        ]
+        return ",".join(parts).rstrip(",")
+
+    @classmethod
+    def decode(cls, text: str) -> Action:
+        """Inverse of `encode`; ValueError on anything malformed."""
+        if len(text) > 40:
+            raise ValueError("too long")
+        parts = text.split(",")
+        if len(parts) > 7:
+            raise ValueError("too many fields")
+        parts += [""] * (7 - len(parts))
+        kind = parts[1] or None
+        role = parts[5] or None
+        if kind is not None and kind not in KINDS:
+            raise ValueError("bad kind")
+        if role is not None and role not in PRIORITY:
+            raise ValueError("bad role")
+
+        def num(s: str) -> int | None:
+            if not s:
+                return None
+            if not s.isdigit() or len(s) > 2:
+                raise ValueError("bad number")
+            return int(s)
+
+        return cls(
+            type=ActionType(parts[0]),
+            kind=kind,
+            track=num(parts[2]),
+            slot=num(parts[3]),
+            die=num(parts[4]),
+            role=role,
+            target=num(parts[6]),
+        )
+
+
+class Status(StrEnum):
+    ACTIVE = "active"
+    OUT = "out"
+    ELIMINATED = "eliminated"
+
+
+class Phase(StrEnum):
+    FIRST_MOVE = "first_move"
+    PRE_MOVE = "pre_move"
+    PLACING = "placing"
+    POST_MOVE = "post_move"
+    EXCHANGE = "exchange"
+    GAME_OVER = "game_over"
+
+
+class Mode(StrEnum):
+    SINGLE = "single"
+    SEQUENCE = "sequence"
+
+
+class Block(BaseModel):
+    tile: str
+    by: int
+    turn: int
+
+
+class Track(BaseModel):
+    slots: list[str] = Field(default_factory=list)
+    block: Block | None = None
+
+
+class Exchange(BaseModel):
+    """An exchange in progress (R60)."""
+
+    tile: str
+    origin: Phase
+    via_waive: bool = False
+    selection: list[str] = Field(default_factory=list)
+
+
+class Redirect(BaseModel):
+    """Who moves next after this turn (R52–R55); `seat` is fixed at use time for OP."""
+
+    role: str
+    after_move: bool
+    seat: int | None = None
+
+
+class Turn(BaseModel):
+    """The turn record (R19), reset at each PRE_MOVE."""
+
+    n_dice: int = 0
+    dice: list[int] = Field(default_factory=list)
+    die_tracks: list[int] = Field(default_factory=list)
+    modes: dict[int, Mode] = Field(default_factory=dict)
+    is_double: bool = False
+    double_six: bool = False
+    shifted: bool = False
+    priority_used: bool = False
+    cancel_used: bool = False
+    draws: int = 0
+    drawn: list[str] = Field(default_factory=list)
+    board_action_done: bool = False
+    placements: dict[int, int] = Field(default_factory=dict)
+    placed_total: int = 0
+    t7_completions: int = 0
+    black_discards: int = 0
+    bonus_taken: list[str] = Field(default_factory=list)
+    restricted: bool = False
+    began_restricted: bool = False
+    final: bool = False
+    redirect: Redirect | None = None
+    rs_used: bool = False
+    blocks_placed: list[int] = Field(default_factory=list)
+    tile_moved: bool = False
+    went_out: bool = False
+    out_by_redirect: str | None = None
+
+
+class RoundSummary(BaseModel):
+    round: int
+    cycle: int
+    first_out: int | None
+    out_order: list[int]
+    hands: dict[int, list[str]]
+    hand_values: dict[int, int]
+    scores_before: dict[int, int]
+    scores_after: dict[int, int]
+    eliminated: list[int]
+    stalled: bool
+
+
+class State(BaseModel):
+    """The whole game. Seats index `players`; tile ids are `KIND#NN` (R4)."""
+
+    options: Options
+    seed: int
+    rng_calls: int = 0
+    version: int = 0
+    players: list[int]
+    status: list[Status]
+    scores: list[int]
+    hands: list[list[str]]
+    bank: list[str] = Field(default_factory=list)
+    tracks: list[Track] = Field(default_factory=lambda: [Track() for _ in MAIN_TRACKS])
+    t7: list[str] = Field(default_factory=list)
+    store: list[str] = Field(default_factory=list)
+    out: list[str] = Field(default_factory=list)
+    phase: Phase = Phase.FIRST_MOVE
+    current: int = 0
+    turn_no: int = 0
+    round_no: int = 1
+    cycle_no: int = 1
+    turn: Turn = Field(default_factory=Turn)
+    exchange: Exchange | None = None
+    fm_declarer: int | None = None
+    fm_u_declarer: int | None = None
+    dice_off: list[dict[int, int]] = Field(default_factory=list)
+    restricted_left: int = 0
+    final_left: int = 0
+    finals_running: bool = False
+    idle_turns: int = 0
+    out_order: list[int] = Field(default_factory=list)
+    eliminated_order: list[list[int]] = Field(default_factory=list)
+    left: list[int] = Field(default_factory=list)
+    last_round: RoundSummary | None = None
+    winners: list[int] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _shape(self) -> State:
+        n = len(self.players)
+        if not (len(self.status) == len(self.scores) == len(self.hands) == n):
+            raise ValueError("per-seat lists must match players")
+        return self
+
+
+class PlayerView(BaseModel):
+    seat: int
+    player: int
+    status: Status
+    score: int
+    hand_count: int
+
+
+class View(BaseModel):
+    """What one player (or the table, `me=None`) may see (R73)."""
+
+    me: int | None
+    hand: list[str] | None
+    players: list[PlayerView]
+    tracks: list[Track]
+    t7: list[str]
+    store: list[str]
+    out_count: int
+    bank_size: int
+    phase: Phase
+    current: int | None
+    turn: dict[str, Any]
+    exchange_size: int | None
+    restricted_left: int
+    final_left: int
+    round_no: int
+    cycle_no: int
+    target_score: int
+    single_round: bool
+    last_round: RoundSummary | None
+    winners: list[int]
