@@ -146,12 +146,13 @@ class Action(BaseModel):
     die: int | None = None
     role: str | None = None
     target: int | None = None
+    n: int | None = None
 
     def encode(self) -> str:
         """Compact text for callback data: `PL,R,3`."""
         parts = [self.type.value] + [
             "" if v is None else str(v)
-            for v in (self.kind, self.track, self.slot, self.die, self.role, self.target)
+            for v in (self.kind, self.track, self.slot, self.die, self.role, self.target, self.n)
         ]
         return ",".join(parts).rstrip(",")
 
@@ -161,9 +162,9 @@ class Action(BaseModel):
         if len(text) > 40:
             raise ValueError("too long")
         parts = text.split(",")
-        if len(parts) > 7:
+        if len(parts) > 8:
             raise ValueError("too many fields")
-        parts += [""] * (7 - len(parts))
+        parts += [""] * (8 - len(parts))
         kind = parts[1] or None
         role = parts[5] or None
         if kind is not None and kind not in KINDS:
@@ -186,6 +187,7 @@ class Action(BaseModel):
             die=num(parts[4]),
             role=role,
             target=num(parts[6]),
+            n=num(parts[7]),
         )
 
 
@@ -254,6 +256,7 @@ class Turn(BaseModel):
     board_action_done: bool = False
     placements: dict[int, int] = Field(default_factory=dict)
     placed_total: int = 0
+    placed_t7: int = 0
     t7_completions: int = 0
     black_discards: int = 0
     bonus_taken: list[str] = Field(default_factory=list)
