@@ -10,6 +10,7 @@ __all__ = ["Event", "Game", "IllegalAction", "Result", "Standing", "get", "ids"]
 
 _REGISTRY: dict[str, str] = {
     "seven_tracks": "games.seven_tracks",
+    "cell_capture": "games.cell_capture",
 }
 
 
