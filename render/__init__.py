@@ -1,0 +1,1 @@
+"""Pillow pictures of game states: one module per game, shared helpers in `render.common`."""

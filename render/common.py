@@ -1,0 +1,368 @@
+"""Helpers every game's renderer shares: fonts, palette, text, antialiased shapes, encoding.
+
+Pictures are sent as Telegram photos about 1000 px wide and read on phones at about
+360 px, so every helper here leans towards big type, strong contrast and flat colour.
+
+Example:
+    >>> img = new_image((200, 80))
+    >>> d = ImageDraw.Draw(img)
+    >>> w = draw_text(d, (10, 20), "Ходит: Аня", size=28, bold=True)
+    >>> 0 < w < 200
+    True
+    >>> encode_png(img)[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+RGBA = tuple[int, int, int, int]
+Colour = RGB | RGBA
+Point = tuple[float, float]
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+_FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
+
+# ---------------------------------------------------------------- palette
+
+INK: RGB = (28, 28, 34)  # text and outlines
+INK_SOFT: RGB = (88, 84, 80)  # secondary text
+PAPER: RGB = (246, 240, 228)  # picture background
+PAPER_DARK: RGB = (226, 214, 192)  # panels on the paper
+LINE: RGB = (150, 136, 112)  # thin separators
+HIGHLIGHT: RGB = (255, 196, 0)  # "this one": the player to act, available tracks
+HIGHLIGHT_SOFT: RGB = (255, 233, 150)
+GOOD: RGB = (46, 125, 50)
+BAD: RGB = (198, 40, 40)
+MUTED: RGB = (150, 146, 140)  # players who are out of play
+WHITE: RGB = (255, 255, 255)
+BLACK: RGB = (22, 22, 24)
+
+# The seven spectrum colours most games here use, chosen to stay apart from each
+# other on a phone screen (orange vs red, light blue vs blue vs violet).
+SPECTRUM: dict[str, RGB] = {
+    "R": (229, 57, 53),
+    "O": (251, 140, 0),
+    "Y": (253, 216, 53),
+    "G": (67, 160, 71),
+    "C": (41, 182, 246),
+    "B": (30, 64, 175),
+    "V": (142, 36, 170),
+}
+
+# Russian names of the colours, in the nominative feminine ("красная фишка") and masculine.
+COLOUR_NAMES_F: dict[str, str] = {
+    "R": "красная",
+    "O": "оранжевая",
+    "Y": "жёлтая",
+    "G": "зелёная",
+    "C": "голубая",
+    "B": "синяя",
+    "V": "фиолетовая",
+}
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """Blend `a` towards `b` by `t` (0 = a, 1 = b)."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def with_alpha(c: RGB, alpha: int) -> RGBA:
+    return (c[0], c[1], c[2], alpha)
+
+
+def luminance(c: RGB) -> float:
+    """Relative luminance (WCAG), 0..1."""
+
+    def ch(v: int) -> float:
+        s = v / 255
+        return s / 12.92 if s <= 0.03928 else float(((s + 0.055) / 1.055) ** 2.4)
+
+    return 0.2126 * ch(c[0]) + 0.7152 * ch(c[1]) + 0.0722 * ch(c[2])
+
+
+def contrast_ink(background: RGB) -> RGB:
+    """INK or WHITE, whichever reads better on `background`."""
+    lum = luminance(background)
+    on_white = (1.05) / (lum + 0.05)
+    on_ink = (lum + 0.05) / (luminance(INK) + 0.05)
+    return WHITE if on_white > on_ink else INK
+
+
+# ---------------------------------------------------------------- fonts and text
+
+
+@lru_cache(maxsize=128)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans from `render/fonts` (never a system font), cached per size."""
+    return ImageFont.truetype(
+        str(FONT_DIR / _FONT_FILES[bold]), size, layout_engine=ImageFont.Layout.BASIC
+    )
+
+
+def text_width(text: str, size: int, bold: bool = False) -> int:
+    return round(font(size, bold).getlength(text))
+
+
+def fit_size(text: str, size: int, max_width: int, bold: bool = False, min_size: int = 14) -> int:
+    """The largest size <= `size` (down to `min_size`) at which `text` fits `max_width`."""
+    while size > min_size and text_width(text, size, bold) > max_width:
+        size -= 1
+    return size
+
+
+def ellipsize(text: str, size: int, max_width: int, bold: bool = False) -> str:
+    """`text` cut with "…" so that it fits `max_width` at `size`."""
+    if text_width(text, size, bold) <= max_width:
+        return text
+    while text and text_width(text + "…", size, bold) > max_width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def fit_text(
+    text: str, size: int, max_width: int, bold: bool = False, min_size: int = 14
+) -> tuple[str, int]:
+    """Shrink down to `min_size`, then ellipsize: the (text, size) to draw."""
+    size = fit_size(text, size, max_width, bold, min_size)
+    return ellipsize(text, size, max_width, bold), size
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: Point,
+    text: str,
+    *,
+    size: int,
+    bold: bool = False,
+    fill: Colour = INK,
+    anchor: str = "la",
+    max_width: int | None = None,
+    min_size: int = 14,
+    stroke: int = 0,
+    stroke_fill: Colour | None = None,
+) -> int:
+    """Draw one line of text; with `max_width` it is shrunk, then ellipsized to fit.
+
+    `anchor` is Pillow's two-letter anchor ("la" left/ascender, "mm" middle/middle,
+    "rs" right/baseline...). Returns the drawn width in pixels.
+    """
+    if max_width is not None:
+        text, size = fit_text(text, size, max_width, bold, min_size)
+    f = font(size, bold)
+    draw.text(
+        xy, text, font=f, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill
+    )
+    return round(f.getlength(text))
+
+
+def plural(n: int, one: str, few: str, many: str) -> str:
+    """Russian plural form for `n`: plural(1, "фишка", "фишки", "фишек") == "фишка"."""
+    n = abs(n)
+    if n % 10 == 1 and n % 100 != 11:
+        return one
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return few
+    return many
+
+
+# ---------------------------------------------------------------- antialiased shapes
+
+
+class Canvas:
+    """A supersampled RGBA layer: draw in final-pixel coordinates, get a smooth sprite.
+
+    Pillow draws circles and polygons without antialiasing; drawing them `scale` times
+    larger and shrinking the result gives clean edges. `origin` is the final-pixel
+    point that becomes the layer's top-left corner, so a sprite cut from a big picture
+    can be drawn with the picture's own coordinates.
+    """
+
+    def __init__(
+        self,
+        size: tuple[int, int],
+        *,
+        origin: Point = (0, 0),
+        scale: int = 4,
+        background: Colour = (0, 0, 0, 0),
+    ) -> None:
+        self.size = size
+        self.origin = origin
+        self.scale = scale
+        self.im = Image.new("RGBA", (size[0] * scale, size[1] * scale), background)
+        self.draw = ImageDraw.Draw(self.im)
+
+    def _p(self, p: Point) -> tuple[float, float]:
+        return ((p[0] - self.origin[0]) * self.scale, (p[1] - self.origin[1]) * self.scale)
+
+    def _w(self, width: float) -> int:
+        return max(0, round(width * self.scale))
+
+    def circle(
+        self,
+        centre: Point,
+        radius: float,
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: float = 0,
+    ) -> None:
+        x, y = self._p(centre)
+        r = radius * self.scale
+        self.draw.ellipse(
+            (x - r, y - r, x + r, y + r),
+            fill=fill,
+            outline=outline if width else None,
+            width=self._w(width),
+        )
+
+    def polygon(
+        self,
+        points: Sequence[Point],
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: float = 0,
+    ) -> None:
+        pts = [self._p(p) for p in points]
+        self.draw.polygon(pts, fill=fill, outline=outline if width else None, width=self._w(width))
+
+    def line(
+        self, points: Sequence[Point], fill: Colour, width: float, round_caps: bool = False
+    ) -> None:
+        pts = [self._p(p) for p in points]
+        self.draw.line(pts, fill=fill, width=self._w(width), joint="curve")
+        if round_caps:
+            for p in (points[0], points[-1]):
+                self.circle(p, width / 2, fill=fill)
+
+    def rounded_rect(
+        self,
+        box: tuple[float, float, float, float],
+        radius: float,
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: float = 0,
+    ) -> None:
+        x0, y0 = self._p((box[0], box[1]))
+        x1, y1 = self._p((box[2], box[3]))
+        self.draw.rounded_rectangle(
+            (x0, y0, x1, y1),
+            radius=radius * self.scale,
+            fill=fill,
+            outline=outline if width else None,
+            width=self._w(width),
+        )
+
+    def arc(
+        self, centre: Point, radius: float, start: float, end: float, fill: Colour, width: float
+    ) -> None:
+        """An arc of the circle of `radius` (outer edge); degrees, 0 = east, clockwise."""
+        x, y = self._p(centre)
+        r = radius * self.scale
+        self.draw.arc((x - r, y - r, x + r, y + r), start, end, fill=fill, width=self._w(width))
+
+    def text(
+        self,
+        xy: Point,
+        text: str,
+        *,
+        size: int,
+        bold: bool = False,
+        fill: Colour = INK,
+        anchor: str = "mm",
+        stroke: float = 0,
+        stroke_fill: Colour | None = None,
+    ) -> None:
+        self.draw.text(
+            self._p(xy),
+            text,
+            font=font(size * self.scale, bold),
+            fill=fill,
+            anchor=anchor,
+            stroke_width=self._w(stroke),
+            stroke_fill=stroke_fill,
+        )
+
+    def image(self) -> Image.Image:
+        """The layer at final size (RGBA)."""
+        return self.im.resize(self.size, Image.Resampling.LANCZOS)
+
+
+def new_image(size: tuple[int, int], colour: RGB = PAPER) -> Image.Image:
+    return Image.new("RGB", size, colour)
+
+
+def paste(dst: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    """Alpha-composite an RGBA `sprite` onto `dst` with its top-left corner at `xy`."""
+    dst.paste(sprite, xy, sprite)
+
+
+def paste_centred(dst: Image.Image, sprite: Image.Image, centre: Point) -> None:
+    x = round(centre[0] - sprite.width / 2)
+    y = round(centre[1] - sprite.height / 2)
+    dst.paste(sprite, (x, y), sprite)
+
+
+# ---------------------------------------------------------------- encoding
+
+PNG_COLOURS = 256
+
+
+def fit_palette(images: Sequence[Image.Image], colours: int = PNG_COLOURS) -> Image.Image:
+    """A palette (a mode "P" image) fitted to all of `images` stacked together.
+
+    A renderer builds it once from a few typical pictures of its game and passes it to
+    `encode_png`: mapping onto a fixed palette takes a couple of milliseconds, while
+    fitting a palette to each picture takes tens, and a colour that covers only a few
+    pixels of one picture (a single violet tile) is no longer merged into its neighbour.
+    """
+    width = max(im.width for im in images)
+    montage = Image.new("RGB", (width, sum(im.height for im in images)), PAPER)
+    y = 0
+    for im in images:
+        montage.paste(im.convert("RGB"), (0, y))
+        y += im.height
+    return montage.quantize(
+        colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+
+
+def encode_png(
+    img: Image.Image,
+    palette: Image.Image | None = None,
+    colours: int = PNG_COLOURS,
+    compress_level: int = 6,
+) -> bytes:
+    """A palette PNG of `img` without dithering, so flat areas stay flat and text crisp.
+
+    With `palette` (from `fit_palette`) the colours are mapped onto it, otherwise a
+    palette of `colours` is fitted to this picture. Deterministic: the same pixels give
+    the same bytes (no timestamps or other metadata are written).
+    """
+    rgb = img.convert("RGB")
+    if palette is not None:
+        pal = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    else:
+        pal = rgb.quantize(
+            colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
+    buf = io.BytesIO()
+    pal.save(buf, format="PNG", compress_level=compress_level)
+    return buf.getvalue()
+
+
+def encode_jpeg(img: Image.Image, quality: int = 88) -> bytes:
+    """JPEG for photographic content; for flat board art `encode_png` is smaller and crisper."""
+    buf = io.BytesIO()
+    img.convert("RGB").save(buf, format="JPEG", quality=quality, optimize=True, subsampling=0)
+    return buf.getvalue()
