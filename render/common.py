@@ -167,6 +167,42 @@ def draw_text(
     return round(f.getlength(text))
 
 
+Run = tuple[str, int, bool, Colour]  # text, size, bold, fill
+
+
+def draw_runs(
+    draw: ImageDraw.ImageDraw,
+    xy: Point,
+    runs: Sequence[Run],
+    *,
+    anchor: str = "ls",
+    max_width: int | None = None,
+) -> int:
+    """Draw pieces of text of different sizes, weights and colours one after another.
+
+    `xy` is the left end of the line; `anchor`'s second letter sets the vertical
+    reference ("s" baseline, "m" middle...) shared by all pieces. With `max_width` the
+    whole line is scaled down in step until it fits (sizes never below 60 %).
+    Returns the drawn width.
+    """
+    scale = 1.0
+
+    def width(k: float) -> int:
+        return sum(text_width(t, max(1, round(sz * k)), b) for t, sz, b, _ in runs)
+
+    if max_width is not None:
+        while scale > 0.6 and width(scale) > max_width:
+            scale -= 0.04
+    x, y = xy
+    v = anchor[1] if len(anchor) > 1 else "s"
+    for text, size, bold, fill in runs:
+        sz = max(1, round(size * scale))
+        f = font(sz, bold)
+        draw.text((x, y), text, font=f, fill=fill, anchor="l" + v)
+        x += f.getlength(text)
+    return round(x - xy[0])
+
+
 def plural(n: int, one: str, few: str, many: str) -> str:
     """Russian plural form for `n`: plural(1, "фишка", "фишки", "фишек") == "фишка"."""
     n = abs(n)

@@ -48,7 +48,6 @@ from render.common import (
     HIGHLIGHT_SOFT,
     INK,
     INK_SOFT,
-    LINE,
     MUTED,
     PAPER,
     RGB,
@@ -57,6 +56,7 @@ from render.common import (
     Canvas,
     Point,
     contrast_ink,
+    draw_runs,
     draw_text,
     encode_png,
     fit_palette,
@@ -85,15 +85,17 @@ TILE_R = 23
 LANE_HALF = 33  # half-width of a track's lane
 STATUS_TOP = BOARD_BOTTOM + 6
 STATUS_H = 54
-PLAYERS_TOP = STATUS_TOP + STATUS_H + 4
-ROW_H = 56
-BOTTOM_PAD = 14
+PLAYERS_TOP = STATUS_TOP + STATUS_H + 2
+CELL_H = 82  # one player's card: name, then tiles in hand and score
+CELL_GAP = 8
+BOTTOM_PAD = 12
 
 TRACK_COLOUR = {k: SPECTRUM[COLOURS[k - 1]] for k in range(1, 7)}
 T7_COLOUR: RGB = (120, 96, 72)
 BOARD_FILL: RGB = (236, 226, 206)
 BOARD_EDGE: RGB = (120, 100, 76)
 CENTRE_FILL: RGB = (250, 246, 238)
+CARD_FILL: RGB = (234, 225, 208)
 
 
 def track_angle(track: int) -> float:
@@ -131,7 +133,17 @@ def t7_centre(colour: str) -> tuple[int, int]:
 
 def image_size(n_players: int) -> tuple[int, int]:
     """Size of the picture for a table of `n_players` players."""
-    return WIDTH, PLAYERS_TOP + ROW_H * n_players + BOTTOM_PAD
+    rows = (max(n_players, 1) + 1) // 2
+    return WIDTH, PLAYERS_TOP + rows * (CELL_H + CELL_GAP) - CELL_GAP + BOTTOM_PAD
+
+
+def player_cell(seat_index: int) -> tuple[int, int, int, int]:
+    """Box of the card of the `seat_index`-th player (two per row, in seat order)."""
+    row, col = divmod(seat_index, 2)
+    w = (WIDTH - 2 * 12 - CELL_GAP) // 2
+    x0 = 12 + col * (w + CELL_GAP)
+    y0 = PLAYERS_TOP + row * (CELL_H + CELL_GAP)
+    return x0, y0, x0 + w, y0 + CELL_H
 
 
 def hex_corners(r: float = HEX_R) -> list[Point]:
@@ -412,8 +424,11 @@ def _turn_caption(view: View) -> tuple[str, str]:
         first = ""
     if centre:
         first = f"{first} и центр" if first else "центр"
+    dice = list(view.turn.get("dice") or [])
     if view.turn.get("restricted"):
         second = "только одна фишка"
+    elif dice == [6, 6] and view.store:
+        second = "дубль · бонус!"
     elif view.turn.get("is_double"):
         second = "дубль!"
     elif len(main) == 1 and modes[main[0]] == "sequence":
@@ -442,7 +457,9 @@ def _draw_corners(
         draw_text(d, (x, 18), "Ходит:", size=30, fill=INK_SOFT)
         _pill(d, (x, 58), _player_name(seats[view.current], names), size=42, max_width=340)
         hint = _phase_hint(view)
-        if hint:
+        if view.turn.get("restricted") and not view.turn.get("dice"):
+            draw_text(d, (x + 2, 128), "ход ограничен!", size=28, bold=True, fill=BAD)
+        elif hint:
             draw_text(d, (x + 2, 128), hint, size=28, fill=INK_SOFT, max_width=260, min_size=22)
     else:
         draw_text(d, (x, 18), _phase_hint(view) or "Ожидание", size=32, bold=True, max_width=400)
@@ -462,14 +479,16 @@ def _draw_corners(
         if first:
             draw_text(d, (right, 104), first, size=30, bold=True, anchor="ra", max_width=330)
         if second:
+            alarm = not second.startswith(("по", "фишки"))
             draw_text(
                 d,
                 (right, 142),
                 second,
                 size=28,
+                bold=alarm,
                 anchor="ra",
                 max_width=250,
-                fill=INK if second.startswith("по") or second.startswith("фишки") else BAD,
+                fill=BAD if alarm else INK,
             )
     elif view.phase == Phase.PRE_MOVE and view.current is not None:
         draw_text(d, (right, 20), "кубики", size=28, fill=INK_SOFT, anchor="ra")
@@ -538,21 +557,21 @@ def _phase_hint(view: View) -> str:
 
 def _status_line(view: View) -> tuple[str, RGB]:
     if view.phase == Phase.GAME_OVER:
-        return f"Цель была {view.target_score} очков", INK_SOFT
+        return f"Игра сыграна до {view.target_score} очков", INK_SOFT
     parts: list[str] = []
-    colour = INK
+    colour = INK_SOFT
     if view.turn.get("restricted") or view.restricted_left:
-        extra = f" · ещё {view.restricted_left}" if view.restricted_left else ""
-        parts.append(f"Ход ограничен: одна фишка{extra}")
+        n = view.restricted_left
+        parts.append(f"Ограниченных ходов осталось: {n}" if n else "Ход ограничен")
         colour = BAD
     if view.turn.get("final") or view.final_left:
-        extra = f" · ещё {view.final_left}" if view.final_left else ""
-        parts.append(f"Последние ходы кона{extra}")
+        n = view.final_left
+        parts.append(f"Последних ходов кона: {n}" if n else "Последний ход кона")
         colour = BAD
     if parts:
         return " · ".join(parts), colour
-    goal = "один кон" if view.single_round else f"до {view.target_score} очков"
-    return f"Игра {goal} · сброшено: {view.out_count}", INK_SOFT
+    goal = "Игра на один кон" if view.single_round else f"Игра до {view.target_score} очков"
+    return f"{goal} · сброшено: {view.out_count}", INK_SOFT
 
 
 def _draw_players(
@@ -570,66 +589,56 @@ def _draw_players(
         max_width=WIDTH - 40,
     )
     winners = set(view.winners)
-    for row, p in enumerate(view.players):
-        y0 = PLAYERS_TOP + row * ROW_H
-        ym = y0 + ROW_H / 2
+    for i, p in enumerate(view.players):
+        x0, y0, x1, y1 = player_cell(i)
         current = view.current == p.seat and view.phase != Phase.GAME_OVER
-        gone = p.status == Status.ELIMINATED
+        won = p.seat in winners
+        gone = p.status == Status.ELIMINATED and not won
         if current:
             d.rounded_rectangle(
-                (12, y0 + 3, WIDTH - 12, y0 + ROW_H - 3),
-                radius=12,
-                fill=HIGHLIGHT_SOFT,
-                outline=HIGHLIGHT,
-                width=3,
+                (x0, y0, x1, y1), radius=14, fill=HIGHLIGHT_SOFT, outline=HIGHLIGHT, width=4
             )
-        elif row % 2 == 0:
-            d.rounded_rectangle(
-                (12, y0 + 3, WIDTH - 12, y0 + ROW_H - 3), radius=12, fill=mix(PAPER, LINE, 0.14)
-            )
+        else:
+            d.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=CARD_FILL)
         ink = MUTED if gone else INK
-        mark = "▶" if current else ("★" if p.seat in winners else "")
+        tx = x0 + 16
+        mark = "▶" if current else ("★" if won else "")
         if mark:
             draw_text(
-                d,
-                (40, ym),
-                mark,
-                size=30,
-                bold=True,
-                fill=GOOD if mark == "★" else INK,
-                anchor="mm",
+                d, (tx, y0 + 27), mark, size=30, bold=True, fill=GOOD if won else INK, anchor="lm"
             )
+            tx += 38
         draw_text(
             d,
-            (66, ym),
+            (tx, y0 + 27),
             _player_name(p, names),
             size=32,
             bold=True,
             fill=ink,
             anchor="lm",
-            max_width=440,
-            min_size=26,
+            max_width=x1 - tx - 12,
+            min_size=24,
         )
-        if p.status == Status.OUT:
+        score = f"{p.score} {plural(p.score, 'очко', 'очка', 'очков')}"
+        if won:
+            state, scol = "победитель", GOOD
+        elif p.status == Status.OUT:
             state, scol = "вышел", GOOD
         elif gone:
             state, scol = "выбыл", MUTED
         else:
             state = f"{p.hand_count} {plural(p.hand_count, 'фишка', 'фишки', 'фишек')}"
             scol = INK
-        if p.seat in winners:
-            state, scol = "победитель", GOOD
-        draw_text(
+        draw_runs(
             d,
-            (700, ym),
-            state,
-            size=30,
-            bold=p.status != Status.ACTIVE or p.seat in winners,
-            fill=scol,
-            anchor="rm",
+            (x0 + 16, y1 - 14),
+            [
+                (state, 28, p.status != Status.ACTIVE or won, scol),
+                ("  ·  ", 28, False, ink),
+                (score, 28, True, ink),
+            ],
+            max_width=x1 - x0 - 28,
         )
-        score = f"{p.score} {plural(p.score, 'очко', 'очка', 'очков')}"
-        draw_text(d, (WIDTH - 30, ym), score, size=30, bold=True, fill=ink, anchor="rm")
 
 
 # ---------------------------------------------------------------- entry points

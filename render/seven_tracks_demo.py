@@ -6,7 +6,10 @@ plus a 360-px-wide copy of each, to look at the board the way a phone shows it.
 
 from __future__ import annotations
 
+import statistics
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +24,7 @@ from games.seven_tracks.model import (
     View,
     expected_colour,
 )
-from render.seven_tracks import render
+from render.seven_tracks import draw, encode, render
 
 NAMES: dict[int, str] = {
     101: "Аня",
@@ -192,11 +195,33 @@ def samples() -> dict[str, View]:
     }
 
 
+def bench(view: View, runs: int = 50) -> dict[str, float]:
+    """Median milliseconds of a whole render, of `draw` alone and of the encoding alone."""
+    render(view, NAMES)  # warm the caches (fonts, board, sprites, palette)
+
+    def median_ms(fn: Callable[[], object]) -> float:
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            fn()
+            times.append((time.perf_counter() - t) * 1000)
+        return statistics.median(times)
+
+    img = draw(view, NAMES)
+    return {
+        "render_ms": median_ms(lambda: render(view, NAMES)),
+        "draw_ms": median_ms(lambda: draw(view, NAMES)),
+        "encode_ms": median_ms(lambda: encode(img)),
+        "bytes": float(len(encode(img))),
+    }
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m render.seven_tracks_demo OUTDIR", file=sys.stderr)
+    args = [a for a in argv if a != "--bench"]
+    if len(args) != 1:
+        print("usage: python -m render.seven_tracks_demo OUTDIR [--bench]", file=sys.stderr)
         return 2
-    out = Path(argv[0])
+    out = Path(args[0])
     out.mkdir(parents=True, exist_ok=True)
     for name, view in samples().items():
         data = render(view, NAMES)
@@ -208,6 +233,14 @@ def main(argv: list[str]) -> int:
             )
             small.save(out / f"{name}_360.png")
         print(f"{path}: {len(data) / 1024:.1f} KB")
+    if "--bench" in argv:
+        for name in ("02_midgame_blocks", "05_restricted"):
+            r = bench(samples()[name])
+            print(
+                f"{name}: render {r['render_ms']:.1f} ms (median of 50), "
+                f"draw {r['draw_ms']:.1f} ms, "
+                f"encode {r['encode_ms']:.1f} ms, {r['bytes'] / 1024:.1f} KB"
+            )
     return 0
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import math
+import subprocess
+import sys
 
 import pytest
 from PIL import Image
@@ -15,9 +17,12 @@ from render.seven_tracks import (
     LANE_HALF,
     PITCH,
     SLOT_R0,
+    STATUS_H,
+    STATUS_TOP,
     TILE_R,
     block_centre,
     image_size,
+    player_cell,
     polar,
     render,
     slot_centre,
@@ -294,6 +299,37 @@ def test_game_over_and_phases_render() -> None:
     for phase in Phase:
         v = base(phase=phase, current=None if phase == Phase.GAME_OVER else 0, winners=[1])
         assert decode(render(v)).size == image_size(3)
+
+
+def test_bytes_do_not_depend_on_the_process() -> None:
+    code = (
+        "import sys; from render.seven_tracks import render; "
+        "from render.seven_tracks_demo import NAMES, samples; "
+        "sys.stdout.buffer.write(render(samples()['03_whites_one_die'], NAMES))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True).stdout
+    assert out == render(samples()["03_whites_one_die"], NAMES)
+
+
+def test_player_to_act_has_a_highlighted_card() -> None:
+    for current in (0, 2):
+        im = decode(render(base(current=current)))
+        for seat in range(3):
+            x0, y0, x1, _ = player_cell(seat)
+            border = px(im, ((x0 + x1) / 2, y0 + 1))
+            assert near(border, HIGHLIGHT, 25) == (seat == current), (current, seat)
+
+
+def test_restriction_is_announced_in_red() -> None:
+    def reds(v: View) -> int:
+        im = decode(render(v))
+        strip = im.crop((0, STATUS_TOP, im.width, STATUS_TOP + STATUS_H))
+        raw = strip.tobytes()
+        pixels = (tuple(raw[i : i + 3]) for i in range(0, len(raw), 3))
+        return sum(1 for p in pixels if near(p, common.BAD, 20))
+
+    assert reds(base()) == 0
+    assert reds(base(restricted_left=2, turn={"restricted": True})) > 200
 
 
 # ---------------------------------------------------------------- shared helpers
