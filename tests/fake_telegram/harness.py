@@ -804,9 +804,9 @@ class FakeTelegram:
             handle_in_background=handle_in_background,
         ).register(app, path=path)
         setup_application(app, dispatcher, bot=bot, **kwargs)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5)
         await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0, shutdown_timeout=0.5)
+        site = web.TCPSite(runner, "127.0.0.1", 0)
         await site.start()
         server = site._server
         assert server is not None

@@ -546,9 +546,11 @@ class FakeBotApi:
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
         """Listen on ``host:port`` (port 0 picks a free one, see :attr:`port`)."""
         self.host = host
-        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(
+            self.app, access_log=None, handle_signals=False, shutdown_timeout=0.5
+        )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port, shutdown_timeout=0.5)
+        site = web.TCPSite(self._runner, host, port)
         await site.start()
         server = site._server
         assert server is not None
@@ -715,9 +717,11 @@ class FakeBotApi:
         timeout: float = 5.0,
         *,
         chat_id: int | None = None,
+        poll_interval: float = 0.05,
     ) -> Any:
         """Wait until ``predicate()`` is truthy, re-checking after each API call that
-        touches ``chat_id`` (any call when None). Returns the predicate's value."""
+        touches ``chat_id`` (any call when None) and every ``poll_interval`` seconds.
+        Returns the predicate's value; raises ``TimeoutError``."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -729,8 +733,10 @@ class FakeBotApi:
                 raise TimeoutError(f"condition not met within {timeout}s")
             future: asyncio.Future[None] = loop.create_future()
             self._listeners.setdefault(chat_id, []).append(future)
+            # also re-check now and then: the predicate may read the bot's own state,
+            # which changes after the API call that woke us up
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(future, remaining)
+                await asyncio.wait_for(future, min(remaining, poll_interval))
 
     # ------------------------------------------------------------------ HTTP
 
@@ -770,6 +776,10 @@ class FakeBotApi:
             message_id=params.get("message_id"),
             via_webhook_reply=via_webhook_reply,
         )
+        if method.lower() == "answercallbackquery":
+            query = self.callbacks.get(str(params.get("callback_query_id")))
+            if query is not None:
+                call.chat_id, call.message_id = query.chat_id, query.message_id
         status = 200
         try:
             if handler is None:
@@ -1242,12 +1252,12 @@ class FakeBotApi:
                 await asyncio.gather(*in_flight.values(), return_exceptions=True)
 
     async def _post_update(self, session: aiohttp.ClientSession, record: UpdateRecord) -> None:
-        headers = {"Content-Type": "application/json"}
-        if self.webhook_secret:
-            headers["X-Telegram-Bot-Api-Secret-Token"] = self.webhook_secret
         delay = 0.05
         while self.webhook_url:
             url = self.webhook_url
+            headers = {"Content-Type": "application/json"}
+            if self.webhook_secret:
+                headers["X-Telegram-Bot-Api-Secret-Token"] = self.webhook_secret
             record.delivered_at = record.delivered_at or time.monotonic()
             try:
                 async with session.post(
