@@ -1,0 +1,1 @@
+"""The Telegram bot «Настолка» (aiogram 3)."""

@@ -1,0 +1,46 @@
+"""`python -m bot`: run the Telegram bot with settings from the environment."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+
+from pydantic import ValidationError
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__)
+        print("Environment: BOT_TOKEN (required), REDIS_URL, TELEGRAM_API_URL, BOT_LANGUAGE,")
+        print("WEBHOOK_URL, WEBHOOK_PATH, WEBHOOK_HOST, WEBHOOK_PORT, WEBHOOK_SECRET.")
+        return 0
+    from bot.config import Settings
+
+    try:
+        settings = Settings()  # type: ignore[call-arg]
+    except ValidationError as e:
+        missing = [".".join(str(x) for x in err["loc"]) for err in e.errors()]
+        if "bot_token" in missing:
+            print(
+                "BOT_TOKEN is not set: get a token from @BotFather and run "
+                "`BOT_TOKEN=... python -m bot`.",
+                file=sys.stderr,
+            )
+        else:
+            print(f"Invalid configuration:\n{e}", file=sys.stderr)
+        return 2
+    from bot.app import run
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

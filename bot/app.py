@@ -1,0 +1,166 @@
+"""Build the Bot and the Dispatcher, and run them (long polling or webhook).
+
+Dependencies reach the handlers through the Dispatcher's workflow data
+(`service`, `store`, `settings`); there are no globals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeDefault,
+    ErrorEvent,
+)
+
+from bot.config import Settings
+from bot.handlers import routers
+from bot.presenters import registry
+from bot.service import GameService
+from bot.storage import MemoryStore, RedisStore, Store
+from locales import LANGUAGES, get_translator
+
+log = logging.getLogger("bot")
+
+COMMANDS = ("new", "cancel", "rules", "help")
+
+
+def make_store(settings: Settings) -> Store:
+    ttl = settings.game_ttl_days * 86400
+    if settings.redis_url:
+        log.info("storage: Redis at %s (persistent)", settings.redis_url.split("@")[-1])
+        return RedisStore(settings.redis_url, prefix=settings.redis_prefix, ttl_seconds=ttl)
+    log.warning("storage: in memory — NOT persistent, games are lost on restart (set REDIS_URL)")
+    return MemoryStore(ttl_seconds=ttl)
+
+
+def make_bot(settings: Settings) -> Bot:
+    session = None
+    if settings.telegram_api_url:
+        session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+    return Bot(
+        token=settings.bot_token.get_secret_value(),
+        session=session,
+        default=DefaultBotProperties(parse_mode=ParseMode.HTML),
+    )
+
+
+def make_dispatcher(service: GameService, settings: Settings) -> Dispatcher:
+    dp = Dispatcher(service=service, store=service.store, settings=settings)
+    dp.include_routers(*routers())
+
+    @dp.errors()
+    async def on_error(event: ErrorEvent) -> bool:
+        log.exception("update failed: %s", event.exception, exc_info=event.exception)
+        query = event.update.callback_query
+        if query is not None:
+            with contextlib.suppress(Exception):
+                await query.answer(service.t()("error.internal"), show_alert=True)
+        return True
+
+    return dp
+
+
+async def set_commands(bot: Bot, settings: Settings) -> None:
+    for lang in LANGUAGES:
+        t = get_translator(lang)
+        commands = [BotCommand(command=c, description=t(f"command.{c}")) for c in COMMANDS]
+        for scope in (BotCommandScopeDefault(), BotCommandScopeAllGroupChats()):
+            with contextlib.suppress(Exception):
+                await bot.set_my_commands(commands, scope=scope, language_code=lang)
+    t = get_translator(settings.bot_language)
+    commands = [BotCommand(command=c, description=t(f"command.{c}")) for c in COMMANDS]
+    with contextlib.suppress(Exception):
+        await bot.set_my_commands(commands)
+
+
+class App:
+    """The running bot: `await app.start()`, then `await app.stop()` (used by tests)."""
+
+    def __init__(self, settings: Settings, store: Store | None = None) -> None:
+        self.settings = settings
+        self.store = store or make_store(settings)
+        self.bot = make_bot(settings)
+        self.service = GameService(self.bot, self.store, settings, registry(settings))
+        self.dp = make_dispatcher(self.service, settings)
+        self._polling: asyncio.Task[Any] | None = None
+
+    async def startup(self) -> None:
+        await set_commands(self.bot, self.settings)
+        await self.service.resume()
+
+    async def start(self) -> None:
+        """Start long polling in the background."""
+        await self.startup()
+        self._polling = asyncio.ensure_future(
+            self.dp.start_polling(
+                self.bot, handle_signals=False, close_bot_session=False, polling_timeout=1
+            )
+        )
+
+    async def stop(self) -> None:
+        if self._polling is not None:
+            with contextlib.suppress(RuntimeError):
+                await self.dp.stop_polling()
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self._polling, 5)
+        await self.service.close()
+        await self.bot.session.close()
+        await self.store.close()
+
+    async def run_polling(self) -> None:
+        await self.startup()
+        try:
+            await self.dp.start_polling(self.bot, handle_signals=True)
+        finally:
+            await self.service.close()
+            await self.store.close()
+
+    async def run_webhook(self) -> None:
+        from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+        from aiohttp import web
+
+        s = self.settings
+        assert s.webhook_url
+        secret = s.webhook_secret.get_secret_value() if s.webhook_secret else None
+        await self.startup()
+        await self.bot.set_webhook(
+            s.webhook_url.rstrip("/") + s.webhook_path,
+            secret_token=secret,
+            allowed_updates=self.dp.resolve_used_update_types(),
+        )
+        app = web.Application()
+        SimpleRequestHandler(dispatcher=self.dp, bot=self.bot, secret_token=secret).register(
+            app, path=s.webhook_path
+        )
+        setup_application(app, self.dp, bot=self.bot)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        site = web.TCPSite(runner, s.webhook_host, s.webhook_port)
+        await site.start()
+        log.info("webhook listening on %s:%s%s", s.webhook_host, s.webhook_port, s.webhook_path)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await runner.cleanup()
+            await self.service.close()
+            await self.store.close()
+
+
+async def run(settings: Settings) -> None:
+    """Run the bot until stopped: webhook mode when WEBHOOK_URL is set, else long polling."""
+    app = App(settings)
+    if settings.webhook_url:
+        await app.run_webhook()
+    else:
+        await app.run_polling()

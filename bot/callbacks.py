@@ -1,0 +1,39 @@
+"""Callback data factories (versioned prefixes; every packed value stays under 64 bytes).
+
+`g` is the game's short id, so a button of an earlier game in the same chat is
+recognised as old; `s` is the record's `seq`, so a double tap or a button of an
+outdated keyboard can't apply twice.
+"""
+
+from __future__ import annotations
+
+from aiogram.filters.callback_data import CallbackData
+
+MAX_CALLBACK_BYTES = 64
+
+
+class LobbyCB(CallbackData, prefix="L1"):
+    """Lobby buttons: a = join | leave | start | game | opt; x = the chosen game/option."""
+
+    g: str
+    a: str
+    x: str = ""
+
+
+class PlayCB(CallbackData, prefix="P1"):
+    """Table buttons: c is the presenter's button code (e.g. `cd2`, `run3`, `hand`)."""
+
+    g: str
+    s: int
+    c: str
+
+
+class CancelCB(CallbackData, prefix="C1"):
+    """The /cancel confirmation: a = yes | no."""
+
+    g: str
+    a: str
+
+
+def fits(data: str) -> bool:
+    return len(data.encode()) <= MAX_CALLBACK_BYTES

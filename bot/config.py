@@ -1,0 +1,48 @@
+"""Configuration from the environment (pydantic-settings)."""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything the bot reads from its environment.
+
+    `BOT_TOKEN` is required. Without `REDIS_URL` games live in memory only.
+    Webhook mode is on when `WEBHOOK_URL` is set; long polling otherwise.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", case_sensitive=False)
+
+    bot_token: SecretStr
+    redis_url: str | None = None
+    telegram_api_url: str | None = None
+    bot_language: str = "ru"
+
+    webhook_url: str | None = None
+    webhook_path: str = "/webhook"
+    webhook_host: str = "0.0.0.0"
+    webhook_port: int = 8080
+    webhook_secret: SecretStr | None = None
+
+    game_ttl_days: int = Field(default=30, ge=1)
+    first_move_seconds: float = Field(default=20.0, ge=0)
+    redis_prefix: str = "nastolka"
+
+    @field_validator("bot_language")
+    @classmethod
+    def _lang(cls, value: str) -> str:
+        from locales import LANGUAGES
+
+        value = value.strip().lower()
+        if value not in LANGUAGES:
+            raise ValueError(f"unsupported language {value!r}; one of {', '.join(LANGUAGES)}")
+        return value
+
+    @field_validator("redis_url", "telegram_api_url", "webhook_url", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value

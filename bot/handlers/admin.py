@@ -1,0 +1,41 @@
+"""/cancel with a confirmation button (the creator or a chat admin)."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+
+from bot.callbacks import CancelCB
+from bot.handlers.common import is_chat_admin, is_group
+from bot.service import GameService
+
+router = Router(name="admin")
+
+
+@router.message(Command("cancel", "stop"))
+async def cancel_command(message: Message, service: GameService, bot: Bot) -> None:
+    if not is_group(message.chat) or message.from_user is None:
+        await message.answer(service.t()("new.private"))
+        return
+    user = message.from_user.id
+    admin = await is_chat_admin(bot, message.chat.id, user)
+    await service.request_cancel(message.chat.id, user, admin)
+
+
+@router.callback_query(CancelCB.filter())
+async def cancel_button(
+    query: CallbackQuery, callback_data: CancelCB, service: GameService, bot: Bot
+) -> None:
+    msg = query.message
+    if msg is None:
+        await query.answer(service.t()("press.old_button"))
+        return
+    chat_id = msg.chat.id
+    user = query.from_user.id
+
+    async def admin() -> bool:
+        return await is_chat_admin(bot, chat_id, user)
+
+    answer = await service.cancel_press(chat_id, user, msg.message_id, callback_data, admin)
+    await query.answer(answer.text, show_alert=answer.alert)

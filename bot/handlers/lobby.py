@@ -1,0 +1,41 @@
+"""/new and the lobby buttons."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot.callbacks import LobbyCB
+from bot.handlers.common import display_name, is_group
+from bot.service import GameService
+
+router = Router(name="lobby")
+
+
+@router.message(Command("new", "game", "play"))
+async def new_command(message: Message, command: CommandObject, service: GameService) -> None:
+    if not is_group(message.chat):
+        await message.answer(service.t()("new.private"))
+        return
+    if message.from_user is None:
+        return
+    await service.new_game(
+        message.chat.id, message.from_user.id, display_name(message.from_user), command.args or ""
+    )
+
+
+@router.callback_query(LobbyCB.filter())
+async def lobby_button(query: CallbackQuery, callback_data: LobbyCB, service: GameService) -> None:
+    msg = query.message
+    if msg is None:
+        await query.answer(service.t()("press.old_button"))
+        return
+    answer = await service.lobby_press(
+        msg.chat.id,
+        query.from_user.id,
+        display_name(query.from_user),
+        msg.message_id,
+        callback_data,
+    )
+    await query.answer(answer.text, show_alert=answer.alert)

@@ -1,0 +1,31 @@
+"""The table's buttons, and the catch-all that answers every other callback."""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Router
+from aiogram.types import CallbackQuery
+
+from bot.callbacks import PlayCB
+from bot.service import GameService
+
+router = Router(name="play")
+log = logging.getLogger(__name__)
+
+
+@router.callback_query(PlayCB.filter())
+async def play_button(query: CallbackQuery, callback_data: PlayCB, service: GameService) -> None:
+    msg = query.message
+    if msg is None:
+        await query.answer(service.t()("press.old_button"))
+        return
+    answer = await service.play_press(
+        msg.chat.id, query.from_user.id, msg.message_id, callback_data
+    )
+    await query.answer(answer.text, show_alert=answer.alert)
+
+
+@router.callback_query()
+async def unknown_button(query: CallbackQuery, service: GameService) -> None:
+    await query.answer(service.t()("press.old_button"))

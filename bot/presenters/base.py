@@ -1,0 +1,161 @@
+"""What the bot layer needs from a game: text, buttons, pictures, narration.
+
+The bot layer is game-agnostic: adding a game = a presenter + a registry line
+(`bot/presenters/__init__.py`). A presenter builds the group keyboard from the
+PUBLIC view only; whatever depends on a player's hand is resolved when he presses.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from games import Event, Game
+from locales import Translator
+
+
+@dataclass(frozen=True)
+class Btn:
+    """One inline button: the label and the presenter's short code (≤ 24 ASCII chars)."""
+
+    text: str
+    code: str
+
+
+@dataclass
+class Outcome:
+    """The result of a press or of automatic steps."""
+
+    state: BaseModel
+    events: list[Event] = field(default_factory=list)
+    ui: dict[str, Any] = field(default_factory=dict)
+    toast: str | None = None
+    alert: bool = False
+    deadline: float | None = None
+    changed: bool = True
+    visible: bool = True
+
+
+class Refusal(Exception):
+    """A press the bot refuses; `text` is already translated and shown privately."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+@dataclass(frozen=True)
+class LengthChoice:
+    """A lobby option: its code, the translation key of its label and the engine options."""
+
+    code: str
+    label_key: str
+    options: dict[str, Any]
+
+
+class Presenter(ABC):
+    game_id: str
+    title_key: str
+    title_short_key: str
+    aliases: tuple[str, ...] = ()
+    game: Game[Any, Any]
+
+    @property
+    def min_players(self) -> int:
+        return self.game.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.game.max_players
+
+    def choices(self) -> list[LengthChoice]:
+        """Lobby options (the first is the default)."""
+        return []
+
+    def new_state(self, players: list[int], seed: int, options: dict[str, Any]) -> BaseModel:
+        return self.game.new(players=players, seed=seed, options=options or None)
+
+    def load(self, raw: str) -> BaseModel:
+        return self.game.state_type.model_validate_json(raw)
+
+    def actor(self, state: BaseModel) -> int | None:
+        """Who may press game buttons now; None = any player (e.g. a window open to all)."""
+        return self.game.to_act(state)
+
+    @abstractmethod
+    def caption(
+        self,
+        state: BaseModel,
+        names: dict[int, str],
+        ui: dict[str, Any],
+        log: list[str],
+        t: Translator,
+    ) -> str: ...
+
+    def versioned(self, code: str) -> bool:
+        """Whether a button must carry the current `seq` (False for idempotent choices)."""
+        return True
+
+    @abstractmethod
+    def keyboard(
+        self, state: BaseModel, ui: dict[str, Any], names: dict[int, str], t: Translator
+    ) -> list[list[Btn]]:
+        """Built from the public view only (never from legal_actions)."""
+
+    @abstractmethod
+    def picture_key(self, state: BaseModel) -> str:
+        """Changes exactly when the picture would change."""
+
+    @abstractmethod
+    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes: ...
+
+    @abstractmethod
+    def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
+        """A player's private hand, ≤ 200 characters (a show_alert popup)."""
+
+    def hand_message(self, state: BaseModel, user: int, t: Translator) -> str | None:
+        """A longer private text for the bot's private chat (None: nothing to send)."""
+        return None
+
+    @abstractmethod
+    def press(
+        self,
+        state: BaseModel,
+        user: int,
+        code: str,
+        ui: dict[str, Any],
+        t: Translator,
+        now: float,
+    ) -> Outcome:
+        """Apply a button; raise Refusal or games.IllegalAction to refuse."""
+
+    def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
+        """Automatic steps (timers, auto-passes). `changed` False when nothing happened."""
+        return Outcome(state=state, ui=ui, changed=False)
+
+    @abstractmethod
+    def narrate(
+        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+    ) -> list[str]:
+        """Public one-line narration of events for the caption's log."""
+
+    def private_notes(
+        self, events: list[Event], state: BaseModel, user: int, t: Translator
+    ) -> list[str]:
+        """Notes only `user` may read (e.g. the tile he drew)."""
+        return []
+
+    @abstractmethod
+    def summaries(
+        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+    ) -> list[str]:
+        """Messages that stay in the chat's history: round summary, final standings."""
+
+    def error_text(self, code: str, t: Translator) -> str:
+        key = f"error.{code}"
+        if t.has(key):
+            return t(key)
+        return t("error.unknown", code=code)

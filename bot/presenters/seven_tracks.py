@@ -1,0 +1,1027 @@
+"""«Семидорожник» at the table: caption, public keyboard, compound buttons, narration.
+
+The group keyboard depends only on the public phase and board, never on a hand: every
+button is resolved against the acting player's legal actions when he presses it, and
+refused privately with the engine's reason when nothing matches. Compound buttons
+expand into several atomic actions:
+
+- «▶ Дорожка k»: the longest run of his tiles on track k (colours, a white when the
+  colour is missing; removes a block with a white first);
+- «▶ Выставить всё»: that on every available track and the centre; if nothing fits,
+  it draws from the bank until a tile fits (R44) and places it;
+- «✅ Закончить ход»: END_PLACING + END_TURN;
+- the priority menu's «после хода» uses: WAIVE when it applies, else END_PLACING + AFTER_MOVE.
+
+A typical turn is three taps: «Два кубика», «▶ Выставить всё», «✅ Закончить ход».
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
+from games import Event, IllegalAction
+from games.seven_tracks import GAME, Action, ActionType, Phase, State, Status
+from games.seven_tracks.model import (
+    BLACK,
+    COLOURS,
+    EXCHANGE,
+    FIRST_MOVE,
+    KINDS,
+    OPPOSITE,
+    PREVIOUS,
+    RESTRICT,
+    SHIFTS,
+    SKIP,
+    T7,
+    UNIVERSAL,
+    WHITE,
+    expected_colour,
+    is_white_like,
+    kind_of,
+)
+from locales import Translator
+
+T = ActionType
+
+EMOJI: dict[str, str] = {
+    "R": "🟥",
+    "O": "🟧",
+    "Y": "🟨",
+    "G": "🟩",
+    "C": "🩵",
+    "B": "🟦",
+    "V": "🟪",
+    "W": "⬜",
+    "K": "⬛",
+    "SK": "⏭",
+    "PV": "⏮",
+    "OP": "🔄",
+    "RS": "⛔",
+    "FM": "🥇",
+    "EX": "🔀",
+    "U": "✨",
+}
+ROLE_ORDER: tuple[str, ...] = (SKIP, PREVIOUS, OPPOSITE, RESTRICT)
+MAX_STEPS = 60
+
+
+def tiles_text(kinds: list[str], compact: bool = True) -> str:
+    """'🟥×2 🟨 ⬜' in KINDS order."""
+    counts = Counter(kinds)
+    parts = []
+    for k in KINDS:
+        n = counts.get(k, 0)
+        if n:
+            parts.append(EMOJI[k] + (f"×{n}" if n > 1 else ""))
+    return (" " if compact else ", ").join(parts)
+
+
+def _seat_user(state: State, seat: int | None) -> int | None:
+    if seat is None or not 0 <= seat < len(state.players):
+        return None
+    return state.players[seat]
+
+
+class SevenTracksPresenter(Presenter):
+    game_id = "seven_tracks"
+    title_key = "game.seven_tracks.title"
+    title_short_key = "game.seven_tracks.short"
+    aliases = ("семидорожник", "7", "шестигранник", "seven tracks", "seventracks", "st")
+
+    def __init__(self, first_move_seconds: float = 20.0) -> None:
+        self.game = GAME
+        self.first_move_seconds = first_move_seconds
+
+    # ---------------------------------------------------------------- lobby
+
+    def choices(self) -> list[LengthChoice]:
+        return [
+            LengthChoice("r1", "game.seven_tracks.len.one_round", {"single_round": True}),
+            LengthChoice("s72", "game.seven_tracks.len.to72", {"target_score": 72}),
+            LengthChoice("s144", "game.seven_tracks.len.to144", {"target_score": 144}),
+        ]
+
+    # ---------------------------------------------------------------- helpers
+
+    def _st(self, state: BaseModel) -> State:
+        assert isinstance(state, State)
+        return state
+
+    def actor(self, state: BaseModel) -> int | None:
+        s = self._st(state)
+        if s.phase == Phase.FIRST_MOVE:
+            return None  # the window is open to everyone at once (DESIGN)
+        return self.game.to_act(s)
+
+    def versioned(self, code: str) -> bool:
+        return code not in ("fmd", "fmp")
+
+    def _name(self, names: dict[int, str], state: State, seat: int | None) -> str:
+        user = _seat_user(state, seat)
+        if user is None:
+            return "?"
+        return html.escape(names.get(user) or str(user))
+
+    @staticmethod
+    def _op_targets(s: State) -> list[int | None]:
+        """R53 from public facts: the seats OP may name for the player to move."""
+        ring = [i for i, st in enumerate(s.status) if st == Status.ACTIVE]
+        seat = s.current
+        if seat not in ring:
+            ring = sorted([*ring, seat])
+        n = len(ring)
+        if n <= 2 or n % 2 == 0:
+            return [None]
+        i = ring.index(seat)
+        return [ring[(i + (n - 1) // 2) % n], ring[(i + (n + 1) // 2) % n]]
+
+    # ---------------------------------------------------------------- caption
+
+    def caption(
+        self,
+        state: BaseModel,
+        names: dict[int, str],
+        ui: dict[str, Any],
+        log: list[str],
+        t: Translator,
+    ) -> str:
+        s = self._st(state)
+        v = self.game.view(s, None)
+        length = t("st.len_one_round") if v.single_round else t("st.len_target", n=v.target_score)
+        lines = [t("st.header", round=v.round_no, length=length)]
+        who = self._name(names, s, v.current)
+        turn = v.turn
+        if v.phase == Phase.FIRST_MOVE:
+            lines.append(t("st.phase.first_move", seconds=int(self.first_move_seconds)))
+        elif v.phase == Phase.PRE_MOVE:
+            lines.append(t("st.phase.pre_move", name=who))
+        elif v.phase == Phase.PLACING:
+            lines.append(t("st.phase.placing", name=who))
+        elif v.phase == Phase.POST_MOVE:
+            lines.append(t("st.phase.post_move", name=who))
+        elif v.phase == Phase.EXCHANGE:
+            lines.append(t("st.phase.exchange", name=who, n=v.exchange_size or 0))
+        elif v.phase == Phase.GAME_OVER:
+            winners = ", ".join(html.escape(names.get(w) or str(w)) for w in v.winners)
+            lines.append(t("st.phase.game_over", names=winners or "—"))
+        if v.phase in (Phase.PLACING, Phase.POST_MOVE, Phase.EXCHANGE) and turn.get("dice"):
+            dice = " ".join(f"[{d}]" for d in turn["dice"])
+            tracks = [int(k) for k in turn.get("modes", {}) if int(k) != T7]
+            where = ", ".join(str(k) for k in sorted(tracks))
+            if turn.get("is_double"):
+                where += t("st.and_centre")
+            lines.append(t("st.dice", dice=dice, tracks=where or "—", draws=turn.get("draws", 0)))
+        menu = ui.get("menu")
+        if menu and v.phase not in (Phase.FIRST_MOVE, Phase.GAME_OVER):
+            lines.append(self._menu_title(str(menu), t))
+        if turn.get("restricted") or v.restricted_left:
+            lines.append(t("st.restricted", n=v.restricted_left))
+        if turn.get("final") or v.final_left:
+            lines.append(t("st.final", n=v.final_left))
+        store = tiles_text([kind_of(x) for x in v.store])
+        lines.append(t("st.bank", n=v.bank_size, store=store or "—"))
+        if log:
+            lines.append("")
+            lines.extend(log[-3:])
+        lines.append("")
+        for p in v.players:
+            name = html.escape(names.get(p.player) or str(p.player))
+            mark = "▶ " if p.seat == v.current and v.phase != Phase.GAME_OVER else ""
+            if p.status == Status.ELIMINATED:
+                status = t("st.status.eliminated")
+            elif p.status == Status.OUT:
+                status = t("st.status.out")
+            else:
+                status = t("st.tiles", n=p.hand_count)
+            lines.append(t("st.player", mark=mark, name=name, status=status, score=p.score))
+        return "\n".join(lines)
+
+    def _menu_title(self, menu: str, t: Translator) -> str:
+        if menu.startswith("t") and menu[1:].isdigit():
+            k = int(menu[1:])
+            if k == T7:
+                return t("st.menu.centre")
+            return t("st.menu.track", k=k)
+        return t(f"st.menu.{menu}")
+
+    # ---------------------------------------------------------------- keyboard
+
+    def keyboard(
+        self, state: BaseModel, ui: dict[str, Any], names: dict[int, str], t: Translator
+    ) -> list[list[Btn]]:
+        s = self._st(state)
+        v = self.game.view(s, None)  # public view only: the keyboard must not leak a hand
+        hand = Btn(t("st.btn.hand"), "hand")
+        menu = str(ui.get("menu") or "")
+        if v.phase == Phase.FIRST_MOVE:
+            return [
+                [Btn(t("st.btn.fm_declare"), "fmd")],
+                [Btn(t("st.btn.fm_pass"), "fmp"), hand],
+            ]
+        if v.phase == Phase.GAME_OVER:
+            return []
+        if v.phase == Phase.EXCHANGE:
+            kinds = [
+                *COLOURS,
+                WHITE,
+                BLACK,
+                SKIP,
+                PREVIOUS,
+                OPPOSITE,
+                RESTRICT,
+                FIRST_MOVE,
+                EXCHANGE,
+                UNIVERSAL,
+            ]
+            rows = [[Btn(EMOJI[k], f"xa:{k}") for k in kinds[i : i + 4]] for i in range(0, 16, 4)]
+            rows.append([Btn(t("st.btn.exchange_confirm", n=v.exchange_size or 0), "xc"), hand])
+            return rows
+        if menu == "pri":
+            return [*self._priority_menu(s, names, t), [Btn(t("st.btn.back"), "back"), hand]]
+        if menu == "fs" and v.phase == Phase.PRE_MOVE:
+            kinds = [*COLOURS, WHITE, BLACK]
+            rows = [[Btn(EMOJI[k], f"fs:{k}") for k in kinds[i : i + 5]] for i in range(0, 9, 5)]
+            rows.append([Btn(t("st.btn.back"), "back"), hand])
+            return rows
+        if menu.startswith("t") and v.phase == Phase.PLACING:
+            k = int(menu[1:]) if menu[1:].isdigit() else 0
+            if k == T7 and s.turn.is_double:
+                rows = [
+                    [Btn(EMOJI[c], f"t7:{c}") for c in COLOURS[:4]],
+                    [Btn(EMOJI[c], f"t7:{c}") for c in COLOURS[4:]],
+                ]
+                rows.append([Btn(t("st.btn.back"), "back"), hand])
+                return rows
+            if k in s.turn.modes and k != T7:
+                return [*self._track_menu(s, k, t), [Btn(t("st.btn.back"), "back"), hand]]
+        if v.phase == Phase.PRE_MOVE:
+            return [
+                [Btn(t("st.btn.one_die"), "cd1"), Btn(t("st.btn.two_dice"), "cd2")],
+                [Btn(t("st.btn.priority"), "m:pri"), hand],
+            ]
+        if v.phase == Phase.PLACING:
+            rows = [[Btn(t("st.btn.place_all"), "all")]]
+            tracks = sorted(k for k in s.turn.modes if k != T7)
+            for k in tracks:
+                rows.append(
+                    [
+                        Btn(t("st.btn.run", k=k), f"run{k}"),
+                        Btn(t("st.btn.track_menu", k=k), f"m:t{k}"),
+                    ]
+                )
+            if s.turn.is_double:
+                rows.append(
+                    [Btn(t("st.btn.centre_all"), "t7all"), Btn(t("st.btn.centre_menu"), "m:t7")]
+                )
+            extra = []
+            if s.turn.double_six:
+                kinds = {kind_of(x) for x in s.store}
+                if WHITE in kinds:
+                    extra.append(Btn(t("st.btn.bonus_white"), "tb:W"))
+                if UNIVERSAL in kinds:
+                    extra.append(Btn(t("st.btn.bonus_universal"), "tb:U"))
+            if s.turn.t7_completions > s.turn.black_discards:
+                extra.append(Btn(t("st.btn.discard_black"), "db"))
+            if extra:
+                rows.append(extra)
+            rows.append([Btn(t("st.btn.draw"), "dr"), Btn(t("st.btn.end_turn"), "end")])
+            rows.append([Btn(t("st.btn.priority"), "m:pri"), hand])
+            return rows
+        if v.phase == Phase.POST_MOVE:
+            return [
+                [Btn(t("st.btn.end_turn"), "end")],
+                [Btn(t("st.btn.priority"), "m:pri"), hand],
+            ]
+        return [[hand]]
+
+    def _role_buttons(
+        self, s: State, prefix: str, names: dict[int, str], t: Translator
+    ) -> list[Btn]:
+        out: list[Btn] = []
+        for role in ROLE_ORDER:
+            if role == OPPOSITE:
+                for target in self._op_targets(s):
+                    if target is None:
+                        out.append(Btn(t(f"st.role.{role}"), f"{prefix}:{role}"))
+                    else:
+                        user = s.players[target]
+                        name = (names.get(user) or str(user))[:14]
+                        out.append(Btn(t("st.role.OP_to", name=name), f"{prefix}:{role}:{target}"))
+            else:
+                out.append(Btn(t(f"st.role.{role}"), f"{prefix}:{role}"))
+        return out
+
+    def _priority_menu(self, s: State, names: dict[int, str], t: Translator) -> list[list[Btn]]:
+        turn = s.turn
+        rows: list[list[Btn]] = []
+
+        def chunk(btns: list[Btn], n: int = 2) -> list[list[Btn]]:
+            return [btns[i : i + n] for i in range(0, len(btns), n)]
+
+        if s.phase == Phase.PRE_MOVE:
+            if not turn.restricted and not turn.final:
+                rows.append([Btn(t("st.menu.instead_label"), "noop")])
+                rows += chunk(self._role_buttons(s, "im", names, t))
+            elif turn.restricted:
+                rows.append([Btn(t("st.btn.cancel_restriction"), "cr")])
+            rows.append([Btn(t("st.btn.exchange"), "xb"), Btn(t("st.btn.fifth_swap"), "m:fs")])
+        elif s.phase == Phase.PLACING:
+            if not turn.board_action_done and not turn.priority_used:
+                rows.append([Btn(t("st.menu.shift_label"), "noop")])
+                shift_btns = []
+                for die, track in enumerate(turn.die_tracks):
+                    for role in (SKIP, OPPOSITE, PREVIOUS):
+                        new = (track - 1 + SHIFTS[role]) % 6 + 1
+                        shift_btns.append(
+                            Btn(
+                                t("st.btn.shift", src=track, dst=new, emoji=EMOJI[role]),
+                                f"sh:{die}:{role}",
+                            )
+                        )
+                rows += chunk(shift_btns, 3)
+            if turn.restricted and not turn.board_action_done:
+                rows.append([Btn(t("st.btn.cancel_restriction"), "cr")])
+            if not turn.priority_used:
+                rows.append([Btn(t("st.menu.after_label"), "noop")])
+                rows += chunk(
+                    [*self._role_buttons(s, "am", names, t), Btn(t("st.btn.exchange"), "xb")]
+                )
+        elif s.phase == Phase.POST_MOVE and not turn.priority_used:
+            rows.append([Btn(t("st.menu.after_label"), "noop")])
+            rows += chunk([*self._role_buttons(s, "am", names, t), Btn(t("st.btn.exchange"), "xb")])
+        if not rows:
+            rows.append([Btn(t("st.menu.nothing"), "noop")])
+        return rows
+
+    def _track_menu(self, s: State, k: int, t: Translator) -> list[list[Btn]]:
+        track = s.tracks[k - 1]
+        rows: list[list[Btn]] = []
+        if track.block is None:
+            colour = expected_colour(k, len(track.slots) + 1)
+            place = [Btn(t("st.btn.place_colour", emoji=EMOJI[colour]), f"pl:{k}:c")]
+            if not (track.slots and is_white_like(track.slots[-1])):
+                place += [
+                    Btn(t("st.btn.place_white"), f"pl:{k}:W"),
+                    Btn(t("st.btn.place_universal"), f"pl:{k}:U"),
+                ]
+            rows.append(place)
+            if track.slots:
+                rows.append(
+                    [
+                        Btn(t("st.btn.block"), f"bl:{k}:K"),
+                        Btn(t("st.btn.block_universal"), f"bl:{k}:U"),
+                    ]
+                )
+            reclaim = [
+                Btn(t("st.btn.reclaim", slot=i + 1), f"rc:{k}:{i + 1}")
+                for i, x in enumerate(track.slots)
+                if is_white_like(x)
+            ]
+            if reclaim:
+                rows.append(reclaim)
+        else:
+            rows.append(
+                [
+                    Btn(t("st.btn.unblock_white"), f"ub:{k}:W"),
+                    Btn(t("st.btn.unblock_universal"), f"ub:{k}:U"),
+                ]
+            )
+        return rows
+
+    # ---------------------------------------------------------------- picture
+
+    def picture_key(self, state: BaseModel) -> str:
+        v = self.game.view(self._st(state), None)
+        raw = v.model_dump_json(exclude={"last_round"})
+        return hashlib.sha1(raw.encode()).hexdigest()[:16]
+
+    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
+        from render.seven_tracks import render
+
+        return render(self.game.view(self._st(state), None), names)
+
+    # ---------------------------------------------------------------- hand
+
+    def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
+        s = self._st(state)
+        v = self.game.view(s, user)
+        hand = [kind_of(x) for x in (v.hand or [])]
+        text = t("st.hand", n=len(hand), tiles=tiles_text(hand) or "—")
+        hint = self._hint(s, user, t)
+        if hint and len(text) + len(hint) < 195:
+            text += "\n" + hint
+        return text[:200]
+
+    def _hint(self, s: State, user: int, t: Translator) -> str:
+        """What fits where now (only for the player to move; private)."""
+        if self.game.to_act(s) != user or s.phase != Phase.PLACING:
+            return ""
+        fits: dict[str, list[str]] = {}
+        for a in self.game.legal_actions(s):
+            if a.type == T.PLACE and a.track is not None and a.kind is not None:
+                fits.setdefault(str(a.track), []).append(a.kind)
+            elif a.type == T.PLACE_T7 and a.kind is not None:
+                fits.setdefault("7", []).append(a.kind)
+        if not fits:
+            return t("st.hint_nothing")
+        parts = [f"{k}: {tiles_text(kinds)}" for k, kinds in sorted(fits.items())]
+        return t("st.hint", fits="; ".join(parts))
+
+    def hand_message(self, state: BaseModel, user: int, t: Translator) -> str | None:
+        s = self._st(state)
+        if user not in s.players:
+            return None
+        v = self.game.view(s, user)
+        hand = [kind_of(x) for x in (v.hand or [])]
+        return t("st.hand_private", n=len(hand), tiles=tiles_text(hand, compact=False) or "—")
+
+    # ---------------------------------------------------------------- pressing
+
+    def _legal(self, s: State) -> list[Action]:
+        return self.game.legal_actions(s)
+
+    def _apply(self, s: State, a: Action, events: list[Event]) -> State:
+        s2, ev = self.game.apply(s, a)
+        events.extend(ev)
+        return s2
+
+    def _first_legal(self, s: State, options: list[Action]) -> Action | None:
+        legal = self._legal(s)
+        for a in options:
+            if a in legal:
+                return a
+        return None
+
+    def _do(self, s: State, options: list[Action], events: list[Event]) -> State:
+        """Apply the first legal option, or raise the engine's reason for the first one."""
+        a = self._first_legal(s, options)
+        if a is None:
+            self.game.apply(s, options[0])  # raises IllegalAction with the reason
+            raise IllegalAction("malformed")
+        return self._apply(s, a, events)
+
+    def _still_mine(self, s: State, seat: int, turn_no: int) -> bool:
+        return s.current == seat and s.turn_no == turn_no and s.phase == Phase.PLACING
+
+    def _run(
+        self, s: State, k: int, events: list[Event], universal: bool = False
+    ) -> tuple[State, int]:
+        """The longest run of the mover's tiles on main track k (greedy: colour, else a white;
+        a universal as a white only when `universal`)."""
+        seat, turn_no = s.current, s.turn_no
+        placed = 0
+        for _ in range(MAX_STEPS):
+            if not self._still_mine(s, seat, turn_no):
+                break
+            track = s.tracks[k - 1]
+            if track.block is not None:
+                options = [Action(type=T.UNBLOCK, kind=WHITE, track=k)]
+                if universal:
+                    options.append(Action(type=T.UNBLOCK, kind=UNIVERSAL, track=k))
+            else:
+                colour = expected_colour(k, len(track.slots) + 1)
+                options = [
+                    Action(type=T.PLACE, kind=colour, track=k),
+                    Action(type=T.PLACE, kind=WHITE, track=k),
+                ]
+                if universal:
+                    options.append(Action(type=T.PLACE, kind=UNIVERSAL, track=k))
+            a = self._first_legal(s, options)
+            if a is None:
+                break
+            s = self._apply(s, a, events)
+            placed += 1
+        return s, placed
+
+    def _run_t7(self, s: State, events: list[Event]) -> tuple[State, int]:
+        seat, turn_no = s.current, s.turn_no
+        placed = 0
+        for _ in range(MAX_STEPS):
+            if not self._still_mine(s, seat, turn_no) or not s.turn.is_double:
+                break
+            a = self._first_legal(s, [Action(type=T.PLACE_T7, kind=c) for c in COLOURS])
+            if a is None:
+                break
+            s = self._apply(s, a, events)
+            placed += 1
+        return s, placed
+
+    def _place_everywhere(
+        self, s: State, events: list[Event], universal: bool = False
+    ) -> tuple[State, int]:
+        total = 0
+        seat, turn_no = s.current, s.turn_no
+        for k in sorted(x for x in s.turn.modes if x != T7):
+            if not self._still_mine(s, seat, turn_no):
+                break
+            s, n = self._run(s, k, events, universal)
+            total += n
+        if self._still_mine(s, seat, turn_no) and s.turn.is_double:
+            s, n = self._run_t7(s, events)
+            total += n
+        return s, total
+
+    def _draw_until(self, s: State, events: list[Event]) -> tuple[State, int]:
+        seat, turn_no = s.current, s.turn_no
+        drawn = 0
+        for _ in range(MAX_STEPS):
+            if not self._still_mine(s, seat, turn_no):
+                break
+            a = self._first_legal(s, [Action(type=T.DRAW)])
+            if a is None:
+                break
+            s = self._apply(s, a, events)
+            drawn += 1
+        return s, drawn
+
+    def _priority_options(
+        self, s: State, prefix: str, role: str, target: int | None
+    ) -> list[Action]:
+        types = {"im": [T.INSTEAD_OF_MOVE], "am": [T.WAIVE, T.AFTER_MOVE]}[prefix]
+        return [
+            Action(type=tp, kind=kind, role=role, target=target)
+            for tp in types
+            for kind in (role, UNIVERSAL)
+        ]
+
+    def press(
+        self,
+        state: BaseModel,
+        user: int,
+        code: str,
+        ui: dict[str, Any],
+        t: Translator,
+        now: float,
+    ) -> Outcome:
+        s = self._st(state)
+        events: list[Event] = []
+        ui = dict(ui)
+        parts = code.split(":")
+        head = parts[0]
+
+        def done(new: State, toast: str | None = None, keep_menu: bool = False) -> Outcome:
+            if not keep_menu:
+                ui.pop("menu", None)
+            return Outcome(state=new, events=events, ui=ui, toast=toast)
+
+        def menu(name: str | None) -> Outcome:
+            if name is None:
+                ui.pop("menu", None)
+            else:
+                ui["menu"] = name
+            return Outcome(state=s, ui=ui, visible=True)
+
+        if s.phase == Phase.FIRST_MOVE:
+            if head not in ("fmd", "fmp"):
+                raise Refusal(t("press.outdated"))
+            return self._fm_choice(s, user, head, ui, t)
+        if head in ("fmd", "fmp"):
+            raise Refusal(t("st.fm_closed"))
+        if head == "noop":
+            return Outcome(state=s, ui=ui, changed=False, toast=t("st.noop"))
+        if head == "back":
+            return menu(None)
+        if head == "m" and len(parts) == 2:
+            name = parts[1]
+            if name == "pri" or (name == "fs" and s.phase == Phase.PRE_MOVE):
+                return menu(name)
+            if name.startswith("t") and name[1:].isdigit() and s.phase == Phase.PLACING:
+                k = int(name[1:])
+                if k in s.turn.modes:
+                    return menu(name)
+            raise Refusal(t("press.outdated"))
+        if head == "cd" or head in ("cd1", "cd2"):
+            n = 1 if code == "cd1" else 2
+            return done(self._do(s, [Action(type=T.CHOOSE_DICE, n=n)], events))
+        if head == "all":
+            s2, n = self._place_everywhere(s, events)
+            drawn = 0
+            if n == 0:
+                s2, drawn = self._draw_until(s2, events)
+                if drawn:
+                    s2, n = self._place_everywhere(s2, events)
+            # the only tile that fits may be a universal: use it rather than stall
+            if (
+                n == 0
+                and self._still_mine(s2, s.current, s.turn_no)
+                and not any(a.type in (T.DRAW, T.END_PLACING) for a in self._legal(s2))
+            ):
+                s2, n = self._place_everywhere(s2, events, universal=True)
+            if n == 0 and drawn == 0:
+                self._explain_nothing(s, t)
+            return done(s2, t("st.toast.placed", n=n, placed=t.plural(n, "unit.tile")))
+        if head.startswith("run") and head[3:].isdigit():
+            k = int(head[3:])
+            s2, n = self._run(s, k, events)
+            if n == 0:
+                s2, n = self._run(s, k, events, universal=True)
+            if n == 0:
+                track = s.tracks[k - 1] if 1 <= k <= 6 else None
+                if track is not None and track.block is not None:
+                    self._do(s, [Action(type=T.UNBLOCK, kind=WHITE, track=k)], events)
+                colour = expected_colour(k, len(track.slots) + 1) if track else "R"
+                self._do(s, [Action(type=T.PLACE, kind=colour, track=k)], events)
+            return done(s2, t("st.toast.placed", n=n, placed=t.plural(n, "unit.tile")))
+        if head == "t7all":
+            s2, n = self._run_t7(s, events)
+            if n == 0:
+                if not s.turn.is_double:
+                    raise IllegalAction("not_double")
+                raise Refusal(t("st.refuse.nothing_for_centre"))
+            return done(s2, t("st.toast.placed", n=n, placed=t.plural(n, "unit.tile")))
+        if head == "t7" and len(parts) == 2:
+            return done(self._do(s, [Action(type=T.PLACE_T7, kind=parts[1])], events))
+        if head in ("pl", "bl", "ub", "rc") and len(parts) == 3 and parts[1].isdigit():
+            k = int(parts[1])
+            arg = parts[2]
+            if head == "pl":
+                if arg == "c":
+                    if not 1 <= k <= 6:
+                        raise IllegalAction("track_unavailable")
+                    arg = expected_colour(k, len(s.tracks[k - 1].slots) + 1)
+                a = Action(type=T.PLACE, kind=arg, track=k)
+            elif head == "bl":
+                a = Action(type=T.BLOCK, kind=arg, track=k)
+            elif head == "ub":
+                a = Action(type=T.UNBLOCK, kind=arg, track=k)
+            else:
+                if not arg.isdigit():
+                    raise Refusal(t("press.outdated"))
+                a = Action(type=T.RECLAIM, track=k, slot=int(arg))
+            return done(self._do(s, [a], events), keep_menu=self._keep_track_menu(s, k))
+        if head == "tb" and len(parts) == 2:
+            return done(self._do(s, [Action(type=T.TAKE_BONUS, kind=parts[1])], events))
+        if head == "db":
+            return done(self._do(s, [Action(type=T.DISCARD_BLACK, kind=BLACK)], events))
+        if head == "dr":
+            s2, n = self._draw_until(s, events)
+            if n == 0:
+                self._do(s, [Action(type=T.DRAW)], events)
+            return done(s2)
+        if head == "end":
+            seat, turn_no = s.current, s.turn_no
+            s2 = s
+            if s2.phase == Phase.PLACING:
+                s2 = self._do(s2, [Action(type=T.END_PLACING)], events)
+            if s2.phase == Phase.POST_MOVE and s2.current == seat and s2.turn_no == turn_no:
+                s2 = self._do(s2, [Action(type=T.END_TURN)], events)
+            elif s2 is s:
+                raise IllegalAction("wrong_phase")
+            return done(s2)
+        if head in ("im", "am") and len(parts) in (2, 3):
+            role = parts[1]
+            if role not in ROLE_ORDER:
+                raise Refusal(t("press.outdated"))
+            target = int(parts[2]) if len(parts) == 3 and parts[2].isdigit() else None
+            options = self._priority_options(s, head, role, target)
+            if head == "am" and s.phase == Phase.PLACING and self._first_legal(s, options) is None:
+                # not a waive: finish placing first, then use it after the move
+                trial: list[Event] = []
+                s2 = self._do(s, [Action(type=T.END_PLACING)], trial)
+                a = self._first_legal(s2, options)
+                if a is None:
+                    self.game.apply(s2, options[-1])
+                    raise IllegalAction("malformed")
+                events.extend(trial)
+                return done(self._apply(s2, a, events))
+            return done(self._do(s, options, events))
+        if head == "xb":
+            options = [
+                Action(type=T.EXCHANGE_BEGIN, kind=k, role=EXCHANGE) for k in (EXCHANGE, UNIVERSAL)
+            ]
+            options += [Action(type=T.WAIVE, kind=k, role=EXCHANGE) for k in (EXCHANGE, UNIVERSAL)]
+            if s.phase == Phase.PLACING and self._first_legal(s, options) is None:
+                trial = []
+                s2 = self._do(s, [Action(type=T.END_PLACING)], trial)
+                a = self._first_legal(s2, options)
+                if a is None:
+                    self.game.apply(s2, options[0])
+                    raise IllegalAction("malformed")
+                events.extend(trial)
+                return done(self._apply(s2, a, events))
+            return done(self._do(s, options, events))
+        if head == "xa" and len(parts) == 2 and parts[1] in KINDS:
+            n = (len(s.exchange.selection) + 1) if s.exchange else 0
+            s2 = self._do(s, [Action(type=T.EXCHANGE_ADD, kind=parts[1])], events)
+            return done(s2, t("st.toast.exchange_added", emoji=EMOJI[parts[1]], n=n))
+        if head == "xc":
+            return done(self._do(s, [Action(type=T.EXCHANGE_CONFIRM)], events))
+        if head == "fs" and len(parts) == 2:
+            s2 = self._do(s, [Action(type=T.FIFTH_SWAP, kind=parts[1])], events)
+            return done(s2, keep_menu=s2.phase == Phase.PRE_MOVE)
+        if head == "cr":
+            return done(self._do(s, [Action(type=T.CANCEL_RESTRICTION, kind=UNIVERSAL)], events))
+        if head == "sh" and len(parts) == 3 and parts[1].isdigit() and parts[2] in SHIFTS:
+            die, role = int(parts[1]), parts[2]
+            options = [Action(type=T.SHIFT, kind=k, role=role, die=die) for k in (role, UNIVERSAL)]
+            return done(self._do(s, options, events))
+        raise Refusal(t("press.outdated"))
+
+    def _keep_track_menu(self, s: State, k: int) -> bool:
+        return False
+
+    def _explain_nothing(self, s: State, t: Translator) -> None:
+        """Nothing fits and nothing can be drawn: say why, privately."""
+        legal = self._legal(s)
+        if any(a.type == T.END_PLACING for a in legal):
+            raise Refusal(t("st.refuse.nothing_fits_end"))
+        if any(a.type == T.WAIVE for a in legal):
+            raise Refusal(t("st.refuse.nothing_fits_waive"))
+        if s.phase != Phase.PLACING:
+            raise IllegalAction("wrong_phase")
+        raise Refusal(t("st.refuse.nothing_fits"))
+
+    # ---------------------------------------------------------------- first move window
+
+    def _can_declare(self, s: State, seat: int) -> bool:
+        kinds = {kind_of(x) for x in s.hands[seat]}
+        return FIRST_MOVE in kinds or (UNIVERSAL in kinds and s.fm_u_declarer is None)
+
+    def _fm_choice(
+        self, s: State, user: int, head: str, ui: dict[str, Any], t: Translator
+    ) -> Outcome:
+        seat = s.players.index(user)
+        if s.status[seat] != Status.ACTIVE:
+            raise Refusal(t("st.fm_not_active"))
+        window = dict(ui.get("fm") or {})
+        choices = dict(window.get("choices") or {})
+        if head == "fmd":
+            kinds = {kind_of(x) for x in s.hands[seat]}
+            if FIRST_MOVE not in kinds and UNIVERSAL not in kinds:
+                raise Refusal(t("st.fm_nothing"))
+            if FIRST_MOVE not in kinds and s.fm_u_declarer is not None:
+                raise IllegalAction("fm_u_taken")
+            choices[str(user)] = "D"
+            toast = t("st.fm_declared_toast")
+        else:
+            choices[str(user)] = "P"
+            toast = t("st.fm_passed_toast")
+        window["choices"] = choices
+        ui["fm"] = window
+        return Outcome(state=s, ui=ui, toast=toast, visible=False)
+
+    def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
+        s = self._st(state)
+        ui = dict(ui)
+        events: list[Event] = []
+        changed = False
+        for _ in range(MAX_STEPS):
+            if s.phase != Phase.FIRST_MOVE:
+                break
+            window = dict(ui.get("fm") or {})
+            if window.get("round") != [s.round_no, s.cycle_no, s.turn_no]:
+                window = {
+                    "round": [s.round_no, s.cycle_no, s.turn_no],
+                    "deadline": now + self.first_move_seconds,
+                    "choices": {},
+                }
+                ui["fm"] = window
+                changed = True
+            seat = s.current
+            user = s.players[seat]
+            choice = (window.get("choices") or {}).get(str(user))
+            hand = {kind_of(x) for x in s.hands[seat]}
+            action: Action | None
+            if not self._can_declare(s, seat):
+                action = Action(type=T.FM_PASS)
+            elif choice == "D":
+                kind = FIRST_MOVE if FIRST_MOVE in hand else UNIVERSAL
+                action = Action(type=T.FM_DECLARE, kind=kind)
+            elif choice == "P" or now >= float(window.get("deadline") or 0):
+                action = Action(type=T.FM_PASS)
+            else:
+                break
+            legal = self._legal(s)
+            if action not in legal:
+                action = Action(type=T.FM_PASS)
+            s, ev = self.game.apply(s, action)
+            events.extend(ev)
+            changed = True
+        deadline = None
+        if s.phase == Phase.FIRST_MOVE:
+            deadline = float((ui.get("fm") or {}).get("deadline") or now)
+        else:
+            ui.pop("fm", None)
+        if events:
+            ui.pop("menu", None)
+        return Outcome(state=s, events=events, ui=ui, deadline=deadline, changed=changed)
+
+    # ---------------------------------------------------------------- narration
+
+    def narrate(
+        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+    ) -> list[str]:
+        lines: list[str] = []
+        state_players = list(self._st(state).players)
+
+        def who(seat: int | None) -> str:
+            if seat is None or not 0 <= seat < len(state_players):
+                return "?"
+            user = state_players[seat]
+            return html.escape(names.get(user) or str(user))
+
+        pending: list[tuple[int | None, str, list[str]]] = []  # grouped placements
+
+        def flush() -> None:
+            for seat, where, kinds in pending:
+                lines.append(t("st.ev.placed", name=who(seat), where=where, tiles="".join(kinds)))
+            pending.clear()
+
+        for e in events:
+            if e.private_to is not None:
+                continue
+            d = e.data
+            if e.type in ("placed", "placed_t7"):
+                where = (
+                    t("st.where.track", k=d.get("track"))
+                    if e.type == "placed"
+                    else t("st.where.centre")
+                )
+                emoji = EMOJI.get(str(d.get("kind")), "?")
+                if pending and pending[-1][0] == e.seat and pending[-1][1] == where:
+                    pending[-1][2].append(emoji)
+                else:
+                    flush()
+                    pending.append((e.seat, where, [emoji]))
+                continue
+            flush()
+            line = self._event_line(e, who, t)
+            if line:
+                lines.append(line)
+        flush()
+        return lines
+
+    def _event_line(self, e: Event, who: Any, t: Translator) -> str | None:
+        d = e.data
+        name = who(e.seat)
+        match e.type:
+            case "rolled":
+                dice = " ".join(f"[{x}]" for x in d.get("dice", []))
+                extra = t("st.ev.double") if d.get("double") else ""
+                return t("st.ev.rolled", name=name, dice=dice) + extra
+            case "dice_off":
+                rolls = d.get("rolls", {})
+                parts = [f"{who(int(seat))} {v}" for seat, v in rolls.items()]
+                return t("st.ev.dice_off", rolls=", ".join(parts))
+            case "fm_declared":
+                return t("st.ev.fm_declared", name=name, tile=EMOJI.get(str(d.get("kind")), ""))
+            case "first_move":
+                return t("st.ev.first_move", name=name)
+            case "track_completed":
+                return t("st.ev.track_completed", name=name, k=d.get("track"))
+            case "t7_completed":
+                return t("st.ev.t7_completed", name=name)
+            case "blocked":
+                return t(
+                    "st.ev.blocked",
+                    name=name,
+                    k=d.get("track"),
+                    tile=EMOJI.get(str(d.get("kind")), ""),
+                )
+            case "unblocked":
+                return t(
+                    "st.ev.unblocked",
+                    name=name,
+                    k=d.get("track"),
+                    tile=EMOJI.get(str(d.get("kind")), ""),
+                )
+            case "reclaimed":
+                return t("st.ev.reclaimed", name=name, k=d.get("track"), slot=d.get("slot"))
+            case "bonus_taken":
+                return t("st.ev.bonus_taken", name=name, tile=EMOJI.get(str(d.get("kind")), ""))
+            case "black_discarded":
+                return t("st.ev.black_discarded", name=name)
+            case "drew":
+                return t("st.ev.drew", name=name, n=d.get("draws", 1))
+            case "fm_discarded":
+                return t("st.ev.fm_discarded", name=name)
+            case "fifth_swap":
+                return t("st.ev.fifth_swap", name=name, tile=EMOJI.get(str(d.get("kind")), ""))
+            case "exchange_started":
+                return t("st.ev.exchange_started", name=name)
+            case "priority_used":
+                return self._priority_line(e, name, who, t)
+            case "went_out":
+                key = "st.ev.went_out_first" if d.get("first") else "st.ev.went_out"
+                return t(key, name=name)
+            case "final_turns":
+                return t("st.ev.final_turns", n=d.get("count", 1))
+            case "player_left":
+                return t("st.ev.player_left", name=name)
+            case "placing_ended":
+                return None if d.get("obligation_met") else t("st.ev.passed", name=name)
+            case "round_ended":
+                return t("st.ev.round_ended")
+        return None
+
+    def _priority_line(self, e: Event, name: str, who: Any, t: Translator) -> str:
+        d = e.data
+        kind = str(d.get("kind"))
+        role = str(d.get("role") or kind)
+        use = str(d.get("use"))
+        tile = EMOJI.get(kind, "")
+        role_text = t(f"st.role.{role}") if t.has(f"st.role.{role}") else role
+        if use == "shift":
+            return t(
+                "st.ev.shift", name=name, tile=tile, src=d.get("track_from"), dst=d.get("track_to")
+            )
+        if use == "exchange":
+            return t("st.ev.exchange", name=name, tile=tile, n=d.get("size", 0))
+        if use == "cancel":
+            return t("st.ev.cancel", name=name)
+        target = d.get("target")
+        suffix = t("st.ev.target", name=who(int(target))) if target is not None else ""
+        return t(f"st.ev.use_{use}", name=name, tile=tile, role=role_text) + suffix
+
+    def private_notes(
+        self, events: list[Event], state: BaseModel, user: int, t: Translator
+    ) -> list[str]:
+        players = list(self._st(state).players)
+        if user not in players:
+            return []
+        seat = players.index(user)
+        drawn = [
+            kind_of(str(e.data.get("tile")))
+            for e in events
+            if e.type == "drew_tile" and e.private_to == seat
+        ]
+        if not drawn:
+            return []
+        return [t("st.toast.drew", tiles=tiles_text(drawn))]
+
+    # ---------------------------------------------------------------- summaries
+
+    def summaries(
+        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+    ) -> list[str]:
+        s = self._st(state)
+        out: list[str] = []
+
+        def name(seat: int) -> str:
+            user = s.players[seat]
+            return html.escape(names.get(user) or str(user))
+
+        for e in events:
+            if e.type == "round_ended":
+                out.append(self._round_text(e.data.get("summary") or {}, s, name, t))
+            elif e.type == "game_over":
+                out.append(self._final_text(s, names, t))
+        return out
+
+    def _round_text(self, summary: dict[str, Any], s: State, name: Any, t: Translator) -> str:
+        lines = [t("st.sum.title", round=summary.get("round", s.round_no))]
+        first = summary.get("first_out")
+        if summary.get("stalled"):
+            lines.append(t("st.sum.stalled"))
+        elif first is not None:
+            lines.append(
+                t("st.sum.first_out", name=name(int(first)), bonus=s.options.first_out_bonus)
+            )
+        hands: dict[Any, list[str]] = summary.get("hands") or {}
+        values: dict[Any, int] = summary.get("hand_values") or {}
+        before: dict[Any, int] = summary.get("scores_before") or {}
+        after: dict[Any, int] = summary.get("scores_after") or {}
+        lines.append("")
+        lines.append(t("st.sum.hands"))
+        for seat_key in sorted(hands, key=lambda x: int(x)):
+            seat = int(seat_key)
+            tiles = tiles_text([kind_of(x) for x in hands[seat_key]]) or t("st.sum.empty")
+            lines.append(
+                t("st.sum.hand_line", name=name(seat), tiles=tiles, value=values.get(seat_key, 0))
+            )
+        lines.append("")
+        lines.append(t("st.sum.scores"))
+        shown = [x for x in after if x in hands or str(x) in hands or int(x) in hands]
+        for seat_key in sorted(shown, key=lambda x: (int(after[x]), int(x))):
+            seat = int(seat_key)
+            b, a = int(before.get(seat_key, 0)), int(after[seat_key])
+            delta = a - b
+            sign = f"+{delta}" if delta >= 0 else str(delta)
+            bonus = (
+                t("st.sum.bonus_mark", bonus=s.options.first_out_bonus)
+                if first is not None and seat == int(first) and not summary.get("stalled")
+                else ""
+            )
+            lines.append(
+                t("st.sum.score_line", name=name(seat), before=b, after=a, delta=sign, bonus=bonus)
+            )
+        eliminated = [int(x) for x in summary.get("eliminated") or []]
+        if eliminated:
+            lines.append("")
+            lines.append(t("st.sum.eliminated", names=", ".join(name(x) for x in eliminated)))
+        return "\n".join(lines)
+
+    def _final_text(self, s: State, names: dict[int, str], t: Translator) -> str:
+        res = self.game.result(s)
+        lines = [t("st.final.title")]
+        for st in res.standings:
+            n = html.escape(names.get(st.player) or str(st.player))
+            crown = " 🏆" if st.player in res.winners else ""
+            lines.append(t("st.final.line", place=st.place, name=n, score=st.score) + crown)
+        return "\n".join(lines)

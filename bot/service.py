@@ -1,0 +1,701 @@
+"""The game-agnostic core: lobby, presses, timers, the table worker.
+
+Serialisation: an asyncio lock per chat in-process, compare-and-set in the store
+across processes. A move is stored before it is acknowledged; the table and the
+history messages are brought up to date afterwards by one worker per chat
+(coalesced: a burst of taps gives one edit with the latest state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import logging
+import random
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiogram import Bot
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from pydantic import BaseModel
+
+from bot.callbacks import CancelCB, LobbyCB
+from bot.config import Settings
+from bot.presenters.base import Presenter, Refusal
+from bot.storage import Conflict, GameRecord, RecordStatus, Store
+from bot.table import TableView, edit_table, send_table, text_key
+from games import IllegalAction
+from locales import Translator, get_translator
+
+log = logging.getLogger(__name__)
+
+LOG_LINES = 3
+ACTIVE = (RecordStatus.LOBBY, RecordStatus.PLAYING)
+
+
+@dataclass
+class Answer:
+    """What to answer a callback query with."""
+
+    text: str | None = None
+    alert: bool = False
+
+
+def normalise(text: str) -> str:
+    return text.strip().lower().replace("ё", "е").replace("-", " ").replace("_", " ")
+
+
+class GameService:
+    def __init__(
+        self,
+        bot: Bot,
+        store: Store,
+        settings: Settings,
+        presenters: dict[str, Presenter],
+    ) -> None:
+        self.bot = bot
+        self.store = store
+        self.settings = settings
+        self.presenters = presenters
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._dirty: set[int] = set()
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._timers: dict[int, asyncio.Task[None]] = {}
+        self._bg: set[asyncio.Task[Any]] = set()
+        self._rng = random.SystemRandom()
+        self.clock: Callable[[], float] = time.time
+
+    # ------------------------------------------------------------------ helpers
+
+    def t(self, lang: str | None = None) -> Translator:
+        return get_translator(lang or self.settings.bot_language)
+
+    def presenter(self, game_id: str) -> Presenter:
+        return self.presenters[game_id]
+
+    def find_game(self, text: str) -> str | None:
+        wanted = normalise(text)
+        for gid, p in self.presenters.items():
+            names = {normalise(gid), *(normalise(a) for a in p.aliases)}
+            names.add(normalise(self.t("ru")(p.title_key)))
+            names.add(normalise(self.t("en")(p.title_key)))
+            if wanted in names:
+                return gid
+        return None
+
+    async def _save(self, rec: GameRecord) -> GameRecord:
+        return await self.store.put(rec, rec.version)
+
+    async def _update(
+        self, chat_id: int, change: Callable[[GameRecord], GameRecord | None]
+    ) -> GameRecord | None:
+        """Re-read and apply `change` until the compare-and-set succeeds."""
+        for _ in range(5):
+            rec = await self.store.get(chat_id)
+            if rec is None:
+                return None
+            new = change(rec)
+            if new is None:
+                return rec
+            try:
+                return await self._save(new)
+            except Conflict:
+                await asyncio.sleep(0.01)
+        return None
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._bg.add(task)
+        task.add_done_callback(self._bg.discard)
+
+    async def close(self) -> None:
+        tasks = [*self._workers.values(), *self._timers.values(), *self._bg]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+
+    # ------------------------------------------------------------------ lobby
+
+    def lobby_text(self, rec: GameRecord) -> str:
+        t = self.t(rec.language)
+        p = self.presenter(rec.game_id)
+        lines = [t("lobby.title", game=html.escape(t(p.title_key)))]
+        choice = next((c for c in p.choices() if c.code == rec.option_choice), None)
+        if choice is not None:
+            lines.append(t("lobby.length", length=t(choice.label_key)))
+        lines.append(
+            t(
+                "lobby.players",
+                count=len(rec.players),
+                min=p.min_players,
+                max=p.max_players,
+            )
+        )
+        for i, uid in enumerate(rec.players, 1):
+            mark = t("lobby.creator_mark") if uid == rec.creator else ""
+            lines.append(f"{i}. {html.escape(rec.name(uid))}{mark}")
+        if rec.status == RecordStatus.LOBBY:
+            if len(rec.players) < p.min_players:
+                lines.append(t("lobby.need_more", n=p.min_players - len(rec.players)))
+            else:
+                lines.append(t("lobby.can_start", name=html.escape(rec.name(rec.creator))))
+        elif rec.status == RecordStatus.PLAYING:
+            lines.append(t("lobby.started"))
+        elif rec.status == RecordStatus.CANCELLED:
+            lines.append(t("lobby.cancelled"))
+        return "\n".join(lines)
+
+    def lobby_markup(self, rec: GameRecord) -> InlineKeyboardMarkup | None:
+        if rec.status != RecordStatus.LOBBY:
+            return None
+        t = self.t(rec.language)
+        p = self.presenter(rec.game_id)
+        rows: list[list[InlineKeyboardButton]] = []
+
+        def btn(text: str, a: str, x: str = "") -> InlineKeyboardButton:
+            return InlineKeyboardButton(
+                text=text, callback_data=LobbyCB(g=rec.uid, a=a, x=x).pack()
+            )
+
+        if len(self.presenters) > 1:
+            rows.append(
+                [
+                    btn(("✅ " if gid == rec.game_id else "") + t(q.title_short_key), "game", gid)
+                    for gid, q in self.presenters.items()
+                ]
+            )
+        choices = p.choices()
+        if len(choices) > 1:
+            rows.append(
+                [
+                    btn(
+                        ("✅ " if c.code == rec.option_choice else "") + t(c.label_key),
+                        "opt",
+                        c.code,
+                    )
+                    for c in choices
+                ]
+            )
+        rows.append([btn(t("lobby.join"), "join"), btn(t("lobby.leave"), "leave")])
+        if p.min_players <= len(rec.players) <= p.max_players:
+            rows.append([btn(t("lobby.start"), "start")])
+        return InlineKeyboardMarkup(inline_keyboard=rows)
+
+    async def _show_lobby(self, rec: GameRecord) -> None:
+        if rec.lobby_message_id is None:
+            return
+        try:
+            await self.bot.edit_message_text(
+                chat_id=rec.chat_id,
+                message_id=rec.lobby_message_id,
+                text=self.lobby_text(rec),
+                reply_markup=self.lobby_markup(rec),
+            )
+        except TelegramBadRequest as e:
+            if "not modified" not in str(e).lower():
+                log.warning("lobby edit failed in %s: %s", rec.chat_id, e)
+        except TelegramAPIError as e:
+            log.warning("lobby edit failed in %s: %s", rec.chat_id, e)
+
+    async def new_game(
+        self, chat_id: int, user: int, name: str, arg: str, language: str | None = None
+    ) -> None:
+        """`/new [game]` in a group."""
+        async with self._locks[chat_id]:
+            rec = await self.store.get(chat_id)
+            lang = rec.language if rec else (language or self.settings.bot_language)
+            t = self.t(lang)
+            if rec is not None and rec.status in ACTIVE:
+                reply_to = (
+                    rec.table_message_id
+                    if rec.status == RecordStatus.PLAYING
+                    else rec.lobby_message_id
+                )
+                key = (
+                    "new.running_game"
+                    if rec.status == RecordStatus.PLAYING
+                    else "new.running_lobby"
+                )
+                await self._send(chat_id, t(key), reply_to=reply_to)
+                return
+            game_id = next(iter(self.presenters))
+            if arg.strip():
+                found = self.find_game(arg)
+                if found is None:
+                    titles = ", ".join(t(p.title_key) for p in self.presenters.values())
+                    await self._send(chat_id, t("new.unknown_game", games=html.escape(titles)))
+                    return
+                game_id = found
+            p = self.presenter(game_id)
+            choices = p.choices()
+            new = GameRecord(
+                chat_id=chat_id,
+                uid=secrets.token_hex(3),
+                game_id=game_id,
+                creator=user,
+                players=[user],
+                names={user: name},
+                option_choice=choices[0].code if choices else "",
+                options=dict(choices[0].options) if choices else {},
+                language=lang,
+                seq=1,
+            )
+            expected = rec.version if rec else 0
+            try:
+                new = await self.store.put(new, expected)
+            except Conflict:
+                await self._send(chat_id, t("error.conflict"))
+                return
+            msg_id = await self._send(chat_id, self.lobby_text(new), markup=self.lobby_markup(new))
+            if msg_id is not None:
+                new.lobby_message_id = msg_id
+                with contextlib.suppress(Conflict):
+                    await self._save(new)
+
+    async def lobby_press(
+        self, chat_id: int, user: int, name: str, message_id: int | None, data: LobbyCB
+    ) -> Answer:
+        async with self._locks[chat_id]:
+            rec = await self.store.get(chat_id)
+            t = self.t(rec.language if rec else None)
+            if rec is None or rec.uid != data.g:
+                return Answer(t("press.old_button"))
+            if rec.status != RecordStatus.LOBBY:
+                return Answer(t("press.lobby_closed"))
+            p = self.presenter(rec.game_id)
+            answer = Answer()
+            if data.a == "join":
+                if user in rec.players:
+                    return Answer(t("lobby.already_in"))
+                if len(rec.players) >= p.max_players:
+                    return Answer(t("lobby.full", max=p.max_players), alert=True)
+                rec.players.append(user)
+                rec.names[user] = name
+                answer = Answer(t("lobby.joined"))
+            elif data.a == "leave":
+                if user not in rec.players:
+                    return Answer(t("lobby.not_in"))
+                rec.players.remove(user)
+                answer = Answer(t("lobby.left"))
+                if not rec.players:
+                    rec.status = RecordStatus.CANCELLED
+                elif user == rec.creator:
+                    rec.creator = rec.players[0]
+            elif data.a in ("game", "opt"):
+                if user != rec.creator:
+                    return Answer(t("lobby.only_creator"), alert=True)
+                if data.a == "game":
+                    if data.x not in self.presenters:
+                        return Answer(t("press.old_button"))
+                    rec.game_id = data.x
+                    p = self.presenter(data.x)
+                    choices = p.choices()
+                    rec.option_choice = choices[0].code if choices else ""
+                    rec.options = dict(choices[0].options) if choices else {}
+                else:
+                    choice = next((c for c in p.choices() if c.code == data.x), None)
+                    if choice is None:
+                        return Answer(t("press.old_button"))
+                    rec.option_choice = choice.code
+                    rec.options = dict(choice.options)
+                answer = Answer(t("lobby.option_set"))
+            elif data.a == "start":
+                if user != rec.creator:
+                    return Answer(
+                        t("lobby.only_creator_start", name=rec.name(rec.creator)), alert=True
+                    )
+                if not p.min_players <= len(rec.players) <= p.max_players:
+                    return Answer(
+                        t("lobby.need_more", n=p.min_players - len(rec.players)), alert=True
+                    )
+                return await self._start(rec, p, t)
+            else:
+                return Answer(t("press.old_button"))
+            rec.seq += 1
+            try:
+                rec = await self._save(rec)
+            except Conflict:
+                return Answer(t("error.conflict"))
+            self._spawn(self._show_lobby(rec))
+            return answer
+
+    async def _start(self, rec: GameRecord, p: Presenter, t: Translator) -> Answer:
+        seed = self._rng.randrange(1, 2**31)
+        try:
+            state = p.new_state(list(rec.players), seed, dict(rec.options))
+        except (IllegalAction, ValueError) as e:
+            log.warning("cannot start %s: %s", rec.game_id, e)
+            return Answer(t("lobby.cannot_start"), alert=True)
+        now = self.clock()
+        adv = p.advance(state, {}, now)
+        rec.seed = seed
+        rec.status = RecordStatus.PLAYING
+        rec.seq += 1
+        rec.log = []
+        self._absorb(rec, p, adv.state, adv.ui, adv.events, adv.deadline, t)
+        try:
+            rec = await self._save(rec)
+        except Conflict:
+            return Answer(t("error.conflict"))
+        self._spawn(self._show_lobby(rec))
+        self._changed(rec)
+        return Answer(t("lobby.starting"))
+
+    # ------------------------------------------------------------------ play
+
+    def _absorb(
+        self,
+        rec: GameRecord,
+        p: Presenter,
+        state: BaseModel,
+        ui: dict[str, Any],
+        events: list[Any],
+        deadline: float | None,
+        t: Translator,
+    ) -> None:
+        names = dict(rec.names)
+        rec.state = state.model_dump_json()
+        rec.ui = ui
+        rec.deadline = deadline
+        lines = p.narrate(events, state, names, t)
+        if lines:
+            rec.log = (rec.log + lines)[-LOG_LINES:]
+        rec.outbox.extend(p.summaries(events, state, names, t))
+        if p.game.is_over(state):
+            rec.status = RecordStatus.OVER
+            rec.deadline = None
+
+    async def play_press(
+        self, chat_id: int, user: int, message_id: int | None, data: Any
+    ) -> Answer:
+        async with self._locks[chat_id]:
+            rec = await self.store.get(chat_id)
+            t = self.t(rec.language if rec else None)
+            if rec is None or rec.uid != data.g:
+                return Answer(t("press.old_button"))
+            if rec.status != RecordStatus.PLAYING:
+                return Answer(t("press.game_over"))
+            if message_id is not None and rec.table_message_id not in (None, message_id):
+                return Answer(t("press.old_button"))
+            if user not in rec.players:
+                return Answer(t("press.not_in_game"), alert=True)
+            p = self.presenter(rec.game_id)
+            assert rec.state is not None
+            state = p.load(rec.state)
+            if data.c == "hand":
+                self._spawn(self._private_hand(rec, p, state, user))
+                return Answer(p.hand_popup(state, user, t), alert=True)
+            if p.versioned(data.c) and data.s != rec.seq:
+                return Answer(t("press.outdated"))
+            actor = p.actor(state)
+            if actor is not None and actor != user:
+                return Answer(t("press.not_your_turn", name=rec.name(actor)))
+            now = self.clock()
+            try:
+                out = p.press(state, user, data.c, dict(rec.ui), t, now)
+            except Refusal as r:
+                return Answer(r.text, alert=True)
+            except IllegalAction as e:
+                return Answer(p.error_text(e.code, t), alert=True)
+            if not out.changed:
+                return Answer(out.toast, alert=out.alert)
+            adv = p.advance(out.state, out.ui, now)
+            events = [*out.events, *adv.events]
+            before_actor = actor
+            old_json = rec.state
+            self._absorb(rec, p, adv.state, adv.ui, events, adv.deadline, t)
+            if out.visible or rec.state != old_json:
+                rec.seq += 1
+            try:
+                rec = await self._save(rec)
+            except Conflict:
+                return Answer(t("error.conflict"), alert=True)
+            self._changed(rec, before_actor)
+            notes = p.private_notes(events, adv.state, user, t)
+            text = "\n".join(x for x in [out.toast, *notes] if x) or None
+            if text and len(text) > 200:
+                text = text[:199] + "…"
+            return Answer(text, alert=out.alert)
+
+    async def tick(self, chat_id: int) -> None:
+        """Run automatic steps whose deadline has passed (first-move window...)."""
+        async with self._locks[chat_id]:
+            rec = await self.store.get(chat_id)
+            if rec is None or rec.status != RecordStatus.PLAYING or rec.state is None:
+                return
+            p = self.presenter(rec.game_id)
+            t = self.t(rec.language)
+            state = p.load(rec.state)
+            before_actor = p.actor(state)
+            adv = p.advance(state, dict(rec.ui), self.clock())
+            if not adv.changed:
+                if rec.deadline != adv.deadline:
+                    rec.deadline = adv.deadline
+                    with contextlib.suppress(Conflict):
+                        rec = await self._save(rec)
+                self._schedule_timer(rec)
+                return
+            old_json = rec.state
+            self._absorb(rec, p, adv.state, adv.ui, adv.events, adv.deadline, t)
+            if rec.state != old_json:
+                rec.seq += 1
+            try:
+                rec = await self._save(rec)
+            except Conflict:
+                return
+            self._changed(rec, before_actor)
+
+    def _changed(self, rec: GameRecord, before_actor: int | None = None) -> None:
+        self._kick(rec.chat_id)
+        self._schedule_timer(rec)
+        if rec.status == RecordStatus.PLAYING and rec.state is not None:
+            p = self.presenter(rec.game_id)
+            state = p.load(rec.state)
+            actor = p.actor(state)
+            if actor is not None and actor != before_actor:
+                self._spawn(self._private_hand(rec, p, state, actor, only_started=True))
+
+    async def _private_hand(
+        self, rec: GameRecord, p: Presenter, state: BaseModel, user: int, only_started: bool = True
+    ) -> None:
+        try:
+            if not await self.store.has_started(user):
+                return
+            text = p.hand_message(state, user, self.t(rec.language))
+            if text:
+                await self.bot.send_message(user, text)
+        except Exception as e:  # a private message is a courtesy; never fail the game
+            log.info("private hand to %s failed: %s", user, e)
+
+    def _schedule_timer(self, rec: GameRecord) -> None:
+        chat_id = rec.chat_id
+        old = self._timers.pop(chat_id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        if rec.deadline is None or rec.status != RecordStatus.PLAYING:
+            return
+        delay = max(0.0, rec.deadline - self.clock()) + 0.05
+
+        async def fire() -> None:
+            await asyncio.sleep(delay)
+            if self._timers.get(chat_id) is asyncio.current_task():
+                self._timers.pop(chat_id, None)
+            try:
+                await self.tick(chat_id)
+            except Exception:
+                log.exception("timer of chat %s failed", chat_id)
+
+        self._timers[chat_id] = asyncio.ensure_future(fire())
+
+    # ------------------------------------------------------------------ table worker
+
+    def _kick(self, chat_id: int) -> None:
+        self._dirty.add(chat_id)
+        task = self._workers.get(chat_id)
+        if task is None or task.done():
+            self._workers[chat_id] = asyncio.ensure_future(self._work(chat_id))
+
+    async def _work(self, chat_id: int) -> None:
+        try:
+            while chat_id in self._dirty:
+                self._dirty.discard(chat_id)
+                try:
+                    await self._flush_outbox(chat_id)
+                    await self._refresh_table(chat_id)
+                except Exception:
+                    log.exception("table update of chat %s failed", chat_id)
+                    await asyncio.sleep(0.5)
+        finally:
+            if self._workers.get(chat_id) is asyncio.current_task():
+                del self._workers[chat_id]
+
+    async def _flush_outbox(self, chat_id: int) -> None:
+        rec = await self.store.get(chat_id)
+        if rec is None or not rec.outbox:
+            return
+        sent = 0
+        for text in list(rec.outbox):
+            if await self._send(chat_id, text) is None:
+                break
+            sent += 1
+
+        def drop(r: GameRecord) -> GameRecord | None:
+            if not r.outbox:
+                return None
+            r.outbox = r.outbox[sent:]
+            return r
+
+        if sent:
+            await self._update(chat_id, drop)
+
+    def table_view(self, rec: GameRecord, p: Presenter, state: BaseModel) -> TableView:
+        t = self.t(rec.language)
+        over = rec.status != RecordStatus.PLAYING
+        caption = p.caption(state, dict(rec.names), rec.ui, rec.log, t)
+        if rec.status == RecordStatus.CANCELLED:
+            caption += "\n\n" + t("cancel.done_caption")
+        buttons = [] if over else p.keyboard(state, rec.ui, dict(rec.names), t)
+        return TableView(caption=caption, buttons=buttons, picture_key=p.picture_key(state))
+
+    async def _refresh_table(self, chat_id: int) -> None:
+        rec = await self.store.get(chat_id)
+        if rec is None or rec.state is None or rec.status == RecordStatus.LOBBY:
+            return
+        p = self.presenter(rec.game_id)
+        state = p.load(rec.state)
+        view = self.table_view(rec, p, state)
+        tkey = text_key(view, rec.uid, rec.seq)
+        names = dict(rec.names)
+        msg_id = rec.table_message_id
+        if msg_id is not None and rec.shown_picture == view.picture_key and rec.shown_text == tkey:
+            return
+        picture_changed = rec.shown_picture != view.picture_key
+        picture = (
+            await asyncio.to_thread(p.picture, state, names)
+            if (msg_id is None or picture_changed)
+            else None
+        )
+        if msg_id is not None:
+            ok = await edit_table(self.bot, chat_id, msg_id, view, picture, rec.uid, rec.seq)
+            if not ok:
+                msg_id = None
+                if picture is None:
+                    picture = await asyncio.to_thread(p.picture, state, names)
+        if msg_id is None:
+            if rec.status != RecordStatus.PLAYING:
+                return
+            assert picture is not None
+            msg_id = await send_table(self.bot, chat_id, view, picture, rec.uid, rec.seq)
+
+        def mark(r: GameRecord) -> GameRecord | None:
+            if r.uid != rec.uid:
+                return None
+            r.table_message_id = msg_id
+            r.shown_picture = view.picture_key
+            r.shown_text = tkey
+            return r
+
+        await self._update(chat_id, mark)
+
+    async def resume(self) -> None:
+        """After a restart: finish pending messages, re-sync tables, re-arm timers."""
+        for chat_id in await self.store.chats():
+            rec = await self.store.get(chat_id)
+            if rec is None or rec.game_id not in self.presenters:
+                continue
+            if rec.status == RecordStatus.PLAYING or rec.outbox:
+                self._kick(chat_id)
+                self._schedule_timer(rec)
+
+    # ------------------------------------------------------------------ cancel
+
+    async def request_cancel(self, chat_id: int, user: int, is_admin: bool) -> None:
+        rec = await self.store.get(chat_id)
+        t = self.t(rec.language if rec else None)
+        if rec is None or rec.status not in ACTIVE:
+            await self._send(chat_id, t("cancel.nothing"))
+            return
+        if user != rec.creator and not is_admin:
+            await self._send(chat_id, t("cancel.not_allowed"))
+            return
+        kb = InlineKeyboardMarkup(
+            inline_keyboard=[
+                [
+                    InlineKeyboardButton(
+                        text=t("cancel.yes"), callback_data=CancelCB(g=rec.uid, a="yes").pack()
+                    ),
+                    InlineKeyboardButton(
+                        text=t("cancel.no"), callback_data=CancelCB(g=rec.uid, a="no").pack()
+                    ),
+                ]
+            ]
+        )
+        key = (
+            "cancel.confirm_game" if rec.status == RecordStatus.PLAYING else "cancel.confirm_lobby"
+        )
+        await self._send(chat_id, t(key), markup=kb)
+
+    async def cancel_press(
+        self,
+        chat_id: int,
+        user: int,
+        message_id: int | None,
+        data: CancelCB,
+        is_admin: Callable[[], Awaitable[bool]],
+    ) -> Answer:
+        async with self._locks[chat_id]:
+            rec = await self.store.get(chat_id)
+            t = self.t(rec.language if rec else None)
+            if rec is None or rec.uid != data.g or rec.status not in ACTIVE:
+                await self._drop_markup(chat_id, message_id)
+                return Answer(t("press.old_button"))
+            if user != rec.creator and not await is_admin():
+                return Answer(t("cancel.not_allowed"), alert=True)
+            if data.a != "yes":
+                await self._drop_markup(chat_id, message_id, t("cancel.kept"))
+                return Answer(t("cancel.kept"))
+            was_lobby = rec.status == RecordStatus.LOBBY
+            rec.status = RecordStatus.CANCELLED
+            rec.deadline = None
+            rec.seq += 1
+            try:
+                rec = await self._save(rec)
+            except Conflict:
+                return Answer(t("error.conflict"), alert=True)
+            self._schedule_timer(rec)
+        await self._drop_markup(
+            chat_id, message_id, t("cancel.done", name=html.escape(rec.name(user)))
+        )
+        if was_lobby:
+            self._spawn(self._show_lobby(rec))
+        else:
+            self._kick(chat_id)
+        return Answer(t("cancel.done_toast"))
+
+    async def _drop_markup(
+        self, chat_id: int, message_id: int | None, text: str | None = None
+    ) -> None:
+        if message_id is None:
+            return
+        try:
+            if text:
+                await self.bot.edit_message_text(chat_id=chat_id, message_id=message_id, text=text)
+            else:
+                await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id)
+        except TelegramAPIError:
+            pass
+
+    # ------------------------------------------------------------------ sending
+
+    async def _send(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        reply_to: int | None = None,
+    ) -> int | None:
+        from aiogram.types import ReplyParameters
+
+        try:
+            msg = await self.bot.send_message(
+                chat_id,
+                text,
+                reply_markup=markup,
+                reply_parameters=(
+                    ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
+                    if reply_to
+                    else None
+                ),
+            )
+        except TelegramAPIError as e:
+            log.warning("send to %s failed: %s", chat_id, e)
+            return None
+        return int(msg.message_id)

@@ -1,0 +1,88 @@
+"""The game record and the store interface (compare-and-set on `version`)."""
+
+from __future__ import annotations
+
+import time
+from enum import StrEnum
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+
+class Conflict(Exception):
+    """The stored version was not the expected one: someone else wrote first."""
+
+
+class RecordStatus(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+    CANCELLED = "cancelled"
+
+
+class GameRecord(BaseModel):
+    """Everything about one chat's game, stored as one JSON value.
+
+    `version` is the store's compare-and-set counter (every write bumps it);
+    `seq` changes only when what players can press changes (lobby, moves, menus),
+    and callback data carries it, so a double tap or an old button can't apply twice.
+    """
+
+    chat_id: int
+    uid: str
+    game_id: str
+    status: RecordStatus = RecordStatus.LOBBY
+    version: int = 0
+    seq: int = 0
+    creator: int
+    players: list[int] = Field(default_factory=list)
+    names: dict[int, str] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict)
+    option_choice: str = ""
+    language: str = "ru"
+    seed: int = 0
+    state: str | None = None
+    ui: dict[str, Any] = Field(default_factory=dict)
+    log: list[str] = Field(default_factory=list)
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    shown_picture: str | None = None
+    shown_text: str | None = None
+    outbox: list[str] = Field(default_factory=list)
+    deadline: float | None = None
+    cancel_requested_by: int | None = None
+    created_at: float = Field(default_factory=time.time)
+    updated_at: float = Field(default_factory=time.time)
+
+    def name(self, user: int) -> str:
+        return self.names.get(user) or str(user)
+
+
+class Store(Protocol):
+    """One record per chat; `put` is compare-and-set on `expected` (0 = must not exist)."""
+
+    persistent: bool
+
+    async def get(self, chat_id: int) -> GameRecord | None: ...
+
+    async def put(self, record: GameRecord, expected: int) -> GameRecord:
+        """Write `record` with version `expected + 1`; raise Conflict otherwise."""
+        ...
+
+    async def delete(self, chat_id: int, expected: int) -> None: ...
+
+    async def chats(self) -> list[int]:
+        """Chats that have a stored record (for resuming timers and tables)."""
+        ...
+
+    async def mark_started(self, user_id: int) -> None:
+        """Remember that a user opened the bot's private chat."""
+        ...
+
+    async def has_started(self, user_id: int) -> bool: ...
+
+    async def close(self) -> None: ...
+
+
+def next_version(record: GameRecord, expected: int) -> GameRecord:
+    return record.model_copy(update={"version": expected + 1, "updated_at": time.time()})
