@@ -314,6 +314,7 @@ class CellCaptureGame:
                 numbers[c] = i + 1
         this_round = {p.seat: len(p.cells) for p in state.paths if p.round == state.round_no}
         sc = scores(state)
+        places = {s: p for s, p, _ in _standings(state)} if state.over else {}
         seat = self.to_act_seat(state)
         d = state.draft
         ph = phase(state)
@@ -345,6 +346,7 @@ class CellCaptureGame:
                     previous=state.prev[s],
                     number=this_round.get(s),
                     stuck=s in state.stuck,
+                    place=places.get(s),
                 )
                 for s, pid in enumerate(state.players)
             ],

@@ -238,6 +238,7 @@ class PlayerInfo(BaseModel):
     previous: int | None  # the number chosen in the previous round (None: no restriction)
     number: int | None  # the number captured this round, if any
     stuck: bool  # had no move this round
+    place: int | None = None  # final place (when the game is over)
 
 
 class PathInfo(BaseModel):

@@ -1,0 +1,474 @@
+"""The grid of «Захват клеток» as a phone-readable picture.
+
+Drawn from the public `View` only. Each capture is a "snake" of cells in the owner's
+colour, numbered 1…k in capture order as on paper [Прим.]; cells of one path are joined,
+different paths are separated by the grid gap. Path ends (the anchors) carry a small
+white dot; the last capture has a dark outline; the path being drawn is hatched; anchors
+offered for the chosen number are ringed in yellow. Column letters run along the top,
+row numbers down the left (spec §3). Above the grid: round, whose turn, what he is
+doing, and the numbers 1…N of the round (taken ones in the taker's colour). Below: the
+players in this round's order with their cell counts.
+
+Example:
+    >>> from games.cell_capture import GAME
+    >>> v = GAME.view(GAME.new(players=[1, 2], seed=1), None)
+    >>> render(v, {1: "Аня", 2: "Борис"})[:4] == b"\\x89PNG"
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import pairwise
+
+from PIL import Image, ImageDraw
+
+from games.cell_capture.model import CENTRE, FREE, LETTERS, EndReason, Phase, View
+from render.common import (
+    HIGHLIGHT,
+    INK,
+    INK_SOFT,
+    MUTED,
+    PAPER,
+    RGB,
+    WHITE,
+    Canvas,
+    contrast_ink,
+    draw_text,
+    encode_png,
+    mix,
+    paste,
+    text_width,
+)
+
+WIDTH = 1000
+PAD = 22  # outer margin
+LABEL = 40  # room for coordinates left of and above the grid
+MAX_CELL = 116
+GAP = 4  # grid gap between cells (the board's background shows through)
+HEADER = 122
+LEGEND_ROW = 62
+
+PLAYER_RGB: dict[str, RGB] = {
+    "red": (229, 57, 53),
+    "blue": (30, 90, 200),
+    "green": (56, 150, 60),
+    "orange": (251, 140, 0),
+    "purple": (142, 36, 170),
+    "teal": (0, 172, 193),
+}
+CENTRE_RGB: RGB = (66, 66, 70)
+FREE_RGB: RGB = (255, 253, 248)
+GRID_RGB: RGB = (196, 186, 168)
+BOARD_EDGE: RGB = (120, 108, 90)
+
+END_TEXT = {
+    EndReason.BOARD_FULL: "свободных клеток не осталось",
+    EndReason.NO_MOVES: "захватывать больше нечего",
+    EndReason.PLAYERS_LEFT: "игроки вышли",
+}
+
+
+def cell_size(size: int) -> int:
+    """Pixel side of one cell: the grid fills the width, up to MAX_CELL."""
+    return min(MAX_CELL, (WIDTH - 2 * PAD - LABEL) // size)
+
+
+def grid_origin(size: int) -> tuple[int, int]:
+    """Top-left pixel of the grid (cell A1's outer corner)."""
+    cs = cell_size(size)
+    left = (WIDTH - LABEL - cs * size) // 2 + LABEL
+    return left, HEADER + LABEL
+
+
+def cell_box(size: int, r: int, c: int, inset: int = GAP // 2) -> tuple[int, int, int, int]:
+    """Pixel box of cell (r, c), shrunk by `inset` on every side."""
+    cs = cell_size(size)
+    x0, y0 = grid_origin(size)
+    return (
+        x0 + c * cs + inset,
+        y0 + r * cs + inset,
+        x0 + (c + 1) * cs - inset - 1,
+        y0 + (r + 1) * cs - inset - 1,
+    )
+
+
+def cell_centre(size: int, r: int, c: int) -> tuple[int, int]:
+    cs = cell_size(size)
+    x0, y0 = grid_origin(size)
+    return x0 + c * cs + cs // 2, y0 + r * cs + cs // 2
+
+
+def image_size(view: View) -> tuple[int, int]:
+    rows = (len(view.players) + 1) // 2
+    return WIDTH, HEADER + LABEL + cell_size(view.size) * view.size + 24 + rows * LEGEND_ROW + PAD
+
+
+def _rc(name: str) -> tuple[int, int]:
+    return int(name[1:]) - 1, LETTERS.index(name[0])
+
+
+def _name(view: View, seat: int, names: Mapping[int, str] | None) -> str:
+    pid = view.players[seat].player
+    if names and pid in names and names[pid].strip():
+        return names[pid].strip()
+    return f"Игрок {seat + 1}"
+
+
+def _colour(view: View, seat: int) -> RGB:
+    return PLAYER_RGB[view.players[seat].colour]
+
+
+def _bridge(
+    size: int, a: tuple[int, int], b: tuple[int, int], inset: int, across: int | None = None
+) -> tuple[int, int, int, int]:
+    """The box over the gap between neighbouring cells `a` and `b` of one path.
+
+    `inset` is the cells' inset (the gap is 2·inset wide); `across` narrows the band
+    across the joint (defaults to `inset`, i.e. as wide as the cells).
+    """
+    ax0, ay0, ax1, ay1 = cell_box(size, *a, inset)
+    bx0, by0, bx1, by1 = cell_box(size, *b, inset)
+    cx0, cy0, cx1, cy1 = cell_box(size, *a, inset if across is None else across)
+    if a[0] == b[0]:  # same row: a horizontal joint
+        left, right = (ax1, bx0) if a[1] < b[1] else (bx1, ax0)
+        return left - 1, cy0, right + 1, cy1
+    top, bottom = (ay1, by0) if a[0] < b[0] else (by1, ay0)
+    return cx0, top - 1, cx1, bottom + 1
+
+
+def _draw_path_shape(
+    d: ImageDraw.ImageDraw, size: int, cells: list[tuple[int, int]], fill: RGB, inset: int
+) -> None:
+    """Cells of one path, inset by `inset`, joined into a single shape."""
+    for rc in cells:
+        d.rectangle(cell_box(size, *rc, inset), fill=fill)
+    for a, b in pairwise(cells):
+        x0, y0, x1, y1 = _bridge(size, a, b, inset)
+        d.rectangle((x0, y0, x1, y1), fill=fill)
+
+
+def _hatch(img: Image.Image, box: tuple[int, ...], colour: RGB) -> None:
+    """Diagonal stripes in `colour` over a light tint of it, inside `box`."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0 + 1, y1 - y0 + 1
+    tile = Image.new("RGB", (w, h), mix(colour, WHITE, 0.78))
+    td = ImageDraw.Draw(tile)
+    step = 14
+    for k in range(-h, w + h, step):
+        td.line([(k, h), (k + h, 0)], fill=mix(colour, WHITE, 0.35), width=5)
+    img.paste(tile, (x0, y0))
+
+
+def _disc(
+    img: Image.Image,
+    centre: tuple[float, float],
+    radius: float,
+    fill: RGB,
+    outline: RGB | None = None,
+    width: float = 0,
+) -> None:
+    """An antialiased disc."""
+    pad = radius + width + 2
+    ox, oy = round(centre[0] - pad), round(centre[1] - pad)
+    side = round(2 * pad) + 1
+    c = Canvas((side, side), origin=(ox, oy))
+    c.circle(centre, radius, fill=fill, outline=outline, width=width)
+    paste(img, c.image(), (ox, oy))
+
+
+def _star(img: Image.Image, centre: tuple[int, int], radius: float, fill: RGB) -> None:
+    """The four-pointed ✦ of the neutral centre."""
+    cx, cy = centre
+    r, q = radius, radius * 0.28
+    pts = [
+        (cx, cy - r),
+        (cx + q, cy - q),
+        (cx + r, cy),
+        (cx + q, cy + q),
+        (cx, cy + r),
+        (cx - q, cy + q),
+        (cx - r, cy),
+        (cx - q, cy - q),
+    ]
+    pad = round(r) + 2
+    c = Canvas((2 * pad, 2 * pad), origin=(cx - pad, cy - pad))
+    c.polygon(pts, fill=fill)
+    paste(img, c.image(), (cx - pad, cy - pad))
+
+
+# ---------------------------------------------------------------- parts
+
+
+def _draw_grid(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+    size = view.size
+    cs = cell_size(size)
+    x0, y0 = grid_origin(size)
+    d.rectangle((x0 - 3, y0 - 3, x0 + cs * size + 2, y0 + cs * size + 2), fill=BOARD_EDGE)
+    d.rectangle((x0, y0, x0 + cs * size - 1, y0 + cs * size - 1), fill=GRID_RGB)
+    label = max(20, min(30, cs // 2 - 2))
+    for i in range(size):
+        cx, cy = cell_centre(size, i, i)
+        draw_text(d, (cx, y0 - 8), LETTERS[i], size=label, bold=True, fill=INK_SOFT, anchor="ms")
+        draw_text(d, (x0 - 10, cy), str(i + 1), size=label, bold=True, fill=INK_SOFT, anchor="rm")
+    for r in range(size):
+        for c in range(size):
+            o = view.grid[r][c]
+            if o == FREE:
+                d.rectangle(cell_box(size, r, c), fill=FREE_RGB)
+            elif o == CENTRE:
+                d.rectangle(cell_box(size, r, c), fill=CENTRE_RGB)
+                _star(img, cell_centre(size, r, c), cs * 0.36, WHITE)
+
+    last = len(view.paths) - 1
+    for i, p in enumerate(view.paths):
+        cells = [_rc(x) for x in p.cells]
+        if i == last:  # the last capture: a dark border inside its shape
+            _draw_path_shape(d, size, cells, INK, -1)
+            _draw_path_shape(d, size, cells, _colour(view, p.seat), GAP // 2 + 4)
+        else:
+            _draw_path_shape(d, size, cells, _colour(view, p.seat), GAP // 2)
+
+    number_size = max(18, round(cs * 0.5))
+    for p in view.paths:
+        col = _colour(view, p.seat)
+        ink = contrast_ink(col)
+        for j, x in enumerate(p.cells):
+            cx, cy = cell_centre(size, *_rc(x))
+            draw_text(
+                d, (cx, cy + 1), str(j + 1), size=number_size, bold=True, fill=ink, anchor="mm"
+            )
+
+    # Anchors (path ends): a white dot with a dark rim in the top-right corner.
+    dot = max(4.0, cs * 0.09)
+    for a in view.anchors:
+        r, c = _rc(a)
+        if view.grid[r][c] == CENTRE:
+            continue
+        _, by0, bx1, _ = cell_box(size, r, c)
+        _disc(img, (bx1 - dot - 3, by0 + dot + 3), dot, WHITE, INK, max(1.5, dot * 0.35))
+
+    # Anchors offered for the chosen number: a yellow ring.
+    for a in view.offered_anchors:
+        r, c = _rc(a)
+        box = cell_box(size, r, c, GAP // 2 - 2)
+        d.rectangle(box, outline=INK, width=7)
+        d.rectangle(cell_box(size, r, c, GAP // 2 - 1), outline=HIGHLIGHT, width=5)
+
+    _draw_draft(img, d, view)
+
+
+def _draw_draft(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+    draft = view.draft
+    if draft is None or draft.anchor is None:
+        return
+    size = view.size
+    cs = cell_size(size)
+    col = _colour(view, draft.seat)
+    cells = [_rc(x) for x in draft.path]
+    anchor = _rc(draft.anchor)
+    # The chosen anchor: yellow ring.
+    d.rectangle(cell_box(size, *anchor, GAP // 2 - 2), outline=INK, width=7)
+    d.rectangle(cell_box(size, *anchor, GAP // 2 - 1), outline=HIGHLIGHT, width=5)
+    if not cells:
+        return
+    chain = [anchor, *cells]
+    for a, b in pairwise(chain):  # a hatched joint from the anchor on
+        _hatch(img, _bridge(size, a, b, GAP // 2, cs // 4), col)
+    for rc in cells:
+        _hatch(img, cell_box(size, *rc), col)
+        d.rectangle(cell_box(size, *rc), outline=col, width=4)
+    number_size = max(18, round(cs * 0.5))
+    for j, rc in enumerate(cells):
+        cx, cy = cell_centre(size, *rc)
+        draw_text(
+            d,
+            (cx, cy + 1),
+            str(j + 1),
+            size=number_size,
+            bold=True,
+            fill=mix(col, INK, 0.35),
+            anchor="mm",
+            stroke=3,
+            stroke_fill=WHITE,
+        )
+
+
+def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
+    """Two header lines: who acts (or the result), and what is happening."""
+    if view.over:
+        seats = [p.seat for p in view.players if p.player in view.winners]
+        who = ", ".join(_name(view, s, names) for s in seats)
+        title = "Ничья: " + who if len(seats) > 1 else f"Победа: {who}"
+        reason = END_TEXT.get(view.end_reason, "") if view.end_reason else ""
+        return title, f"Игра окончена · {reason}" if reason else "Игра окончена"
+    seat = view.to_act_seat
+    if seat is None:
+        return "", ""
+    title = f"Ходит {_name(view, seat, names)}"
+    draft = view.draft
+    if view.phase is Phase.PICK_K:
+        nums = ", ".join(map(str, view.allowed))
+        line = f"выбирает число: {nums}" if len(view.allowed) > 1 else f"захватит {nums}"
+    elif draft is not None and view.phase is Phase.PICK_ANCHOR:
+        line = f"число {draft.k} · выбирает якорь ⚓"
+    elif draft is not None:
+        path = " → ".join(draft.path) if draft.path else f"от {draft.anchor}"
+        line = f"путь {path} ({len(draft.path)}/{draft.k})"
+    else:
+        line = ""
+    return title, line
+
+
+def _draw_header(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+) -> None:
+    title, line = _status(view, names)
+    numbers_w = view.n * 54 + 10
+    text_w = WIDTH - 2 * PAD - numbers_w - 10
+    x = PAD
+    if view.to_act_seat is not None and not view.over:
+        col = _colour(view, view.to_act_seat)
+        _disc(img, (x + 17, 40), 15, col, INK, 2)
+        x += 44
+    draw_text(
+        d,
+        (x, 40),
+        title,
+        size=40,
+        bold=True,
+        fill=INK,
+        anchor="lm",
+        max_width=text_w - (x - PAD),
+        min_size=26,
+    )
+    draw_text(
+        d, (PAD, 92), line, size=32, fill=INK_SOFT, anchor="lm", max_width=text_w, min_size=22
+    )
+
+    # Numbers 1…N of this round: taken ones filled with the taker's colour.
+    taken = {p.number: p.seat for p in view.players if p.number is not None}
+    right = WIDTH - PAD
+    draw_text(
+        d, (right, 22), f"Раунд {view.round_no}", size=28, bold=True, fill=INK_SOFT, anchor="ra"
+    )
+    for i in range(0 if view.over else view.n):
+        k = i + 1
+        cx = right - (view.n - 1 - i) * 54 - 24
+        cy = 92
+        chosen = view.draft is not None and view.draft.k == k and view.to_act_seat is not None
+        if chosen and view.to_act_seat is not None:
+            col = _colour(view, view.to_act_seat)
+            _disc(img, (cx, cy), 23, mix(col, WHITE, 0.7), col, 5)
+            draw_text(d, (cx, cy + 1), str(k), size=28, bold=True, fill=INK, anchor="mm")
+        elif k in taken:
+            col = _colour(view, taken[k])
+            _disc(img, (cx, cy), 23, col)
+            draw_text(
+                d, (cx, cy + 1), str(k), size=28, bold=True, fill=contrast_ink(col), anchor="mm"
+            )
+        else:
+            allowed = k in view.allowed
+            _disc(img, (cx, cy), 23, WHITE, INK if allowed else MUTED, 3 if allowed else 2)
+            draw_text(
+                d,
+                (cx, cy + 1),
+                str(k),
+                size=28,
+                bold=True,
+                fill=INK if allowed else MUTED,
+                anchor="mm",
+            )
+
+
+def _legend_seats(view: View) -> list[int]:
+    """Final standings when over; else this round's order, then players who left."""
+    if view.over:
+        return [p.seat for p in sorted(view.players, key=lambda p: (p.place or 99, p.seat))]
+    seats = [s for s in view.order if view.players[s].active]
+    return seats + [p.seat for p in view.players if p.seat not in seats]
+
+
+def _draw_legend(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+) -> None:
+    size = view.size
+    top = grid_origin(size)[1] + cell_size(size) * size + 24
+    seats = _legend_seats(view)
+    rows = (len(seats) + 1) // 2
+    col_w = (WIDTH - 2 * PAD) // 2
+    for i, seat in enumerate(seats):
+        p = view.players[seat]
+        x = PAD + (i // rows) * col_w
+        y = top + (i % rows) * LEGEND_ROW
+        ym = y + LEGEND_ROW // 2 - 4
+        acting = seat == view.to_act_seat and not view.over
+        winner = view.over and p.player in view.winners
+        if acting or winner:
+            d.rounded_rectangle(
+                (x, y, x + col_w - 12, y + LEGEND_ROW - 8), radius=14, fill=HIGHLIGHT
+            )
+        if view.over:
+            index = str(p.place) if p.place is not None else ""
+        else:
+            index = str(i + 1) if p.active else ""
+        draw_text(d, (x + 26, ym + 1), index, size=28, bold=True, fill=INK_SOFT, anchor="mm")
+        col = _colour(view, seat) if p.active else MUTED
+        d.rounded_rectangle(
+            (x + 48, ym - 22, x + 118, ym + 22), radius=10, fill=col, outline=INK, width=2
+        )
+        draw_text(
+            d,
+            (x + 83, ym + 1),
+            str(p.cells),
+            size=30,
+            bold=True,
+            fill=contrast_ink(col),
+            anchor="mm",
+        )
+        if not p.active:
+            tag = "вышел"
+        elif view.over:
+            tag = "победа" if winner else ""
+        elif p.number is not None:
+            tag = f"взял {p.number}"
+        elif p.stuck:
+            tag = "нет хода"
+        else:
+            tag = ""
+        tag_w = text_width(tag, 26) + 12 if tag else 0
+        draw_text(
+            d,
+            (x + 132, ym + 1),
+            _name(view, seat, names),
+            size=32,
+            bold=acting or winner,
+            fill=INK if p.active else MUTED,
+            anchor="lm",
+            max_width=col_w - 160 - tag_w,
+            min_size=24,
+        )
+        if tag:
+            draw_text(d, (x + col_w - 24, ym + 2), tag, size=26, fill=INK_SOFT, anchor="rm")
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
+    """The picture of `view` as an RGB image (see `render` for the bytes)."""
+    img = Image.new("RGB", image_size(view), PAPER)
+    d = ImageDraw.Draw(img)
+    _draw_header(img, d, view, names)
+    _draw_grid(img, d, view)
+    _draw_legend(img, d, view, names)
+    return img
+
+
+def render(view: View, names: dict[int, str] | None = None) -> bytes:
+    """PNG bytes of the table picture for the public `view`.
+
+    `names` maps player ids to display names; a missing one is shown as "Игрок N"
+    (N = seat + 1). The same view and names give the same bytes.
+    """
+    return encode_png(draw(view, names))
