@@ -16,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -201,6 +202,20 @@ def draw_runs(
         draw.text((x, y), text, font=f, fill=fill, anchor="l" + v)
         x += f.getlength(text)
     return round(x - xy[0])
+
+
+def clean_text(text: str) -> str:
+    """`text` without what DejaVu cannot draw (emoji and other characters outside the
+    Basic Multilingual Plane, joiners, variation selectors, control characters), with
+    runs of spaces collapsed: "Аня 🎲" -> "Аня". Use it on user-supplied names."""
+    kept = [
+        ch
+        for ch in unicodedata.normalize("NFC", text)
+        if ord(ch) <= 0xFFFF
+        and unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
+        and not 0xFE00 <= ord(ch) <= 0xFE0F
+    ]
+    return " ".join("".join(kept).split())
 
 
 def plural(n: int, one: str, few: str, many: str) -> str:

@@ -55,6 +55,7 @@ from render.common import (
     WHITE,
     Canvas,
     Point,
+    clean_text,
     contrast_ink,
     draw_runs,
     draw_text,
@@ -237,7 +238,6 @@ def _board(dim: bool) -> Image.Image:
     return c.image().convert("RGB")
 
 
-@lru_cache(maxsize=16)
 def _background(n_players: int, dim: bool) -> Image.Image:
     img = new_image(image_size(n_players), PAPER)
     img.paste(_board(dim), (0, 0))
@@ -378,9 +378,8 @@ def _modes(turn: Mapping[str, Any]) -> dict[int, str]:
 
 
 def _player_name(p: PlayerView, names: Mapping[int, str] | None) -> str:
-    if names and p.player in names and names[p.player].strip():
-        return names[p.player].strip()
-    return f"Игрок {p.seat + 1}"
+    name = clean_text(names.get(p.player, "")) if names else ""
+    return name or f"Игрок {p.seat + 1}"
 
 
 def _draw_tracks(img: Image.Image, view: View) -> None:
@@ -463,6 +462,8 @@ def _draw_corners(
             draw_text(d, (x + 2, 128), hint, size=28, fill=INK_SOFT, max_width=260, min_size=22)
     else:
         draw_text(d, (x, 18), _phase_hint(view) or "Ожидание", size=32, bold=True, max_width=400)
+        if view.phase == Phase.FIRST_MOVE:
+            draw_text(d, (x + 2, 62), "кто начнёт кон?", size=28, fill=INK_SOFT)
 
     # Top right: the dice and what they allow.
     dice = [int(v) for v in view.turn.get("dice") or []]
@@ -647,7 +648,7 @@ def _draw_players(
 def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
     """The picture of `view` as an RGB image (see `render` for the bytes)."""
     modes = _modes(view.turn)
-    img = _background(len(view.players), bool(modes)).copy()
+    img = _background(len(view.players), bool(modes))
     for k in sorted(modes):
         if 1 <= k <= 6:
             sprite, xy = _lit_lane(k)
@@ -742,6 +743,15 @@ def palette() -> Image.Image:
 def encode(img: Image.Image) -> bytes:
     """PNG bytes of a picture made by `draw`."""
     return encode_png(img, palette())
+
+
+def warm_up() -> None:
+    """Build every cache (board, sprites, palette) now, e.g. when the bot starts, so that
+    the first picture of a game takes milliseconds rather than most of a second."""
+    palette()
+    for k in range(1, 7):
+        _lit_lane(k)
+    _lit_centre()
 
 
 def render(view: View, names: dict[int, str] | None = None) -> bytes:

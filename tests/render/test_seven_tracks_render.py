@@ -335,6 +335,13 @@ def test_restriction_is_announced_in_red() -> None:
 # ---------------------------------------------------------------- shared helpers
 
 
+def test_emoji_in_names_are_dropped_not_drawn_as_boxes() -> None:
+    v = base()
+    assert render(v, {101: "Аня 🎲", 102: "👨\u200d👩\u200d👧"}) == render(v, {101: "Аня"})
+    assert common.clean_text("  Ёжик\u200d  Й ") == "Ёжик Й"
+    assert common.clean_text("и\u0306") == "й"
+
+
 def test_plural_forms() -> None:
     forms = ("фишка", "фишки", "фишек")
     assert [common.plural(n, *forms) for n in (0, 1, 2, 4, 5, 11, 12, 21, 22, 25, 111, 101)] == [
