@@ -4,7 +4,11 @@ Drawn from the public `View` only (R73). The hexagonal field has the six main tr
 spokes from the centre to the corners, numbered 1–6 clockwise from the top; each track's
 slots run from its number badge (near the centre) outwards. The centre disc is track 7.
 The corners of the picture hold whose turn it is, the dice, the round and the bank, the
-bonus store; a status line and a score line per player run below the field.
+bonus store; below the field run a status line and a card per player (two per row).
+
+Entry points: `render(view, names)` -> PNG bytes; `draw` -> the Pillow image; `warm_up()`
+builds the caches. Geometry helpers (`slot_centre`, `block_centre`, `t7_centre`,
+`player_cell`, `image_size`) say where things are, for tests and for anyone overlaying.
 
 Example:
     >>> from games.seven_tracks.model import Phase, PlayerView, Status, Track, View
