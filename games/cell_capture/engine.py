@@ -376,13 +376,15 @@ class CellCaptureGame:
         """§5 AFK decision: the canonical move for the player to act, as atomic actions.
 
         Smallest allowed k, first anchor row-major, first legal direction ⬆️ ➡️ ⬇️ ⬅️ at
-        each step, then CONFIRM. A draft in progress is cancelled first.
+        each step, then CONFIRM. A draft in progress is dropped first (BACK or CANCEL).
         """
         if state.over:
             return []
         out: list[Action] = []
-        if state.draft.k is not None:
-            out.append(Action(type=ActionType.CANCEL))
+        ph = phase(state)
+        if ph is not Phase.PICK_K:
+            back = ActionType.BACK if ph is Phase.PICK_ANCHOR else ActionType.CANCEL
+            out.append(Action(type=back))
             state, _ = self.apply(state, out[-1])
         while True:
             legal = self.legal_actions(state)

@@ -38,6 +38,11 @@ def pick(rng: random.Random, legal: list[Action]) -> Action:
     return rng.choice(legal)
 
 
+def action_k(s: State) -> int:
+    assert s.draft.k is not None
+    return s.draft.k
+
+
 def play_random(n: int, seed: int, play_seed: int, leave: bool) -> State:
     rng = random.Random(play_seed)
     s = GAME.new(players=PIDS[:n], seed=seed)
@@ -62,7 +67,14 @@ def play_random(n: int, seed: int, play_seed: int, leave: bool) -> State:
             else:
                 raise AssertionError(f"illegal {bad} accepted")
             assert s.model_dump_json() == before
-        if leave and rng.random() < 0.004:
+        if rng.random() < 0.03:  # a turn timeout: the canonical move (§5 AFK)
+            seat = s.order[s.turn_idx]
+            s2, events = s, []
+            for action in GAME.auto_actions(s):
+                s2, more = GAME.apply(s2, action)
+                events += more
+            assert [e.seat for e in events if e.type == "captured"] == [seat]
+        elif leave and rng.random() < 0.004:
             active = [p for i, p in enumerate(s.players) if s.active[i]]
             s2, events = GAME.remove(s, rng.choice(active))
             assert events[0].type == "player_left"
@@ -71,6 +83,9 @@ def play_random(n: int, seed: int, play_seed: int, leave: bool) -> State:
             assert GAME.decode_action(GAME.encode_action(action)) == action
             s2, events = GAME.apply(s, action)
             assert s2.version == s.version + 1
+            if action.type is ActionType.CONFIRM:
+                captured = [e for e in events if e.type == "captured"]
+                assert len(captured) == 1 and len(captured[0].data["cells"]) == action_k(s)
         assert s.model_dump_json() == before  # apply is pure
         for e in events:
             e.model_dump_json()

@@ -91,3 +91,10 @@ def test_auto_actions_canonical_move() -> None:
     assert [a.encode() for a in auto] == ["X", "K,2", "A,D3", "S,U", "S,U", "C"]
     s, _ = play(s, auto)
     assert GAME.to_act(s) == PIDS[2]
+
+
+def test_auto_actions_from_anchor_choice_goes_back_first() -> None:
+    """§5 AFK while the number is chosen but no anchor yet: BACK, then the canonical move."""
+    s = new_game(3, [0, 1, 2])
+    s, _ = GAME.apply(s, k(2))
+    assert [a.encode() for a in GAME.auto_actions(s)] == ["B", "K,1", "A,D4", "S,U", "C"]
