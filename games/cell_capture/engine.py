@@ -356,6 +356,7 @@ class CellCaptureGame:
             ],
             anchors=[cell_name(a, size) for a in anchors(state)],
             offered_anchors=offered,
+            steps=legal_steps(state) if ph is Phase.DRAW else [],
             draft=draft,
             phase=ph,
             to_act=None if seat is None else state.players[seat],

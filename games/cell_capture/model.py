@@ -267,6 +267,7 @@ class View(BaseModel):
     paths: list[PathInfo]
     anchors: list[str]  # all current anchors, row-major
     offered_anchors: list[str]  # anchors offered for the chosen k (PICK_ANCHOR only)
+    steps: list[Direction]  # legal arrows in DRAW, canonical order ⬆️ ➡️ ⬇️ ⬅️ (else empty)
     draft: DraftInfo | None
     phase: Phase
     to_act: int | None  # player id

@@ -55,6 +55,12 @@ def play_random(n: int, seed: int, play_seed: int, leave: bool) -> State:
         assert GAME.state_type.model_validate_json(before) == s
         legal = GAME.legal_actions(s)
         assert legal
+        # The public view alone tells the buttons (the bot builds keyboards from it).
+        v = GAME.view(s, None)
+        assert v.allowed == [a.k for a in legal if a.type is ActionType.CHOOSE_K]
+        assert v.offered_anchors == [a.cell for a in legal if a.type is ActionType.CHOOSE_ANCHOR]
+        assert v.steps == [a.dir for a in legal if a.type is ActionType.STEP]
+        assert v.to_act == GAME.to_act(s)
         if s.draft.k is None or s.draft.anchor is not None:  # anchors are paged by the bot
             assert len(legal) <= 6  # numbers, or 4 arrows + undo + reset (§5)
         # An action outside legal_actions is refused and leaves the state unchanged.

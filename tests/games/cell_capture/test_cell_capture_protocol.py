@@ -63,6 +63,7 @@ def test_view_is_public_and_complete() -> None:
     assert v.grid[2][3] == 0 and v.numbers[1][3] == 2  # D3 is Аня's 1st, D2 her 2nd
     assert v.grid[3][3] == -2  # the centre
     assert v.draft is not None and v.draft.path == ["C3"] and v.draft.anchor == "D3"
+    assert v.steps == [Direction.UP, Direction.DOWN, Direction.LEFT]  # C2, C4, B3
     assert v.to_act == PIDS[1] and v.used == [3]
     assert v.players[0].cells == 3 and v.players[0].number == 3
     assert v.next_order == [0]
