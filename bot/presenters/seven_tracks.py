@@ -239,22 +239,22 @@ class SevenTracksPresenter(Presenter):
                 EXCHANGE,
                 UNIVERSAL,
             ]
-            rows = [[Btn(EMOJI[k], f"xa:{k}") for k in kinds[i : i + 4]] for i in range(0, 16, 4)]
+            rows = [[Btn(EMOJI[k], f"xa.{k}") for k in kinds[i : i + 4]] for i in range(0, 16, 4)]
             rows.append([Btn(t("st.btn.exchange_confirm", n=v.exchange_size or 0), "xc"), hand])
             return rows
         if menu == "pri":
             return [*self._priority_menu(s, names, t), [Btn(t("st.btn.back"), "back"), hand]]
         if menu == "fs" and v.phase == Phase.PRE_MOVE:
             kinds = [*COLOURS, WHITE, BLACK]
-            rows = [[Btn(EMOJI[k], f"fs:{k}") for k in kinds[i : i + 5]] for i in range(0, 9, 5)]
+            rows = [[Btn(EMOJI[k], f"fs.{k}") for k in kinds[i : i + 5]] for i in range(0, 9, 5)]
             rows.append([Btn(t("st.btn.back"), "back"), hand])
             return rows
         if menu.startswith("t") and v.phase == Phase.PLACING:
             k = int(menu[1:]) if menu[1:].isdigit() else 0
             if k == T7 and s.turn.is_double:
                 rows = [
-                    [Btn(EMOJI[c], f"t7:{c}") for c in COLOURS[:4]],
-                    [Btn(EMOJI[c], f"t7:{c}") for c in COLOURS[4:]],
+                    [Btn(EMOJI[c], f"t7.{c}") for c in COLOURS[:4]],
+                    [Btn(EMOJI[c], f"t7.{c}") for c in COLOURS[4:]],
                 ]
                 rows.append([Btn(t("st.btn.back"), "back"), hand])
                 return rows
@@ -263,7 +263,7 @@ class SevenTracksPresenter(Presenter):
         if v.phase == Phase.PRE_MOVE:
             return [
                 [Btn(t("st.btn.one_die"), "cd1"), Btn(t("st.btn.two_dice"), "cd2")],
-                [Btn(t("st.btn.priority"), "m:pri"), hand],
+                [Btn(t("st.btn.priority"), "m.pri"), hand],
             ]
         if v.phase == Phase.PLACING:
             rows = [[Btn(t("st.btn.place_all"), "all")]]
@@ -272,31 +272,31 @@ class SevenTracksPresenter(Presenter):
                 rows.append(
                     [
                         Btn(t("st.btn.run", k=k), f"run{k}"),
-                        Btn(t("st.btn.track_menu", k=k), f"m:t{k}"),
+                        Btn(t("st.btn.track_menu", k=k), f"m.t{k}"),
                     ]
                 )
             if s.turn.is_double:
                 rows.append(
-                    [Btn(t("st.btn.centre_all"), "t7all"), Btn(t("st.btn.centre_menu"), "m:t7")]
+                    [Btn(t("st.btn.centre_all"), "t7all"), Btn(t("st.btn.centre_menu"), "m.t7")]
                 )
             extra = []
             if s.turn.double_six:
                 kinds = {kind_of(x) for x in s.store}
                 if WHITE in kinds:
-                    extra.append(Btn(t("st.btn.bonus_white"), "tb:W"))
+                    extra.append(Btn(t("st.btn.bonus_white"), "tb.W"))
                 if UNIVERSAL in kinds:
-                    extra.append(Btn(t("st.btn.bonus_universal"), "tb:U"))
+                    extra.append(Btn(t("st.btn.bonus_universal"), "tb.U"))
             if s.turn.t7_completions > s.turn.black_discards:
                 extra.append(Btn(t("st.btn.discard_black"), "db"))
             if extra:
                 rows.append(extra)
             rows.append([Btn(t("st.btn.draw"), "dr"), Btn(t("st.btn.end_turn"), "end")])
-            rows.append([Btn(t("st.btn.priority"), "m:pri"), hand])
+            rows.append([Btn(t("st.btn.priority"), "m.pri"), hand])
             return rows
         if v.phase == Phase.POST_MOVE:
             return [
                 [Btn(t("st.btn.end_turn"), "end")],
-                [Btn(t("st.btn.priority"), "m:pri"), hand],
+                [Btn(t("st.btn.priority"), "m.pri"), hand],
             ]
         return [[hand]]
 
@@ -308,13 +308,13 @@ class SevenTracksPresenter(Presenter):
             if role == OPPOSITE:
                 for target in self._op_targets(s):
                     if target is None:
-                        out.append(Btn(t(f"st.role.{role}"), f"{prefix}:{role}"))
+                        out.append(Btn(t(f"st.role.{role}"), f"{prefix}.{role}"))
                     else:
                         user = s.players[target]
                         name = (names.get(user) or str(user))[:14]
-                        out.append(Btn(t("st.role.OP_to", name=name), f"{prefix}:{role}:{target}"))
+                        out.append(Btn(t("st.role.OP_to", name=name), f"{prefix}.{role}.{target}"))
             else:
-                out.append(Btn(t(f"st.role.{role}"), f"{prefix}:{role}"))
+                out.append(Btn(t(f"st.role.{role}"), f"{prefix}.{role}"))
         return out
 
     def _priority_menu(self, s: State, names: dict[int, str], t: Translator) -> list[list[Btn]]:
@@ -330,7 +330,7 @@ class SevenTracksPresenter(Presenter):
                 rows += chunk(self._role_buttons(s, "im", names, t))
             elif turn.restricted:
                 rows.append([Btn(t("st.btn.cancel_restriction"), "cr")])
-            rows.append([Btn(t("st.btn.exchange"), "xb"), Btn(t("st.btn.fifth_swap"), "m:fs")])
+            rows.append([Btn(t("st.btn.exchange"), "xb"), Btn(t("st.btn.fifth_swap"), "m.fs")])
         elif s.phase == Phase.PLACING:
             if not turn.board_action_done and not turn.priority_used:
                 rows.append([Btn(t("st.menu.shift_label"), "noop")])
@@ -341,7 +341,7 @@ class SevenTracksPresenter(Presenter):
                         shift_btns.append(
                             Btn(
                                 t("st.btn.shift", src=track, dst=new, emoji=EMOJI[role]),
-                                f"sh:{die}:{role}",
+                                f"sh.{die}.{role}",
                             )
                         )
                 rows += chunk(shift_btns, 3)
@@ -364,22 +364,22 @@ class SevenTracksPresenter(Presenter):
         rows: list[list[Btn]] = []
         if track.block is None:
             colour = expected_colour(k, len(track.slots) + 1)
-            place = [Btn(t("st.btn.place_colour", emoji=EMOJI[colour]), f"pl:{k}:c")]
+            place = [Btn(t("st.btn.place_colour", emoji=EMOJI[colour]), f"pl.{k}.c")]
             if not (track.slots and is_white_like(track.slots[-1])):
                 place += [
-                    Btn(t("st.btn.place_white"), f"pl:{k}:W"),
-                    Btn(t("st.btn.place_universal"), f"pl:{k}:U"),
+                    Btn(t("st.btn.place_white"), f"pl.{k}.W"),
+                    Btn(t("st.btn.place_universal"), f"pl.{k}.U"),
                 ]
             rows.append(place)
             if track.slots:
                 rows.append(
                     [
-                        Btn(t("st.btn.block"), f"bl:{k}:K"),
-                        Btn(t("st.btn.block_universal"), f"bl:{k}:U"),
+                        Btn(t("st.btn.block"), f"bl.{k}.K"),
+                        Btn(t("st.btn.block_universal"), f"bl.{k}.U"),
                     ]
                 )
             reclaim = [
-                Btn(t("st.btn.reclaim", slot=i + 1), f"rc:{k}:{i + 1}")
+                Btn(t("st.btn.reclaim", slot=i + 1), f"rc.{k}.{i + 1}")
                 for i, x in enumerate(track.slots)
                 if is_white_like(x)
             ]
@@ -388,8 +388,8 @@ class SevenTracksPresenter(Presenter):
         else:
             rows.append(
                 [
-                    Btn(t("st.btn.unblock_white"), f"ub:{k}:W"),
-                    Btn(t("st.btn.unblock_universal"), f"ub:{k}:U"),
+                    Btn(t("st.btn.unblock_white"), f"ub.{k}.W"),
+                    Btn(t("st.btn.unblock_universal"), f"ub.{k}.U"),
                 ]
             )
         return rows
@@ -562,7 +562,7 @@ class SevenTracksPresenter(Presenter):
         s = self._st(state)
         events: list[Event] = []
         ui = dict(ui)
-        parts = code.split(":")
+        parts = code.split(".")
         head = parts[0]
 
         def done(new: State, toast: str | None = None, keep_menu: bool = False) -> Outcome:

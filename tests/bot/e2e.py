@@ -1,0 +1,90 @@
+"""Helpers of the end-to-end tests: the real bot against the fake Telegram server."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+from bot.app import App
+from bot.config import Settings
+from bot.storage import GameRecord, Store
+from games.seven_tracks import State
+from tests.fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
+from tests.fake_telegram.server import StoredMessage
+
+
+def settings_for(tg: FakeTelegram, redis_url: str | None = None, **kw: Any) -> Settings:
+    values: dict[str, Any] = {
+        "bot_token": tg.token,
+        "telegram_api_url": tg.api_url,
+        "redis_url": redis_url,
+        "redis_prefix": f"e2e-{secrets.token_hex(4)}",
+        "first_move_seconds": 0.3,
+    }
+    values.update(kw)
+    return Settings(**values)
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings, store: Store | None = None) -> AsyncIterator[App]:
+    """`python -m bot` in-process: the same App, long polling the fake server."""
+    app = App(settings, store=store)
+    await app.start()
+    try:
+        yield app
+    finally:
+        await app.stop()
+
+
+async def record(app: App, chat: Chat) -> GameRecord:
+    rec = await app.store.get(chat.id)
+    assert rec is not None
+    return rec
+
+
+async def engine_state(app: App, chat: Chat) -> State:
+    rec = await record(app, chat)
+    assert rec.state is not None
+    return State.model_validate_json(rec.state)
+
+
+async def open_lobby(
+    chat: Chat, creator: User, *others: User, length: str = "Один кон"
+) -> StoredMessage:
+    await chat.send(creator, "/new")
+    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    for user in others:
+        answer = await chat.press(user, lobby, contains="Играть")
+        assert answer.text == "Вы в игре!", answer
+    answer = await chat.press(creator, lobby, contains=length)
+    return lobby
+
+
+async def start_game(chat: Chat, creator: User, lobby: StoredMessage) -> StoredMessage:
+    answer = await chat.press(creator, lobby, contains="Начать")
+    assert answer.text == "Поехали!", answer
+    table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+    return table
+
+
+def data_of(table: StoredMessage) -> list[str | None]:
+    return [b.callback_data for row in table.buttons for b in row]
+
+
+async def wait_phase(chat: Chat, table: StoredMessage, label: str, timeout: float = 10) -> None:
+    await chat.wait_for(lambda: label in table.button_texts, timeout)
+
+
+def mover(table: StoredMessage, users: list[User]) -> User | None:
+    match = re.search(r"Ходит (.+?):", table.content)
+    if not match:
+        return None
+    name = match.group(1).strip()
+    return next((u for u in users if u.full_name == name), None)
+
+
+def refused(answer: CallbackAnswer) -> bool:
+    return answer.show_alert

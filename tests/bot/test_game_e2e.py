@@ -1,0 +1,124 @@
+"""A whole game of «Семидорожник» played by simulated users pressing only the buttons
+they see, against the real bot (fake Telegram server + Redis)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from bot.storage import RecordStatus
+from games.seven_tracks import Phase
+from tests.bot.e2e import (
+    data_of,
+    engine_state,
+    mover,
+    open_lobby,
+    record,
+    refused,
+    running,
+    settings_for,
+    start_game,
+)
+from tests.fake_telegram import FakeTelegram
+
+# What a simple player tries, in order, when the table shows each label.
+PLAN = [
+    "⭐ Заявить право первого хода",
+    "🎲🎲 Два кубика",
+    "🎲 Один кубик",
+    "▶ Выставить всё",
+    "✅ Закончить ход",
+    "📥 Взять из кассы",
+    "✅ Заменить",
+]
+
+
+async def test_a_full_single_round_game_by_buttons(redis_url: str) -> None:
+    rng = random.Random(7)
+    async with FakeTelegram() as tg:
+        anna, boris, vika = tg.user(101, "Аня"), tg.user(102, "Борис"), tg.user(103, "Вика")
+        users = [anna, boris, vika]
+        chat = tg.group(members=users)
+        async with running(settings_for(tg, redis_url)) as app:
+            lobby = await open_lobby(chat, anna, boris, vika)
+            assert "Вика" in lobby.content and "Начать" in lobby.button_texts[-1]
+            table = await start_game(chat, anna, lobby)
+            assert "Семидорожник" in table.content
+            table_id = table.message_id
+
+            taps = 0
+            refusals = 0
+            started = time.monotonic()
+            for _ in range(3000):
+                rec = await record(app, chat)
+                if rec.status != RecordStatus.PLAYING:
+                    break
+                await tg.settle(quiet=0.02)
+                texts = table.button_texts
+                if "⭐ Заявить право первого хода" in texts:
+                    # the first-move window: everyone may answer at once; silence = pass
+                    for user in users:
+                        declare = rng.random() < 0.3
+                        label = "⭐ Заявить право первого хода" if declare else "Не использовать"
+                        if label not in table.button_texts:
+                            break
+                        answer = await chat.press(user, table, label)
+                        assert answer.text, answer
+                    await chat.wait_for(lambda: "Не использовать" not in table.button_texts, 5)
+                    continue
+                user = mover(table, users)
+                assert user is not None, table.content
+                before = data_of(table)
+                for label in PLAN[1:]:
+                    if label not in texts:
+                        continue
+                    if label == "🎲🎲 Два кубика" and rng.random() < 0.3:
+                        label = "🎲 Один кубик"
+                    answer = await chat.press(user, table, label)
+                    if refused(answer):
+                        refusals += 1
+                        continue
+                    taps += 1
+                    break
+                else:
+                    # a rare spot (e.g. only a priority tile helps): the priority menu
+                    answer = await chat.press(user, table, "⭐ Приоритет…")
+                    taps += 1
+                    await chat.wait_for(lambda: data_of(table) != before, 5)
+                    for data in [
+                        d
+                        for d in data_of(table)
+                        if d and (":am." in d or ":im." in d or d.endswith(":xb"))
+                    ]:
+                        answer = await chat.press(user, table, by_data=data)
+                        if not refused(answer):
+                            taps += 1
+                            break
+                    else:
+                        raise AssertionError(f"stuck: {table.content}\n{texts}")
+                await chat.wait_for(lambda: data_of(table) != before, 10)
+            else:
+                raise AssertionError("the game did not end")
+
+            elapsed = time.monotonic() - started
+            state = await engine_state(app, chat)
+            assert state.phase == Phase.GAME_OVER
+            turns = state.turn_no
+            per_turn = taps / max(1, turns)
+            print(
+                f"\nfull game: {turns} turns, {taps} taps ({per_turn:.2f}/turn), "
+                f"{refusals} refused, {elapsed:.1f}s"
+            )
+            assert per_turn <= 4.0
+
+            summary = await chat.wait_message(
+                lambda m: "Кон 1 окончен" in m.content, after=table_id
+            )
+            assert "Счёт" in summary.content and "Фишки на руках" in summary.content
+            final = await chat.wait_message(lambda m: "Игра окончена" in m.content, after=table_id)
+            assert "1." in final.content
+            # the same table message all along, its keyboard gone at the end
+            assert table.message_id == table_id and table.edit_count > turns
+            await chat.wait_for(lambda: not table.buttons, 5)
+            photos = [m for m in chat.bot_messages if m.photo is not None]
+            assert len(photos) == 1

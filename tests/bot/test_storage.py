@@ -1,0 +1,78 @@
+"""Stores: one versioned JSON value per chat, compare-and-set on the version."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.storage import Conflict, GameRecord, RecordStatus, Store
+
+
+def record(chat_id: int = -100, **kw: object) -> GameRecord:
+    base: dict[str, object] = {
+        "chat_id": chat_id,
+        "uid": "abc123",
+        "game_id": "seven_tracks",
+        "creator": 1,
+        "players": [1, 2],
+        "names": {1: "Аня", 2: "Борис"},
+    }
+    base.update(kw)
+    return GameRecord.model_validate(base)
+
+
+async def test_put_get_round_trip(store: Store) -> None:
+    assert await store.get(-100) is None
+    saved = await store.put(record(state='{"x": 1}', table_message_id=42), expected=0)
+    assert saved.version == 1
+    got = await store.get(-100)
+    assert got is not None
+    assert got == saved
+    assert got.names == {1: "Аня", 2: "Борис"}
+    assert got.table_message_id == 42
+
+
+async def test_compare_and_set_refuses_a_stale_version(store: Store) -> None:
+    first = await store.put(record(), expected=0)
+    second = await store.put(first.model_copy(update={"seq": 5}), expected=first.version)
+    assert second.version == 2
+    with pytest.raises(Conflict):
+        await store.put(first.model_copy(update={"seq": 9}), expected=first.version)
+    with pytest.raises(Conflict):
+        await store.put(record(), expected=0)  # must not exist
+    got = await store.get(-100)
+    assert got is not None and got.seq == 5 and got.version == 2
+
+
+async def test_concurrent_writers_only_one_wins(store: Store) -> None:
+    base = await store.put(record(), expected=0)
+
+    async def write(i: int) -> bool:
+        try:
+            await store.put(base.model_copy(update={"seq": i}), expected=base.version)
+        except Conflict:
+            return False
+        return True
+
+    results = await asyncio.gather(*(write(i) for i in range(10)))
+    assert sum(results) == 1
+    got = await store.get(-100)
+    assert got is not None and got.version == 2
+
+
+async def test_delete_is_compare_and_set_too(store: Store) -> None:
+    saved = await store.put(record(), expected=0)
+    with pytest.raises(Conflict):
+        await store.delete(-100, expected=saved.version + 1)
+    await store.delete(-100, expected=saved.version)
+    assert await store.get(-100) is None
+
+
+async def test_chats_and_started_users(store: Store) -> None:
+    await store.put(record(-1), expected=0)
+    await store.put(record(-2, status=RecordStatus.PLAYING), expected=0)
+    assert sorted(await store.chats()) == [-2, -1]
+    assert not await store.has_started(7)
+    await store.mark_started(7)
+    assert await store.has_started(7)
