@@ -413,7 +413,7 @@ def _draw_legend(
         else:
             index = str(i + 1) if p.active else ""
         draw_text(d, (x + 26, ym + 1), index, size=28, bold=True, fill=INK_SOFT, anchor="mm")
-        col = _colour(view, seat) if p.active else MUTED
+        col = _colour(view, seat)  # a leaver keeps his colour: his cells stay on the board
         d.rounded_rectangle(
             (x + 48, ym - 22, x + 118, ym + 22), radius=10, fill=col, outline=INK, width=2
         )

@@ -193,3 +193,23 @@ def test_legend_highlights_player_to_act() -> None:
     colours = [c for _, c in (band.getcolors(1 << 16) or [])]
     assert any(near(c, HIGHLIGHT, 20) for c in colours)
     assert any(near(c, PLAYER_RGB["blue"], 20) for c in colours)  # seat 1 is blue
+
+
+def test_every_phase_and_ending_renders() -> None:
+    """PICK_K, PICK_ANCHOR, DRAW, READY, each end reason, a player who left: all drawn."""
+    s = GAME.new(players=PIDS[:3], seed=1).model_copy(update={"order": [0, 1, 2]})
+    pictures = set()
+    for t in ("K,3", "A,D4", "S,U", "S,U", "S,R"):
+        pictures.add(render(GAME.view(s, None), NAMES))
+        s, _ = GAME.apply(s, a(t))
+    pictures.add(render(GAME.view(s, None), NAMES))
+    assert len(pictures) == 6  # every tap changes the picture
+    left, _ = GAME.remove(s, PIDS[2])
+    decode(render(GAME.view(left, None), NAMES))
+    over, _ = GAME.remove(left, PIDS[1])
+    assert over.end_reason == "players_left"
+    decode(render(GAME.view(over, None), NAMES))
+    for n in (2, 4):
+        done = progress(n, 5, 10_000)
+        assert done.end_reason in ("board_full", "no_moves")
+        decode(render(GAME.view(done, None), NAMES))

@@ -105,7 +105,7 @@ def play_random(n: int, seed: int, play_seed: int, leave: bool) -> State:
     return s
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     n=st.integers(min_value=2, max_value=6),
     seed=st.integers(min_value=0, max_value=2**32),
