@@ -1198,7 +1198,9 @@ def _turn_end(s: State, events: list[Event]) -> None:
     if s.finals_running and s.final_left <= 0:
         _end_round(s, events, stalled=False)
         return
-    s.idle_turns = 0 if t.tile_moved or s.bank else s.idle_turns + 1
+    # R66; a turn that could not draw (max_draws = 0) is idle too, else such a round never ends.
+    idle = not t.tile_moved and (not s.bank or t.draws == 0)
+    s.idle_turns = s.idle_turns + 1 if idle else 0
     if s.idle_turns >= len(_active(s)):
         _end_round(s, events, stalled=True)
         return
