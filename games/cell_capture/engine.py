@@ -2,10 +2,8 @@
 
 >>> from games.cell_capture import GAME
 >>> s = GAME.new(players=[1, 2, 3], seed=5)
->>> GAME.legal_actions(s)
-[Action(type=<ActionType.CHOOSE_K: 'K'>, k=1, cell=None, dir=None, by=None), \
-Action(type=<ActionType.CHOOSE_K: 'K'>, k=2, cell=None, dir=None, by=None), \
-Action(type=<ActionType.CHOOSE_K: 'K'>, k=3, cell=None, dir=None, by=None)]
+>>> [a.encode() for a in GAME.legal_actions(s)]
+['K,1', 'K,2', 'K,3']
 >>> s, _ = GAME.apply(s, GAME.decode_action("K,1"))
 >>> [a.encode() for a in GAME.legal_actions(s)]
 ['A,D4', 'B']
