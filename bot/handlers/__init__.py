@@ -1,4 +1,4 @@
-"""One router per concern."""
+"""One router per concern; `routers()` builds fresh ones for each dispatcher."""
 
 from aiogram import Router
 
@@ -6,4 +6,4 @@ from bot.handlers import admin, help, lobby, play
 
 
 def routers() -> list[Router]:
-    return [help.router, lobby.router, admin.router, play.router]
+    return [help.make_router(), lobby.make_router(), admin.make_router(), play.make_router()]

@@ -10,10 +10,7 @@ from bot.callbacks import CancelCB
 from bot.handlers.common import is_chat_admin, is_group
 from bot.service import GameService
 
-router = Router(name="admin")
 
-
-@router.message(Command("cancel", "stop"))
 async def cancel_command(message: Message, service: GameService, bot: Bot) -> None:
     if not is_group(message.chat) or message.from_user is None:
         await message.answer(service.t()("new.private"))
@@ -23,7 +20,6 @@ async def cancel_command(message: Message, service: GameService, bot: Bot) -> No
     await service.request_cancel(message.chat.id, user, admin)
 
 
-@router.callback_query(CancelCB.filter())
 async def cancel_button(
     query: CallbackQuery, callback_data: CancelCB, service: GameService, bot: Bot
 ) -> None:
@@ -39,3 +35,11 @@ async def cancel_button(
 
     answer = await service.cancel_press(chat_id, user, msg.message_id, callback_data, admin)
     await query.answer(answer.text, show_alert=answer.alert)
+
+
+def make_router() -> Router:
+    """A fresh router (a router can be attached to one dispatcher only)."""
+    router = Router(name="admin")
+    router.message.register(cancel_command, Command("cancel", "stop"))
+    router.callback_query.register(cancel_button, CancelCB.filter())
+    return router

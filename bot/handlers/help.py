@@ -9,12 +9,9 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from bot.handlers.common import is_group
 from bot.service import GameService
 
-router = Router(name="help")
-
 MESSAGE_LIMIT = 4000
 
 
-@router.message(CommandStart(), F.chat.type == "private")
 async def start_private(message: Message, service: GameService, bot: Bot) -> None:
     t = service.t()
     if message.from_user is not None:
@@ -29,12 +26,10 @@ async def start_private(message: Message, service: GameService, bot: Bot) -> Non
     await message.answer(t("start.private"), reply_markup=kb)
 
 
-@router.message(CommandStart())
 async def start_group(message: Message, service: GameService) -> None:
     await message.answer(service.t()("start.group"))
 
 
-@router.message(Command("help"))
 async def help_command(message: Message, service: GameService) -> None:
     t = service.t()
     key = "help.group" if is_group(message.chat) else "help.private"
@@ -60,7 +55,6 @@ def split(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return parts
 
 
-@router.message(Command("rules"))
 async def rules_command(message: Message, command: CommandObject, service: GameService) -> None:
     t = service.t()
     game_id = next(iter(service.presenters))
@@ -72,3 +66,13 @@ async def rules_command(message: Message, command: CommandObject, service: GameS
         game_id = found
     for part in split(t(f"rules.{game_id}")):
         await message.answer(part)
+
+
+def make_router() -> Router:
+    """A fresh router (a router can be attached to one dispatcher only)."""
+    router = Router(name="help")
+    router.message.register(start_private, CommandStart(), F.chat.type == "private")
+    router.message.register(start_group, CommandStart())
+    router.message.register(help_command, Command("help"))
+    router.message.register(rules_command, Command("rules"))
+    return router

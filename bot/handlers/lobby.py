@@ -10,10 +10,7 @@ from bot.callbacks import LobbyCB
 from bot.handlers.common import display_name, is_group
 from bot.service import GameService
 
-router = Router(name="lobby")
 
-
-@router.message(Command("new", "game", "play"))
 async def new_command(message: Message, command: CommandObject, service: GameService) -> None:
     if not is_group(message.chat):
         await message.answer(service.t()("new.private"))
@@ -25,7 +22,6 @@ async def new_command(message: Message, command: CommandObject, service: GameSer
     )
 
 
-@router.callback_query(LobbyCB.filter())
 async def lobby_button(query: CallbackQuery, callback_data: LobbyCB, service: GameService) -> None:
     msg = query.message
     if msg is None:
@@ -39,3 +35,11 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyCB, service: Ga
         callback_data,
     )
     await query.answer(answer.text, show_alert=answer.alert)
+
+
+def make_router() -> Router:
+    """A fresh router (a router can be attached to one dispatcher only)."""
+    router = Router(name="lobby")
+    router.message.register(new_command, Command("new", "game", "play"))
+    router.callback_query.register(lobby_button, LobbyCB.filter())
+    return router

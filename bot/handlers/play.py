@@ -10,11 +10,9 @@ from aiogram.types import CallbackQuery
 from bot.callbacks import PlayCB
 from bot.service import GameService
 
-router = Router(name="play")
 log = logging.getLogger(__name__)
 
 
-@router.callback_query(PlayCB.filter())
 async def play_button(query: CallbackQuery, callback_data: PlayCB, service: GameService) -> None:
     msg = query.message
     if msg is None:
@@ -26,6 +24,13 @@ async def play_button(query: CallbackQuery, callback_data: PlayCB, service: Game
     await query.answer(answer.text, show_alert=answer.alert)
 
 
-@router.callback_query()
 async def unknown_button(query: CallbackQuery, service: GameService) -> None:
     await query.answer(service.t()("press.old_button"))
+
+
+def make_router() -> Router:
+    """A fresh router (a router can be attached to one dispatcher only)."""
+    router = Router(name="play")
+    router.callback_query.register(play_button, PlayCB.filter())
+    router.callback_query.register(unknown_button)
+    return router

@@ -84,7 +84,7 @@ async def test_a_full_single_round_game_by_buttons(redis_url: str) -> None:
                     # a rare spot (e.g. only a priority tile helps): the priority menu
                     answer = await chat.press(user, table, "⭐ Приоритет…")
                     taps += 1
-                    await chat.wait_for(lambda: data_of(table) != before, 5)
+                    await chat.wait_for(lambda b=before: data_of(table) != b, 5)
                     for data in [
                         d
                         for d in data_of(table)
@@ -96,7 +96,7 @@ async def test_a_full_single_round_game_by_buttons(redis_url: str) -> None:
                             break
                     else:
                         raise AssertionError(f"stuck: {table.content}\n{texts}")
-                await chat.wait_for(lambda: data_of(table) != before, 10)
+                await chat.wait_for(lambda b=before: data_of(table) != b, 10)
             else:
                 raise AssertionError("the game did not end")
 
