@@ -16,7 +16,10 @@ async def cancel_command(message: Message, service: GameService, bot: Bot) -> No
         await message.answer(service.t()("new.private"))
         return
     user = message.from_user.id
-    admin = await is_chat_admin(bot, message.chat.id, user)
+    if message.sender_chat is not None and message.sender_chat.id == message.chat.id:
+        admin = True  # an anonymous group admin writes "as the group"
+    else:
+        admin = await is_chat_admin(bot, message.chat.id, user)
     await service.request_cancel(message.chat.id, user, admin)
 
 

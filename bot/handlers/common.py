@@ -10,7 +10,8 @@ NAME_LIMIT = 32
 
 
 def display_name(user: User) -> str:
-    name = " ".join(x for x in (user.first_name, user.last_name) if x).strip()
+    name = " ".join(x for x in (user.first_name, user.last_name) if x)
+    name = " ".join(name.split())  # no newlines or runs of spaces in captions
     if not name:
         name = user.username or str(user.id)
     return name[:NAME_LIMIT]

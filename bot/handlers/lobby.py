@@ -15,7 +15,8 @@ async def new_command(message: Message, command: CommandObject, service: GameSer
     if not is_group(message.chat):
         await message.answer(service.t()("new.private"))
         return
-    if message.from_user is None:
+    if message.from_user is None or message.from_user.is_bot or message.sender_chat is not None:
+        await message.answer(service.t()("new.anonymous"))
         return
     await service.new_game(
         message.chat.id, message.from_user.id, display_name(message.from_user), command.args or ""

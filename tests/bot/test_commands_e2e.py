@@ -1,0 +1,111 @@
+"""Commands, the lobby, configuration and restarts, against the fake Telegram server."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from bot.storage import RecordStatus
+from tests.bot.e2e import (
+    engine_state,
+    mover,
+    open_lobby,
+    record,
+    running,
+    settings_for,
+    start_game,
+    wait_phase,
+)
+from tests.fake_telegram import FakeTelegram
+
+
+def test_without_bot_token_a_clear_message_and_exit_code_2() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert "BOT_TOKEN" in proc.stderr
+
+
+async def test_start_help_rules_and_the_command_menu() -> None:
+    async with FakeTelegram() as tg:
+        anna = tg.user(501, "Аня")
+        chat = tg.group(members=[anna])
+        async with running(settings_for(tg)):
+            private = await tg.start_private(anna)
+            hello = await private.wait_message()
+            assert "Добавьте меня в группу" in hello.content
+            assert any("startgroup" in str(b.get("url")) for row in hello.keyboard for b in row)
+            await private.send(anna, "/new")
+            msg = await private.wait_message()
+            assert "работает в группе" in msg.content
+            await chat.send(anna, "/help")
+            msg = await chat.wait_message()
+            assert "/new" in msg.content and "/cancel" in msg.content
+            await chat.send(anna, "/rules")
+            msg = await chat.wait_message()
+            assert "Семидорожник" in msg.content and "кубик" in msg.content
+            commands = tg.calls("setMyCommands")
+            assert commands and any("new" in str(c.params) for c in commands)
+
+
+async def test_lobby_join_leave_second_new_and_start_rules() -> None:
+    async with FakeTelegram() as tg:
+        anna, boris, vika = tg.user(601, "Аня"), tg.user(602, "Борис"), tg.user(603, "Вика")
+        chat = tg.group(members=[anna, boris, vika])
+        async with running(settings_for(tg)) as app:
+            await chat.send(anna, "/new семидорожник")
+            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+            assert "Начать" not in " ".join(lobby.button_texts)  # one player is not enough
+            answer = await chat.press(boris, lobby, contains="Играть")
+            assert answer.text == "Вы в игре!"
+            await chat.wait_for(lambda: "Борис" in lobby.content)
+            answer = await chat.press(boris, lobby, contains="Играть")
+            assert answer.text == "Вы уже в игре."
+            answer = await chat.press(boris, lobby, contains="До 72")
+            assert answer.show_alert  # only the creator changes settings
+            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+            answer = await chat.press(boris, lobby, "▶ Начать")
+            assert answer.show_alert and "Аня" in (answer.text or "")
+            answer = await chat.press(vika, lobby, contains="Выйти")
+            assert answer.text == "Вас нет в списке игроков."
+            # a second /new points at the open lobby
+            await chat.send(vika, "/new")
+            msg = await chat.wait_message()
+            assert "уже открыто лобби" in msg.content
+            assert msg.reply_to is not None and msg.reply_to.message_id == lobby.message_id
+            answer = await chat.press(anna, lobby, contains="Один кон")
+            table = await start_game(chat, anna, lobby)
+            await chat.send(vika, "/new")
+            msg = await chat.wait_message(lambda m: "уже идёт игра" in m.content)
+            assert msg.reply_to is not None and msg.reply_to.message_id == table.message_id
+            rec = await record(app, chat)
+            assert rec.status == RecordStatus.PLAYING and rec.players == [601, 602]
+            await chat.send(anna, "/new неизвестная")
+            assert "Новая игра" not in (await chat.wait_message()).content
+
+
+async def test_a_restarted_bot_continues_by_editing_the_same_table(redis_url: str) -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(701, "Аня"), tg.user(702, "Борис")
+        users = [anna, boris]
+        chat = tg.group(members=users)
+        settings = settings_for(tg, redis_url)
+        async with running(settings) as app:
+            lobby = await open_lobby(chat, anna, boris)
+            table = await start_game(chat, anna, lobby)
+            await wait_phase(chat, table, "🎲 Один кубик")
+            await tg.settle()
+            before = await engine_state(app, chat)
+        # a new process: same Redis, same table message
+        async with running(settings) as app:
+            player = mover(table, users)
+            assert player is not None
+            answer = await chat.press(player, table, "🎲🎲 Два кубика")
+            assert not answer.show_alert
+            await wait_phase(chat, table, "▶ Выставить всё")
+            after = await engine_state(app, chat)
+            assert after.version == before.version + 1
+            assert len([m for m in chat.bot_messages if m.photo is not None]) == 1
