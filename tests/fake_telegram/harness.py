@@ -23,7 +23,7 @@ import itertools
 import re
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import parse_qs, urlparse
@@ -226,16 +226,18 @@ class Chat:
                 f"condition not met within {timeout}s\n{self.transcript()}"
             ) from None
 
-    async def wait_message(
+    def wait_message(
         self,
         predicate: Callable[[StoredMessage], bool] | None = None,
         *,
         after: StoredMessage | int | None = None,
         from_bot: bool = True,
         timeout: float = 5.0,
-    ) -> StoredMessage:
+    ) -> Awaitable[StoredMessage]:
         """Wait for a new visible message (by default the bot's) newer than ``after``
-        (a message or id; default: the newest message at call time) matching ``predicate``."""
+        (a message or id; default: the newest message at the moment of the *call*, so
+        ``waiter = chat.wait_message(); ...act...; await waiter`` works) matching
+        ``predicate``."""
         if after is None:
             floor = self.state.next_message_id - 1
         else:
@@ -251,16 +253,15 @@ class Chat:
                     return message
             return None
 
-        return await self.wait_for(find, timeout)
+        return self.wait_for(find, timeout)
 
-    async def wait_edit(
+    def wait_edit(
         self, message: StoredMessage, *, since: int | None = None, timeout: float = 5.0
-    ) -> StoredMessage:
+    ) -> Awaitable[StoredMessage]:
         """Wait until ``message`` has been edited more than ``since`` times (default: its
-        edit count now)."""
+        edit count at the moment of the call)."""
         base = message.edit_count if since is None else since
-        await self.wait_for(lambda: message.edit_count > base, timeout)
-        return message
+        return self.wait_for(lambda: message if message.edit_count > base else None, timeout)
 
     # ---------------------------------------------------------------- acting
 
@@ -732,8 +733,7 @@ class FakeTelegram:
         while True:
             now = time.monotonic()
             last = self.server.calls[-1].time if self.server.calls else 0.0
-            pending = any(u.delivered_at is None for u in self.server.updates[-50:])
-            if not pending and now - last >= quiet:
+            if not self.server.undelivered and now - last >= quiet:
                 return
             if loop.time() >= deadline:
                 raise TimeoutError(f"bot did not settle within {timeout}s")
@@ -810,7 +810,9 @@ class FakeTelegram:
         await site.start()
         server = site._server
         assert server is not None
-        port = int(server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
+        sockets = getattr(server, "sockets", None)
+        assert sockets
+        port = int(sockets[0].getsockname()[1])
         url = f"http://127.0.0.1:{port}{path}"
         await bot.set_webhook(url, secret_token=secret_token)
         try:

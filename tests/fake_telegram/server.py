@@ -20,12 +20,14 @@ import io
 import itertools
 import json
 import math
+import re
 import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+from urllib.parse import unquote
 
 import aiohttp
 from aiohttp import web
@@ -498,6 +500,7 @@ class FakeBotApi:
         self.blocked: set[int] = set()
         self.files: dict[str, FileRecord] = {}
         self.calls: list[ApiCall] = []
+        self.calls_by_chat: dict[int | str, list[ApiCall]] = {}
         self.callbacks: dict[str, CallbackRecord] = {}
         self.updates: list[UpdateRecord] = []
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -687,15 +690,21 @@ class FakeBotApi:
         error = TelegramError(error_code, description, parameters or None)
         self._injected.append(_InjectedError(method.lower(), error, chat_id, times))
 
+    @property
+    def undelivered(self) -> int:
+        """Queued updates the bot has not been handed yet."""
+        return sum(1 for record in self._pending if record.delivered_at is None)
+
     def file_bytes(self, file_id: str) -> bytes:
         return self._file(file_id).data
 
     def calls_of(self, method: str | None = None, chat_id: int | None = None) -> list[ApiCall]:
         """Logged calls, filtered by method name (case-insensitive) and/or chat."""
         wanted = method.lower() if method else None
+        source = self.calls if chat_id is None else self.calls_by_chat.get(chat_id, [])
         return [
             call
-            for call in self.calls
+            for call in source
             if (wanted is None or call.method.lower() == wanted)
             and (chat_id is None or call.chat_id == chat_id)
         ]
@@ -801,6 +810,8 @@ class FakeBotApi:
         call.duration = time.monotonic() - started
         if method.lower() != "getupdates" or not call.ok:
             self.calls.append(call)
+            if call.chat_id is not None:
+                self.calls_by_chat.setdefault(call.chat_id, []).append(call)
         chat_id = call.chat_id if isinstance(call.chat_id, int) else None
         self.notify(chat_id)
         return status, body
@@ -827,14 +838,25 @@ class FakeBotApi:
                 raise ValueError("JSON body must be an object")
             params.update(body)
             return params, uploads
+        if content_type == "multipart/form-data":
+            boundary = _boundary(request.headers.get("Content-Type", ""))
+            if boundary:
+                parsed = _parse_multipart(await request.read(), boundary)
+                if parsed is not None:
+                    for name, filename, data in parsed:
+                        if filename is not None:
+                            uploads[name] = _Upload(filename or name, data)
+                        else:
+                            params[name] = _decode_field(name, data.decode("utf-8", "replace"))
+                    return params, uploads
         form = await request.post()
-        for key, value in form.items():
-            if isinstance(value, web.FileField):
-                uploads[key] = _Upload(value.filename or key, value.file.read())
-            elif isinstance(value, bytes | bytearray):
-                uploads[key] = _Upload(key, bytes(value))
+        for name, item in form.items():
+            if isinstance(item, web.FileField):
+                uploads[name] = _Upload(item.filename or name, item.file.read())
+            elif isinstance(item, bytes | bytearray):
+                uploads[name] = _Upload(name, bytes(item))
             else:
-                params[key] = _decode_field(key, str(value))
+                params[name] = _decode_field(name, str(item))
         return params, uploads
 
     async def _handle_file(self, request: web.Request) -> web.StreamResponse:
@@ -916,12 +938,12 @@ class FakeBotApi:
             chat_id = int(raw)
         except (TypeError, ValueError):
             raise bad_request("chat not found") from None
-        chat = self.chats.get(chat_id)
-        if chat is None:
+        found = self.chats.get(chat_id)
+        if found is None:
             if chat_id in self.users:
                 raise forbidden("bot can't initiate conversation with a user")
             raise bad_request("chat not found")
-        return chat
+        return found
 
     def _message(self, chat: ChatState, params: dict[str, Any], action: str) -> StoredMessage:
         message_id = params.get("message_id")
@@ -1119,8 +1141,9 @@ class FakeBotApi:
                 if remaining <= 0:
                     break
                 self._poll_wakeup.clear()
-                waiter = asyncio.ensure_future(self._poll_wakeup.wait())
-                await asyncio.wait({waiter, me}, timeout=remaining, return_when="FIRST_COMPLETED")
+                waiter: asyncio.Future[Any] = asyncio.ensure_future(self._poll_wakeup.wait())
+                watched: set[asyncio.Future[Any]] = {waiter, me}
+                await asyncio.wait(watched, timeout=remaining, return_when="FIRST_COMPLETED")
                 waiter.cancel()
                 if me.done():
                     me.result()  # raises the 409 of a newer poll
@@ -1158,8 +1181,10 @@ class FakeBotApi:
             ready.append(record)
             if len(ready) >= limit:
                 break
+        now = time.monotonic()
         for record in dropped:
             self._pending.remove(record)
+            record.delivered_at = record.confirmed_at = now  # filtered out, never delivered
         return ready
 
     async def m_setWebhook(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:
@@ -1233,9 +1258,7 @@ class FakeBotApi:
                         continue
                     task = asyncio.create_task(self._post_update(session, record))
                     in_flight[record.update_id] = task
-                    task.add_done_callback(
-                        lambda _t, uid=record.update_id: in_flight.pop(uid, None)
-                    )
+                    task.add_done_callback(_forget(in_flight, record.update_id))
                 self._poll_wakeup.clear()
                 waiters: set[asyncio.Future[Any]] = {
                     asyncio.ensure_future(self._poll_wakeup.wait())
@@ -1709,6 +1732,66 @@ class FakeBotApi:
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+_BOUNDARY = re.compile(r'boundary=(?:"([^"]+)"|([^;\s]+))', re.IGNORECASE)
+_DISPOSITION_PARAM = re.compile(r'([\w*]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)')
+
+
+def _boundary(content_type: str) -> str | None:
+    match = _BOUNDARY.search(content_type)
+    if match is None:
+        return None
+    return match.group(1) or match.group(2)
+
+
+def _parse_multipart(body: bytes, boundary: str) -> list[tuple[str, str | None, bytes]] | None:
+    """A fast multipart/form-data parser for well-formed client bodies: ``(name, filename or
+    None, content)`` per part. Returns None when the body looks unusual (the caller then
+    falls back to aiohttp's parser)."""
+    delimiter = b"--" + boundary.encode("latin-1")
+    chunks = body.split(delimiter)
+    if len(chunks) < 2:
+        return None
+    parts: list[tuple[str, str | None, bytes]] = []
+    for chunk in chunks[1:]:
+        if chunk.startswith(b"--"):
+            return parts
+        if not chunk.startswith(b"\r\n"):
+            return None
+        head, separator, content = chunk[2:].partition(b"\r\n\r\n")
+        if not separator or not content.endswith(b"\r\n"):
+            return None
+        content = content[:-2]
+        name: str | None = None
+        filename: str | None = None
+        for line in head.decode("utf-8", "replace").split("\r\n"):
+            key, _, value = line.partition(":")
+            if key.strip().lower() != "content-disposition":
+                continue
+            for match in _DISPOSITION_PARAM.finditer(value):
+                param, raw = match.group(1).lower(), match.group(2).strip()
+                if raw.startswith('"'):
+                    raw = raw[1:-1].replace('\\"', '"')
+                if param == "name":
+                    name = raw
+                elif param == "filename":
+                    filename = raw
+                elif param == "filename*":
+                    filename = unquote(raw.split("''", 1)[-1])
+        if name is None:
+            return None
+        parts.append((name, filename, content))
+    return None
+
+
+def _forget(
+    in_flight: dict[int, asyncio.Task[None]], update_id: int
+) -> Callable[[asyncio.Task[None]], None]:
+    def callback(_task: asyncio.Task[None]) -> None:
+        in_flight.pop(update_id, None)
+
+    return callback
 
 
 def _decode_field(key: str, value: str) -> Any:
