@@ -1,0 +1,21 @@
+# The «Настолка» bot: `docker build -t nastolka .` then `docker run -e BOT_TOKEN=... nastolka`
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY games ./games
+COPY render ./render
+COPY locales ./locales
+RUN pip install . \
+    && useradd --create-home --uid 10001 --shell /usr/sbin/nologin nastolka
+
+USER nastolka
+# Long polling by default; set WEBHOOK_URL (and publish WEBHOOK_PORT) for webhook mode.
+EXPOSE 8080
+ENTRYPOINT ["python", "-m", "bot"]

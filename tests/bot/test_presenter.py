@@ -1,0 +1,129 @@
+"""The Семидорожник presenter: public keyboard, compound buttons, callback sizes, text."""
+
+from __future__ import annotations
+
+import random
+
+from bot.callbacks import PlayCB, fits
+from bot.presenters.base import Refusal
+from bot.presenters.seven_tracks import SevenTracksPresenter
+from games import IllegalAction
+from games.seven_tracks import GAME, Phase, State
+from locales import get_translator
+
+T = get_translator("ru")
+NAMES = {1: "Аня", 2: "Борис", 3: "Вика"}
+
+
+def random_states(n_games: int = 4, seed: int = 0) -> list[tuple[State, dict[str, object]]]:
+    """States met while playing random buttons (with the menus they open)."""
+    p = SevenTracksPresenter(first_move_seconds=0)
+    out: list[tuple[State, dict[str, object]]] = []
+    rng = random.Random(seed)
+    for g in range(n_games):
+        s = p.new_state([1, 2, 3], seed * 100 + g, {"single_round": True})
+        adv = p.advance(s, {}, 0.0)
+        s, ui = adv.state, adv.ui
+        assert isinstance(s, State)
+        for _ in range(400):
+            if GAME.is_over(s):
+                break
+            out.append((s, dict(ui)))
+            kb = p.keyboard(s, ui, NAMES, T)
+            codes = [b.code for row in kb for b in row if b.code != "hand"]
+            actor = p.actor(s) or rng.choice([1, 2, 3])
+            code = rng.choice(codes)
+            try:
+                o = p.press(s, actor, code, ui, T, 100.0)
+            except (Refusal, IllegalAction):
+                continue
+            adv = p.advance(o.state, o.ui, 100.0)
+            s, ui = adv.state, adv.ui  # type: ignore[assignment]
+    return out
+
+
+STATES = random_states()
+
+
+def test_the_group_keyboard_and_caption_do_not_depend_on_hands() -> None:
+    p = SevenTracksPresenter()
+    rng = random.Random(1)
+    for s, ui in STATES[::5]:
+        kb = p.keyboard(s, ui, NAMES, T)
+        cap = p.caption(s, NAMES, ui, [], T)
+        # swap the hidden parts: every hand and the bank, keeping their sizes
+        hidden = [t for h in s.hands for t in h] + list(s.bank)
+        rng.shuffle(hidden)
+        other = s.model_copy(deep=True)
+        i = 0
+        for seat, hand in enumerate(s.hands):
+            other.hands[seat] = hidden[i : i + len(hand)]
+            i += len(hand)
+        other.bank = hidden[i:]
+        assert p.keyboard(other, ui, NAMES, T) == kb
+        assert p.caption(other, NAMES, ui, [], T) == cap
+        assert p.picture_key(other) == p.picture_key(s)
+
+
+def test_every_callback_fits_64_bytes_and_codes_have_no_separator() -> None:
+    p = SevenTracksPresenter()
+    for s, ui in STATES:
+        for row in p.keyboard(s, ui, NAMES, T):
+            for b in row:
+                assert ":" not in b.code
+                assert fits(PlayCB(g="abcdef", s=999999, c=b.code).pack())
+        assert len(p.caption(s, NAMES, ui, ["x" * 60] * 3, T)) <= 1024
+
+
+def test_a_typical_turn_is_three_taps() -> None:
+    p = SevenTracksPresenter(first_move_seconds=0)
+    s = p.new_state([1, 2], 5, {"single_round": True})
+    adv = p.advance(s, {}, 0.0)
+    s = adv.state
+    assert isinstance(s, State)
+    assert s.phase == Phase.PRE_MOVE
+    who = GAME.to_act(s)
+    assert who is not None
+    turn = s.turn_no
+    taps = 0
+    for code in ("cd2", "all", "end"):
+        try:
+            o = p.press(s, who, code, {}, T, 0.0)
+        except Refusal:
+            # nothing to place after drawing: the turn still ends with «Закончить ход»
+            continue
+        s = o.state  # type: ignore[assignment]
+        taps += 1
+    assert s.turn_no == turn + 1 or GAME.is_over(s)
+    assert taps <= 3
+
+
+def test_hand_popup_is_private_and_short() -> None:
+    p = SevenTracksPresenter()
+    for s, _ui in STATES[::7]:
+        for user in (1, 2, 3):
+            text = p.hand_popup(s, user, T)
+            assert len(text) <= 200
+            hand = s.hands[s.players.index(user)]
+            assert f"({len(hand)})" in text
+
+
+def test_round_summary_and_final_standings_in_russian() -> None:
+    p = SevenTracksPresenter(first_move_seconds=0)
+    rng = random.Random(3)
+    s = p.new_state([1, 2, 3], 11, {"single_round": True})
+    events = list(p.advance(s, {}, 0.0).events)
+    s = p.advance(s, {}, 0.0).state
+    for _ in range(5000):
+        if GAME.is_over(s):
+            break
+        actions = GAME.legal_actions(s)  # type: ignore[arg-type]
+        s, ev = GAME.apply(s, rng.choice(actions))  # type: ignore[arg-type]
+        events.extend(ev)
+    texts = p.summaries(events, s, NAMES, T)
+    assert len(texts) == 2
+    assert "Кон 1 окончен" in texts[0] and "Счёт" in texts[0]
+    assert "Игра окончена" in texts[1] and "1. " in texts[1]
+    lines = p.narrate(events, s, NAMES, T)
+    assert any("бросает" in line for line in lines)
+    assert not any("{" in line for line in lines)
