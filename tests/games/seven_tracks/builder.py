@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from games.seven_tracks import GAME, Action, ActionType, Phase, State
-from games.seven_tracks import engine
+from games.seven_tracks import GAME, Action, ActionType, Phase, State, engine
 from games.seven_tracks.model import Block, Options, Status, Turn, kind_of
 
 T = ActionType

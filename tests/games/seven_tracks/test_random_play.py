@@ -33,7 +33,7 @@ def play(n: int, seed: int, options: dict[str, object] | None = None) -> tuple[S
         calm = [a for a in acts if a.type != ActionType.FIFTH_SWAP]
         a = r.choice(calm if calm and r.random() < 0.97 else acts)
         prev_round = (s.round_no, s.cycle_no)
-        s2, events = GAME.apply(s, a)
+        s2, _events = GAME.apply(s, a)
         assert s2.version == s.version + 1
         check(s2, s)
         if (s2.round_no, s2.cycle_no) != prev_round and s2.phase == Phase.FIRST_MOVE:
@@ -43,7 +43,9 @@ def play(n: int, seed: int, options: dict[str, object] | None = None) -> tuple[S
     return s, steps
 
 
-@settings(max_examples=12, deadline=None, phases=NO_SHRINK, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=12, deadline=None, phases=NO_SHRINK, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(n=st.integers(2, 6), seed=st.integers(0, 2**31))
 def test_i1_i15_random_full_games_end_and_keep_invariants(n: int, seed: int) -> None:
     """R70 / I1–I15: random legal games end with a winner and never break an invariant."""
@@ -66,7 +68,7 @@ def test_r71_random_single_round_games(n: int, seed: int) -> None:
 @pytest.mark.parametrize("n", [2, 4, 6])
 def test_random_full_game_to_144(n: int) -> None:
     """A whole game at the default target of 144 (R68, R69, R70)."""
-    s, steps = play(n, 1000 + n)
+    s, _steps = play(n, 1000 + n)
     assert GAME.is_over(s)
     assert max(s.scores) >= 144
 
@@ -99,7 +101,9 @@ def test_r5_options_random_games_keep_invariants(
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**31), steps=st.integers(0, 400), data=st.data())
-def test_r22_actions_outside_legal_actions_are_refused(seed: int, steps: int, data: st.DataObject) -> None:
+def test_r22_actions_outside_legal_actions_are_refused(
+    seed: int, steps: int, data: st.DataObject
+) -> None:
     """R22: anything not in legal_actions raises IllegalAction and leaves the state unchanged."""
     s = GAME.new([1, 2, 3], seed=seed)
     r = random.Random(seed)
