@@ -286,7 +286,29 @@ class Chat:
             extra=extra,
         )
 
-    def _queue(self, kind: str, message: StoredMessage) -> UpdateRecord:
+    def bot_sees(self, message: StoredMessage) -> bool:
+        """Whether Telegram would deliver ``message`` to the bot: not after it left or was
+        removed; in groups with privacy mode (the default for new bots) only commands not
+        addressed to another bot, replies to the bot's messages and service messages,
+        unless the bot is an administrator."""
+        if self.type == "private" or self.type == "channel":
+            return self.state.bot_status not in {"left", "kicked"} or self.type == "private"
+        if self.state.bot_status in {"left", "kicked"}:
+            return False
+        if not self.tg.privacy_mode or self.state.bot_status in {"administrator", "creator"}:
+            return True
+        if message.extra or (message.reply_to is not None and message.reply_to.from_bot):
+            return True
+        match = _COMMAND.match(message.text or "")
+        if match is None:
+            return False
+        _, _, addressee = match.group(0).partition("@")
+        return not addressee or addressee.lower() == self.tg.bot_username.lower()
+
+    def _queue(self, kind: str, message: StoredMessage) -> UpdateRecord | None:
+        """Queue the update for ``message`` if the bot would receive it."""
+        if not self.bot_sees(message):
+            return None
         return self.tg.server.enqueue_update({kind: message.to_api()})
 
     def _join(self, user: User) -> None:
@@ -298,10 +320,13 @@ class Chat:
         self, user: User, text: str, *, reply_to: StoredMessage | None = None
     ) -> StoredMessage:
         """``user`` writes ``text`` here (commands get ``bot_command`` entities, also
-        ``/new@botname``). Returns the stored user message; its update is queued."""
+        ``/new@botname``). Returns the stored user message; its update is queued if the
+        bot would receive it (see :meth:`bot_sees`)."""
         self._join(user)
         if self.type == "channel":
             raise ValueError("users do not write in channels; use chat.post()")
+        if self.type == "private":
+            self.tg.server.started.add(user.id)  # writing to the bot lets it answer
         message = self._user_message(user.to_api(), text, reply_to=reply_to)
         self._queue("message", message)
         return message
@@ -523,7 +548,9 @@ class FakeTelegram:
     :meth:`make_bot`). Server options: ``flood_limit`` (per-chat 429s, off by default),
     ``keep_files`` (keep every uploaded file so its file_id can be re-sent; default True),
     ``log_results`` (keep each call's result in the log; turn off for huge benchmarks),
-    ``callback_answer_timeout`` (after it answering a query fails like Telegram's).
+    ``callback_answer_timeout`` (after it answering a query fails like Telegram's),
+    ``privacy_mode`` (like a new BotFather bot: in groups where the bot is not an admin it
+    receives only commands, replies to its messages and service messages; default True).
     """
 
     def __init__(
@@ -536,6 +563,7 @@ class FakeTelegram:
         keep_files: bool = True,
         log_results: bool = True,
         callback_answer_timeout: float = 15.0,
+        privacy_mode: bool = True,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
@@ -551,6 +579,7 @@ class FakeTelegram:
             log_results=log_results,
             callback_answer_timeout=callback_answer_timeout,
         )
+        self.privacy_mode = privacy_mode
         self._host = host
         self._port = port
         self._chat_ids = itertools.count(1)
@@ -759,7 +788,15 @@ class FakeTelegram:
         from aiogram.client.session.aiohttp import AiohttpSession
         from aiogram.client.telegram import TelegramAPIServer
 
-        session = AiohttpSession(api=TelegramAPIServer.from_base(self.api_url))
+        class LocalSession(AiohttpSession):
+            """aiogram's session minus the 250 ms SSL-shutdown sleep in ``close()``
+            (plain HTTP to 127.0.0.1 needs none); keeps test teardown fast."""
+
+            async def close(self) -> None:
+                if self._session is not None and not self._session.closed:
+                    await self._session.close()
+
+        session = LocalSession(api=TelegramAPIServer.from_base(self.api_url))
         return Bot(self.token, session=session, **kwargs)
 
     @contextlib.asynccontextmanager

@@ -33,7 +33,7 @@ def test_markdown_formatting() -> None:
 
 async def test_every_helper_update_parses_as_aiogram_update(tg: FakeTelegram, bot: Bot) -> None:
     anna, boris = tg.user(1, "Аня", "anna"), tg.user(2, "Борис", last_name="Б.")
-    group = tg.group(supergroup=False)
+    group = tg.group(supergroup=False, bot_admin=True)  # admins see every message
     channel = tg.channel()
     markup = InlineKeyboardMarkup(
         inline_keyboard=[[InlineKeyboardButton(text="Ок", callback_data="ok")]]
@@ -67,8 +67,7 @@ async def test_every_helper_update_parses_as_aiogram_update(tg: FakeTelegram, bo
         "channel_post",
         "message",
         "message",
-        "my_chat_member",
-        "message",
+        "my_chat_member",  # the kicked bot gets no service message about it
         "my_chat_member",
         "message",
         "message",
@@ -106,3 +105,22 @@ async def test_transcript_wait_message_and_stale_buttons(tg: FakeTelegram, bot: 
         await chat.wait_message(timeout=0.1)
     with pytest.raises(TimeoutError, match="settle"):  # no bot takes the queued callback
         await tg.settle(timeout=0.1)
+
+
+async def test_privacy_mode_filters_group_messages(tg: FakeTelegram, bot: Bot) -> None:
+    anna = tg.user(1, "Аня")
+    chat = tg.group()  # the bot is a plain member
+    said = await bot.send_message(chat.id, "Введите число")
+    await chat.send(anna, "просто болтовня")
+    await chat.send(anna, "/echo@other_bot чужая команда")
+    await chat.send(anna, "/echo моя")
+    await chat.send(anna, f"/echo@{tg.bot_username} адресная")
+    await chat.send(anna, "7", reply_to=chat.message(said.message_id))
+    texts = [u.payload["message"]["text"] for u in tg.updates]
+    assert texts == ["/echo моя", f"/echo@{tg.bot_username} адресная", "7"]
+    assert len(chat.messages) == 6  # the users still see everything
+
+    private = tg.private(anna)
+    await private.send(anna, "привет")  # private chats: everything, and the bot may answer
+    await bot.send_message(anna.id, "Здравствуйте")
+    assert private.last_message() is not None

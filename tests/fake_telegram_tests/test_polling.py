@@ -128,7 +128,7 @@ async def test_private_chat_start_and_deep_link(tg: FakeTelegram, bot: Bot) -> N
 
 async def test_hostile_updates_are_well_formed(tg: FakeTelegram, bot: Bot) -> None:
     anna = tg.user(1, "<b>Аня</b>")
-    group = tg.group(supergroup=False, title="Старая группа")
+    group = tg.group(supergroup=False, title="Старая группа", bot_admin=True)
     channel = tg.channel(title="Новости")
     state = EchoState()
     async with tg.polling(make_echo_dispatcher(state), bot):
@@ -165,7 +165,7 @@ async def test_hostile_updates_are_well_formed(tg: FakeTelegram, bot: Bot) -> No
         await tg.wait_for(lambda: state.member_updates)
         update = state.member_updates[0]
         assert update.new_chat_member.status == "kicked"
-        assert update.old_chat_member.status == "member"
+        assert update.old_chat_member.status == "administrator"
 
 
 async def test_polling_restart_keeps_unconfirmed_updates(tg: FakeTelegram) -> None:
