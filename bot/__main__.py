@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     from bot.config import Settings
 
     try:
-        settings = Settings()  # type: ignore[call-arg]
+        settings = Settings()
     except ValidationError as e:
         missing = [".".join(str(x) for x in err["loc"]) for err in e.errors()]
         if "bot_token" in missing:

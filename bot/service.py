@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramRetryAfter
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic import BaseModel
 
@@ -64,6 +64,7 @@ class GameService:
         self.settings = settings
         self.presenters = presenters
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._lobby_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._dirty: set[int] = set()
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
@@ -190,6 +191,14 @@ class GameService:
         return InlineKeyboardMarkup(inline_keyboard=rows)
 
     async def _show_lobby(self, rec: GameRecord) -> None:
+        """Edit the lobby message to the latest stored record (edits never go backwards)."""
+        async with self._lobby_locks[rec.chat_id]:
+            latest = await self.store.get(rec.chat_id)
+            if latest is not None and latest.uid == rec.uid:
+                rec = latest
+            await self._edit_lobby(rec)
+
+    async def _edit_lobby(self, rec: GameRecord) -> None:
         if rec.lobby_message_id is None:
             return
         try:
@@ -391,7 +400,6 @@ class GameService:
             assert rec.state is not None
             state = p.load(rec.state)
             if data.c == "hand":
-                self._spawn(self._private_hand(rec, p, state, user))
                 return Answer(p.hand_popup(state, user, t), alert=True)
             if p.versioned(data.c) and data.s != rec.seq:
                 return Answer(t("press.outdated"))
@@ -405,6 +413,9 @@ class GameService:
                 return Answer(r.text, alert=True)
             except IllegalAction as e:
                 return Answer(p.error_text(e.code, t), alert=True)
+            except Exception:
+                log.exception("press %r in chat %s failed", data.c, chat_id)
+                return Answer(t("error.internal"), alert=True)
             if not out.changed:
                 return Answer(out.toast, alert=out.alert)
             adv = p.advance(out.state, out.ui, now)
@@ -684,18 +695,26 @@ class GameService:
     ) -> int | None:
         from aiogram.types import ReplyParameters
 
-        try:
-            msg = await self.bot.send_message(
-                chat_id,
-                text,
-                reply_markup=markup,
-                reply_parameters=(
-                    ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
-                    if reply_to
-                    else None
-                ),
-            )
-        except TelegramAPIError as e:
-            log.warning("send to %s failed: %s", chat_id, e)
-            return None
-        return int(msg.message_id)
+        for attempt in range(3):
+            try:
+                msg = await self.bot.send_message(
+                    chat_id,
+                    text,
+                    reply_markup=markup,
+                    reply_parameters=(
+                        ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
+                        if reply_to
+                        else None
+                    ),
+                )
+            except TelegramRetryAfter as e:
+                if attempt == 2:
+                    log.warning("send to %s: flood control, giving up", chat_id)
+                    return None
+                await asyncio.sleep(min(float(e.retry_after), 30.0))
+                continue
+            except TelegramAPIError as e:
+                log.warning("send to %s failed: %s", chat_id, e)
+                return None
+            return int(msg.message_id)
+        return None

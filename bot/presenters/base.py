@@ -76,10 +76,12 @@ class Presenter(ABC):
         return []
 
     def new_state(self, players: list[int], seed: int, options: dict[str, Any]) -> BaseModel:
-        return self.game.new(players=players, seed=seed, options=options or None)
+        state: BaseModel = self.game.new(players=players, seed=seed, options=options or None)
+        return state
 
     def load(self, raw: str) -> BaseModel:
-        return self.game.state_type.model_validate_json(raw)
+        state: BaseModel = self.game.state_type.model_validate_json(raw)
+        return state
 
     def actor(self, state: BaseModel) -> int | None:
         """Who may press game buttons now; None = any player (e.g. a window open to all)."""

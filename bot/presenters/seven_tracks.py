@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
 from games import Event, IllegalAction
-from games.seven_tracks import GAME, Action, ActionType, Phase, State, Status
+from games.seven_tracks import GAME, Action, ActionType, Phase, SevenTracks, State, Status
 from games.seven_tracks.model import (
     BLACK,
     COLOURS,
@@ -93,6 +93,7 @@ class SevenTracksPresenter(Presenter):
     title_key = "game.seven_tracks.title"
     title_short_key = "game.seven_tracks.short"
     aliases = ("семидорожник", "7", "шестигранник", "seven tracks", "seventracks", "st")
+    game: SevenTracks
 
     def __init__(self, first_move_seconds: float = 20.0) -> None:
         self.game = GAME
@@ -281,10 +282,10 @@ class SevenTracksPresenter(Presenter):
                 )
             extra = []
             if s.turn.double_six:
-                kinds = {kind_of(x) for x in s.store}
-                if WHITE in kinds:
+                in_store = {kind_of(x) for x in s.store}
+                if WHITE in in_store:
                     extra.append(Btn(t("st.btn.bonus_white"), "tb.W"))
-                if UNIVERSAL in kinds:
+                if UNIVERSAL in in_store:
                     extra.append(Btn(t("st.btn.bonus_universal"), "tb.U"))
             if s.turn.t7_completions > s.turn.black_discards:
                 extra.append(Btn(t("st.btn.discard_black"), "db"))
@@ -618,6 +619,8 @@ class SevenTracksPresenter(Presenter):
             return done(s2, t("st.toast.placed", n=n, placed=t.plural(n, "unit.tile")))
         if head.startswith("run") and head[3:].isdigit():
             k = int(head[3:])
+            if k not in s.turn.modes or k == T7:
+                raise IllegalAction("track_unavailable")
             s2, n = self._run(s, k, events)
             if n == 0:
                 s2, n = self._run(s, k, events, universal=True)
@@ -684,12 +687,12 @@ class SevenTracksPresenter(Presenter):
                 # not a waive: finish placing first, then use it after the move
                 trial: list[Event] = []
                 s2 = self._do(s, [Action(type=T.END_PLACING)], trial)
-                a = self._first_legal(s2, options)
-                if a is None:
+                chosen = self._first_legal(s2, options)
+                if chosen is None:
                     self.game.apply(s2, options[-1])
                     raise IllegalAction("malformed")
                 events.extend(trial)
-                return done(self._apply(s2, a, events))
+                return done(self._apply(s2, chosen, events))
             return done(self._do(s, options, events))
         if head == "xb":
             options = [
@@ -699,12 +702,12 @@ class SevenTracksPresenter(Presenter):
             if s.phase == Phase.PLACING and self._first_legal(s, options) is None:
                 trial = []
                 s2 = self._do(s, [Action(type=T.END_PLACING)], trial)
-                a = self._first_legal(s2, options)
-                if a is None:
+                chosen = self._first_legal(s2, options)
+                if chosen is None:
                     self.game.apply(s2, options[0])
                     raise IllegalAction("malformed")
                 events.extend(trial)
-                return done(self._apply(s2, a, events))
+                return done(self._apply(s2, chosen, events))
             return done(self._do(s, options, events))
         if head == "xa" and len(parts) == 2 and parts[1] in KINDS:
             n = (len(s.exchange.selection) + 1) if s.exchange else 0
