@@ -185,6 +185,8 @@ class FileRecord:
     height: int = 0
     filename: str = ""
     kind: str = "photo"
+    refs: int = 0
+    """How many stored messages show this file now."""
 
     @property
     def size(self) -> int:
@@ -518,6 +520,8 @@ class FakeBotApi:
         self._file_seq = itertools.count(1)
         self._callback_seq = itertools.count(1)
         self._injected: list[_InjectedError] = []
+        self._call_listeners: list[Callable[[ApiCall], None]] = []
+        self._update_listeners: list[Callable[[UpdateRecord], None]] = []
         self._listeners: dict[int | None, list[asyncio.Future[None]]] = {}
         self._poll_wakeup = asyncio.Event()
         self._poller: asyncio.Future[None] | None = None
@@ -634,6 +638,7 @@ class FakeBotApi:
             extra=extra or {},
         )
         chat.messages[message.message_id] = message
+        self._retain(photo)
         return message
 
     def enqueue_update(self, payload: dict[str, Any]) -> UpdateRecord:
@@ -651,6 +656,8 @@ class FakeBotApi:
         self.updates.append(record)
         self._pending.append(record)
         self._poll_wakeup.set()
+        for listener in list(self._update_listeners):
+            listener(record)
         return record
 
     def new_callback(
@@ -689,6 +696,90 @@ class FakeBotApi:
             parameters["migrate_to_chat_id"] = migrate_to_chat_id
         error = TelegramError(error_code, description, parameters or None)
         self._injected.append(_InjectedError(method.lower(), error, chat_id, times))
+
+    def add_listener(
+        self,
+        on_call: Callable[[ApiCall], None] | None = None,
+        on_update: Callable[[UpdateRecord], None] | None = None,
+    ) -> Callable[[], None]:
+        """Call ``on_call(call)`` after every API call of the bot (getUpdates excluded) and
+        ``on_update(record)`` for every queued update, synchronously on the server's loop
+        (a playground can push them to a browser, a benchmark can measure latencies).
+        Returns a function that removes the listeners."""
+        if on_call is not None:
+            self._call_listeners.append(on_call)
+        if on_update is not None:
+            self._update_listeners.append(on_update)
+
+        def remove() -> None:
+            if on_call is not None and on_call in self._call_listeners:
+                self._call_listeners.remove(on_call)
+            if on_update is not None and on_update in self._update_listeners:
+                self._update_listeners.remove(on_update)
+
+        return remove
+
+    def file_path(self, file_id: str) -> str:
+        """URL path (on this server) serving a stored file's bytes."""
+        record = self._file(file_id)
+        extension = _sniff_mime(record.data).split("/")[-1]
+        return f"/file/bot{self.token}/photos/{record.file_id}.{extension}"
+
+    def message_view(self, message: StoredMessage) -> dict[str, Any]:
+        """A JSON-ready view of a message for UIs (the playground): sender, text, photo
+        URL path, keyboard, edit/delete state."""
+        sender = message.from_user or {}
+        photo = message.photo
+        return {
+            "chat_id": message.chat.id,
+            "message_id": message.message_id,
+            "date": message.date,
+            "from_bot": message.from_bot,
+            "from": {
+                "id": sender.get("id"),
+                "name": " ".join(
+                    part for part in (sender.get("first_name"), sender.get("last_name")) if part
+                ),
+                "username": sender.get("username"),
+            }
+            if sender
+            else None,
+            "sender_chat": message.sender_chat,
+            "text": message.text,
+            "entities": message.entities,
+            "caption": message.caption,
+            "caption_entities": message.caption_entities,
+            "photo": {
+                "file_id": photo.file_id,
+                "width": photo.width,
+                "height": photo.height,
+                "url": self.file_path(photo.file_id) if photo.file_id in self.files else None,
+            }
+            if photo
+            else None,
+            "keyboard": message.keyboard,
+            "reply_to": message.reply_to.message_id if message.reply_to else None,
+            "service": message.extra,
+            "edit_count": message.edit_count,
+            "deleted": message.deleted,
+            "pinned": message.pinned,
+        }
+
+    def snapshot(self, chat_id: int | None = None) -> dict[str, Any]:
+        """JSON-ready state of one chat (or all): chat objects and message views."""
+        chats = [self.chats[chat_id]] if chat_id is not None else list(self.chats.values())
+        return {
+            "bot": self.bot_user,
+            "chats": [
+                {
+                    **chat.to_api(),
+                    "bot_status": chat.bot_status,
+                    "migrated_to": chat.migrated_to,
+                    "messages": [self.message_view(m) for m in chat.messages.values()],
+                }
+                for chat in chats
+            ],
+        }
 
     @property
     def undelivered(self) -> int:
@@ -814,6 +905,9 @@ class FakeBotApi:
                 self.calls_by_chat.setdefault(call.chat_id, []).append(call)
         chat_id = call.chat_id if isinstance(call.chat_id, int) else None
         self.notify(chat_id)
+        if method.lower() != "getupdates":
+            for listener in list(self._call_listeners):
+                listener(call)
         return status, body
 
     @staticmethod
@@ -984,6 +1078,20 @@ class FakeBotApi:
             raise bad_request("wrong file identifier/HTTP URL specified")
         return self._store_photo(upload)
 
+    @staticmethod
+    def _retain(record: FileRecord | None) -> None:
+        if record is not None:
+            record.refs += 1
+
+    def _release(self, record: FileRecord | None) -> None:
+        """A message stopped showing ``record``; with ``keep_files=False`` an unused file is
+        forgotten (its file_id stops working, its bytes are freed)."""
+        if record is None:
+            return
+        record.refs -= 1
+        if record.refs <= 0 and not self.keep_files:
+            self.files.pop(record.file_id, None)
+
     def _store_photo(self, upload: _Upload) -> FileRecord:
         if not upload.data:
             raise bad_request("file must be non-empty")
@@ -1001,8 +1109,7 @@ class FakeBotApi:
             height=height,
             filename=upload.filename,
         )
-        if self.keep_files:
-            self.files[record.file_id] = record
+        self.files[record.file_id] = record
         return record
 
     def _text(
@@ -1498,6 +1605,9 @@ class FakeBotApi:
         message.entities = new_entities
         message.caption = new_caption
         message.caption_entities = new_caption_entities
+        if new_photo is not message.photo:
+            self._release(message.photo)
+            self._retain(new_photo)
         message.photo = new_photo
         message.reply_markup = reply_markup
         message.edit_count += 1
@@ -1576,14 +1686,16 @@ class FakeBotApi:
         ):
             raise bad_request("message can't be deleted")
         message.deleted = True
+        self._release(message.photo)
         return True
 
     async def m_deleteMessages(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:
         chat = self._resolve_chat(params.get("chat_id"))
         for message_id in params.get("message_ids") or []:
             message = chat.messages.get(int(message_id))
-            if message is not None:
+            if message is not None and not message.deleted:
                 message.deleted = True
+                self._release(message.photo)
         return True
 
     async def m_pinChatMessage(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:

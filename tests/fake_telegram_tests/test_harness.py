@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import aiohttp
 import pytest
 from aiogram import Bot
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Update,
+)
 
 from tests.fake_telegram import FakeTelegram, FormattingError, apply_formatting
+
+from .echo_bot import png
 
 
 def test_html_formatting_uses_utf16_offsets() -> None:
@@ -124,3 +134,50 @@ async def test_privacy_mode_filters_group_messages(tg: FakeTelegram, bot: Bot) -
     await private.send(anna, "привет")  # private chats: everything, and the bot may answer
     await bot.send_message(anna.id, "Здравствуйте")
     assert private.last_message() is not None
+
+
+async def test_listeners_snapshot_and_file_retention() -> None:
+    async with FakeTelegram(keep_files=False) as tg:
+        local_bot = tg.make_bot()
+        try:
+            calls: list[str] = []
+            updates: list[str] = []
+            remove = tg.server.add_listener(
+                on_call=lambda call: calls.append(call.method),
+                on_update=lambda record: updates.append(record.type),
+            )
+            anna = tg.user(1, "Аня")
+            chat = tg.group(bot_admin=True)
+            first = await local_bot.send_photo(chat.id, BufferedInputFile(png("red"), "a.png"))
+            assert first.photo is not None
+            old_id = first.photo[-1].file_id
+            await local_bot.edit_message_media(
+                chat_id=chat.id,
+                message_id=first.message_id,
+                media=InputMediaPhoto(media=BufferedInputFile(png("blue"), "b.png")),
+            )
+            await chat.send(anna, "ход")
+            remove()
+            await local_bot.send_message(chat.id, "после отписки")
+            assert calls == ["sendPhoto", "editMessageMedia"]
+            assert updates == ["message"]
+
+            # the replaced picture is forgotten (keep_files=False), the current one is served
+            with pytest.raises(TelegramBadRequest, match="wrong file identifier"):
+                await local_bot.send_photo(chat.id, old_id)
+            view = tg.server.snapshot(chat.id)["chats"][0]
+            assert [m["from"]["name"] for m in view["messages"]] == [
+                tg.bot_user["first_name"],
+                "Аня",
+                tg.bot_user["first_name"],
+            ]
+            table = view["messages"][0]
+            assert table["edit_count"] == 1 and table["photo"]["width"] == 640
+            async with (
+                aiohttp.ClientSession() as http,
+                http.get(tg.api_url + table["photo"]["url"]) as response,
+            ):
+                assert response.content_type == "image/png"
+                assert await response.read() == png("blue")
+        finally:
+            await local_bot.session.close()

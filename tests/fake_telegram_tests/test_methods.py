@@ -182,7 +182,7 @@ async def test_answer_callback_query_is_recorded(tg: FakeTelegram, bot: Bot) -> 
     assert len(tg.calls("answerCallbackQuery")) == 3
 
 
-async def test_flood_limit_gives_retry_after(bot: Bot) -> None:
+async def test_flood_limit_gives_retry_after() -> None:
     async with FakeTelegram(flood_limit=FloodLimit(count=3, window=30.0)) as tg:
         flood_bot = tg.make_bot()
         chat = tg.group()
