@@ -1195,6 +1195,9 @@ def _turn_end(s: State, events: list[Event]) -> None:
             nxt = cw(s, seat) if t.out_by_redirect == "shift" else _next_seat(s, seat)
     elif t.rs_used and not s.finals_running:
         s.restricted_left = len([x for x in _active(s) if x != seat])
+    if not _active(s):
+        _end_round(s, events, stalled=False)
+        return
     if s.finals_running and s.final_left <= 0:
         _end_round(s, events, stalled=False)
         return

@@ -351,3 +351,14 @@ def test_every_spec_rule_is_named_by_a_test() -> None:
     text = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
     named = {int(x) for x in re.findall(r"(?<![A-Za-z0-9])[rR](\d+)(?![0-9])", text)}
     assert sorted(rules - named) == []
+
+
+def test_r65_going_out_with_sk_when_nobody_else_is_active_ends_the_round() -> None:
+    s = build(n=3, hands={0: ["SK"], 1: ["R"], 2: ["O"]})
+    for seat in (1, 2):
+        s.bank += s.hands[seat]
+        s.hands[seat] = []
+        s.status[seat] = Status.OUT
+    s = act(s, T.INSTEAD_OF_MOVE, kind="SK", role="SK")
+    assert s.last_round is not None and s.last_round.first_out == 0
+    assert s.cycle_no == 2 and s.phase == Phase.FIRST_MOVE
