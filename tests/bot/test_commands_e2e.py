@@ -53,7 +53,8 @@ async def test_start_help_rules_and_the_command_menu() -> None:
 
 async def test_lobby_join_leave_second_new_and_start_rules() -> None:
     async with FakeTelegram() as tg:
-        anna, boris, vika = tg.user(601, "Аня"), tg.user(602, "Борис"), tg.user(603, "Вика")
+        anna, boris = tg.user(601, "Аня"), tg.user(602, "<b>Борис</b> & Co")
+        vika = tg.user(603, "Вика")
         chat = tg.group(members=[anna, boris, vika])
         async with running(settings_for(tg)) as app:
             await chat.send(anna, "/new семидорожник")
@@ -61,7 +62,7 @@ async def test_lobby_join_leave_second_new_and_start_rules() -> None:
             assert "Начать" not in " ".join(lobby.button_texts)  # one player is not enough
             answer = await chat.press(boris, lobby, contains="Играть")
             assert answer.text == "Вы в игре!"
-            await chat.wait_for(lambda: "Борис" in lobby.content)
+            await chat.wait_for(lambda: "<b>Борис</b> & Co" in lobby.content)
             answer = await chat.press(boris, lobby, contains="Играть")
             assert answer.text == "Вы уже в игре."
             answer = await chat.press(boris, lobby, contains="До 72")
@@ -83,6 +84,7 @@ async def test_lobby_join_leave_second_new_and_start_rules() -> None:
             assert msg.reply_to is not None and msg.reply_to.message_id == table.message_id
             rec = await record(app, chat)
             assert rec.status == RecordStatus.PLAYING and rec.players == [601, 602]
+            await chat.wait_for(lambda: "<b>Борис</b> & Co" in table.content)
             await chat.send(anna, "/new неизвестная")
             assert "Новая игра" not in (await chat.wait_message()).content
 
@@ -109,3 +111,67 @@ async def test_a_restarted_bot_continues_by_editing_the_same_table(redis_url: st
             after = await engine_state(app, chat)
             assert after.version == before.version + 1
             assert len([m for m in chat.bot_messages if m.photo is not None]) == 1
+
+
+async def test_webhook_mode() -> None:
+    import asyncio
+    import socket
+
+    from bot.app import App
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    async with FakeTelegram() as tg:
+        anna = tg.user(801, "Аня")
+        chat = tg.group(members=[anna])
+        settings = settings_for(
+            tg,
+            webhook_url=f"http://127.0.0.1:{port}",
+            webhook_host="127.0.0.1",
+            webhook_port=port,
+            webhook_secret="s3cret",
+        )
+        app = App(settings)
+        task = asyncio.create_task(app.run_webhook())
+        try:
+            await tg.wait_for(lambda: tg.calls("setWebhook"), 10)
+            await chat.send(anna, "/help")
+            msg = await chat.wait_message(timeout=10)
+            assert "/new" in msg.content
+        finally:
+            task.cancel()
+            with __import__("contextlib").suppress(asyncio.CancelledError):
+                await task
+            await app.bot.session.close()
+
+
+async def test_private_hand_for_players_who_started_the_bot() -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(901, "Аня"), tg.user(902, "Борис")
+        chat = tg.group(members=[anna, boris])
+        async with running(settings_for(tg)) as app:
+            pa = await tg.start_private(anna)
+            await pa.wait_message()
+            lobby = await open_lobby(chat, anna, boris)
+            table = await start_game(chat, anna, lobby)
+            await wait_phase(chat, table, "🎲 Один кубик")
+            await tg.settle()
+            for _ in range(6):  # until Аня's turn comes
+                if mover(table, [anna, boris]) is anna:
+                    break
+                player = mover(table, [anna, boris])
+                assert player is not None
+                for label in ("🎲 Один кубик", "▶ Выставить всё", "✅ Закончить ход"):
+                    if label in table.button_texts:
+                        await chat.press(player, table, label)
+                        await tg.settle()
+            assert mover(table, [anna, boris]) is anna
+            hand = await pa.wait_for(
+                lambda: next((m for m in pa.bot_messages if "Ваш ход" in m.content), None)
+            )
+            state = await engine_state(app, chat)
+            assert f"({len(state.hands[0])})" in hand.content
+            # Борис never started the bot: nothing was sent to him
+            assert not tg.private(boris).bot_messages

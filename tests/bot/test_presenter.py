@@ -127,3 +127,86 @@ def test_round_summary_and_final_standings_in_russian() -> None:
     lines = p.narrate(events, s, NAMES, T)
     assert any("бросает" in line for line in lines)
     assert not any("{" in line for line in lines)
+
+
+def _holders(s: State) -> list[int]:
+    from games.seven_tracks.model import FIRST_MOVE, UNIVERSAL, kind_of
+
+    return [
+        seat
+        for seat, hand in enumerate(s.hands)
+        if {kind_of(x) for x in hand} & {FIRST_MOVE, UNIVERSAL}
+    ]
+
+
+def _window_with_holder() -> State:
+    p = SevenTracksPresenter()
+    for seed in range(200):
+        s = p.new_state([1, 2, 3], seed, {"single_round": True})
+        assert isinstance(s, State)
+        if _holders(s):
+            return s
+    raise AssertionError("no deal with an FM or U")
+
+
+def test_first_move_window_waits_only_for_holders_and_silence_is_a_pass() -> None:
+    p = SevenTracksPresenter(first_move_seconds=20)
+    s = _window_with_holder()
+    adv = p.advance(s, {}, 1000.0)
+    st = adv.state
+    assert isinstance(st, State)
+    # non-holders before the first holder were passed at once; the window waits for him
+    assert st.phase == Phase.FIRST_MOVE
+    assert st.current in _holders(s)
+    assert adv.deadline == 1020.0
+    # the keyboard is the same for everyone and says nothing about who holds what
+    assert [b.code for row in p.keyboard(st, adv.ui, NAMES, T) for b in row] == [
+        "fmd",
+        "fmp",
+        "hand",
+    ]
+    later = p.advance(st, adv.ui, 1021.0)
+    assert later.state.phase != Phase.FIRST_MOVE  # type: ignore[attr-defined]
+
+
+def test_first_move_claim_makes_the_holder_move_first() -> None:
+    p = SevenTracksPresenter(first_move_seconds=20)
+    s = _window_with_holder()
+    adv = p.advance(s, {}, 0.0)
+    st = adv.state
+    assert isinstance(st, State)
+    holder = st.players[st.current]
+    o = p.press(st, holder, "fmd", adv.ui, T, 1.0)
+    assert o.toast == "Заявка принята." and not o.visible
+    others = [u for u in st.players if u != holder]
+    for u in others:
+        try:
+            o2 = p.press(o.state, u, "fmp", o.ui, T, 1.0)
+            o = o2
+        except Refusal:
+            pass
+    done = p.advance(o.state, o.ui, 2.0)
+    final = done.state
+    assert isinstance(final, State)
+    assert final.phase == Phase.PRE_MOVE
+    lines = p.narrate(done.events, final, NAMES, T)
+    assert any("право первого хода" in line for line in lines)
+
+
+def test_declaring_without_the_tile_is_refused_privately() -> None:
+    p = SevenTracksPresenter(first_move_seconds=20)
+    for seed in range(200):
+        s = p.new_state([1, 2, 3], seed, {"single_round": True})
+        assert isinstance(s, State)
+        lacking = [u for seat, u in enumerate(s.players) if seat not in _holders(s)]
+        if lacking:
+            break
+    adv = p.advance(s, {}, 0.0)
+    if adv.state.phase != Phase.FIRST_MOVE:  # type: ignore[attr-defined]
+        return
+    try:
+        p.press(adv.state, lacking[0], "fmd", adv.ui, T, 1.0)
+    except Refusal as r:
+        assert "нет ни" in r.text
+    else:
+        raise AssertionError("a claim without FM or U must be refused")
