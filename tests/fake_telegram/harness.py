@@ -381,6 +381,8 @@ class Chat:
 
         ``check=False`` with ``by_data`` sends that data even if no such button is shown
         (an old client still showing a stale keyboard)."""
+        if message.chat is not self.state:
+            raise ValueError(f"message {message.message_id} is not in chat {self.id}")
         self._join(user)
         data = self._button_data(message, text, by_data, contains, check)
         server = self.tg.server
