@@ -528,6 +528,30 @@ class SevenTracksPresenter(Presenter):
             total += n
         return s, total
 
+    def _place_all(self, s: State, events: list[Event]) -> tuple[State, int, int]:
+        """«Выставить всё»: the longest runs everywhere; while the obligation is unmet and
+        the bank allows, draw until a tile fits and place again (R42–R45)."""
+        seat, turn_no = s.current, s.turn_no
+        placed = drawn = 0
+        for _ in range(MAX_STEPS):
+            s, n = self._place_everywhere(s, events)
+            placed += n
+            if not self._still_mine(s, seat, turn_no):
+                break
+            s, d = self._draw_until(s, events)
+            drawn += d
+            if d:
+                continue
+            # the only tile that fits may be a universal: use it rather than stall
+            legal = self._legal(s)
+            if not any(a.type in (T.DRAW, T.END_PLACING) for a in legal):
+                s, n = self._place_everywhere(s, events, universal=True)
+                placed += n
+                if n:
+                    continue
+            break
+        return s, placed, drawn
+
     def _draw_until(self, s: State, events: list[Event]) -> tuple[State, int]:
         seat, turn_no = s.current, s.turn_no
         drawn = 0
@@ -601,22 +625,13 @@ class SevenTracksPresenter(Presenter):
             n = 1 if code == "cd1" else 2
             return done(self._do(s, [Action(type=T.CHOOSE_DICE, n=n)], events))
         if head == "all":
-            s2, n = self._place_everywhere(s, events)
-            drawn = 0
-            if n == 0:
-                s2, drawn = self._draw_until(s2, events)
-                if drawn:
-                    s2, n = self._place_everywhere(s2, events)
-            # the only tile that fits may be a universal: use it rather than stall
-            if (
-                n == 0
-                and self._still_mine(s2, s.current, s.turn_no)
-                and not any(a.type in (T.DRAW, T.END_PLACING) for a in self._legal(s2))
-            ):
-                s2, n = self._place_everywhere(s2, events, universal=True)
+            s2, n, drawn = self._place_all(s, events)
             if n == 0 and drawn == 0:
                 self._explain_nothing(s, t)
-            return done(s2, t("st.toast.placed", n=n, placed=t.plural(n, "unit.tile")))
+            toast = t("st.toast.placed", n=n, placed=t.plural(n, "unit.tile"))
+            if drawn:
+                toast += " " + t("st.toast.drew_count", drawn=t.plural(drawn, "unit.tile"))
+            return done(s2, toast)
         if head.startswith("run") and head[3:].isdigit():
             k = int(head[3:])
             if k not in s.turn.modes or k == T7:

@@ -48,6 +48,7 @@ async def test_a_full_single_round_game_by_buttons(redis_url: str) -> None:
 
             taps = 0
             refusals = 0
+            placed = False
             started = time.monotonic()
             for _ in range(3000):
                 rec = await record(app, chat)
@@ -69,7 +70,12 @@ async def test_a_full_single_round_game_by_buttons(redis_url: str) -> None:
                 user = mover(table, users)
                 assert user is not None, table.content
                 before = data_of(table)
-                for label in PLAN[1:]:
+                if "🎲 Один кубик" in texts:
+                    placed = False  # a new turn
+                plan = [x for x in PLAN[1:] if not placed or x != "▶ Выставить всё"]
+                if placed:
+                    plan.append("▶ Выставить всё")  # once more, only if nothing else works
+                for label in plan:
                     if label not in texts:
                         continue
                     if label == "🎲🎲 Два кубика" and rng.random() < 0.3:
@@ -79,6 +85,7 @@ async def test_a_full_single_round_game_by_buttons(redis_url: str) -> None:
                         refusals += 1
                         continue
                     taps += 1
+                    placed = placed or label == "▶ Выставить всё"
                     break
                 else:
                     # a rare spot (e.g. only a priority tile helps): the priority menu
@@ -105,11 +112,12 @@ async def test_a_full_single_round_game_by_buttons(redis_url: str) -> None:
             assert state.phase == Phase.GAME_OVER
             turns = state.turn_no
             per_turn = taps / max(1, turns)
+            all_taps = (taps + refusals) / max(1, turns)
             print(
-                f"\nfull game: {turns} turns, {taps} taps ({per_turn:.2f}/turn), "
-                f"{refusals} refused, {elapsed:.1f}s"
+                f"\nfull game: {turns} turns, {taps} accepted taps ({per_turn:.2f}/turn), "
+                f"{refusals} refused ({all_taps:.2f} taps/turn in all), {elapsed:.1f}s"
             )
-            assert per_turn <= 4.0
+            assert per_turn <= 3.5 and all_taps <= 4.0
 
             summary = await chat.wait_message(
                 lambda m: "Кон 1 окончен" in m.content, after=table_id
