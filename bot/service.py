@@ -13,6 +13,7 @@ import contextlib
 import html
 import logging
 import random
+import re
 import secrets
 import time
 from collections import defaultdict
@@ -29,7 +30,7 @@ from bot.callbacks import CancelCB, LobbyCB
 from bot.config import Settings
 from bot.presenters.base import Presenter, Refusal
 from bot.storage import Conflict, GameRecord, RecordStatus, Store
-from bot.table import TableView, edit_table, send_table, text_key
+from bot.table import CAPTION_LIMIT, TableView, edit_table, send_table, text_key
 from games import IllegalAction
 from locales import Translator, get_translator
 
@@ -550,9 +551,16 @@ class GameService:
     def table_view(self, rec: GameRecord, p: Presenter, state: BaseModel) -> TableView:
         t = self.t(rec.language)
         over = rec.status != RecordStatus.PLAYING
-        caption = p.caption(state, dict(rec.names), rec.ui, rec.log, t)
-        if rec.status == RecordStatus.CANCELLED:
-            caption += "\n\n" + t("cancel.done_caption")
+        extra = "\n\n" + t("cancel.done_caption") if rec.status == RecordStatus.CANCELLED else ""
+        caption = ""
+        for keep in (LOG_LINES, 1, 0):  # a long caption loses its narration first
+            log_lines = rec.log[-keep:] if keep else []
+            caption = p.caption(state, dict(rec.names), rec.ui, log_lines, t) + extra
+            if len(caption) <= CAPTION_LIMIT:
+                break
+        else:
+            plain = html.unescape(re.sub(r"<[^>]+>", "", caption))  # never cut inside a tag
+            caption = html.escape(plain[: CAPTION_LIMIT - 124], quote=False)
         buttons = [] if over else p.keyboard(state, rec.ui, dict(rec.names), t)
         return TableView(caption=caption, buttons=buttons, picture_key=p.picture_key(state))
 

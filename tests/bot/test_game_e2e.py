@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import time
 
+from bot.app import App
 from bot.storage import RecordStatus
 from games.seven_tracks import Phase
 from tests.bot.e2e import (
@@ -19,7 +20,8 @@ from tests.bot.e2e import (
     settings_for,
     start_game,
 )
-from tests.fake_telegram import FakeTelegram
+from tests.fake_telegram import Chat, FakeTelegram, User
+from tests.fake_telegram.server import StoredMessage
 
 # What a simple player tries, in order, when the table shows each label.
 PLAN = [
@@ -31,6 +33,78 @@ PLAN = [
     "📥 Взять из кассы",
     "✅ Заменить",
 ]
+
+
+async def play_by_buttons(
+    tg: FakeTelegram,
+    chat: Chat,
+    app: App,
+    table: StoredMessage,
+    users: list[User],
+    rng: random.Random,
+    max_presses: int = 3000,
+) -> tuple[int, int]:
+    """Simulated players press only buttons they see until the game ends.
+
+    Returns (accepted taps, refused taps)."""
+    taps = 0
+    refusals = 0
+    placed = False
+    for _ in range(max_presses):
+        rec = await record(app, chat)
+        if rec.status != RecordStatus.PLAYING:
+            break
+        await tg.settle(quiet=0.02)
+        texts = table.button_texts
+        if "⭐ Заявить право первого хода" in texts:
+            # the first-move window: everyone may answer at once; silence = pass
+            for user in users:
+                declare = rng.random() < 0.3
+                label = "⭐ Заявить право первого хода" if declare else "Не использовать"
+                if label not in table.button_texts:
+                    break
+                answer = await chat.press(user, table, label)
+                assert answer.text, answer
+            await chat.wait_for(lambda: "Не использовать" not in table.button_texts, 5)
+            continue
+        user = mover(table, users)
+        assert user is not None, table.content
+        before = data_of(table)
+        if "🎲 Один кубик" in texts:
+            placed = False  # a new turn
+        plan = [x for x in PLAN[1:] if not placed or x != "▶ Выставить всё"]
+        if placed:
+            plan.append("▶ Выставить всё")  # once more, only if nothing else works
+        for label in plan:
+            if label not in texts:
+                continue
+            if label == "🎲🎲 Два кубика" and rng.random() < 0.3:
+                label = "🎲 Один кубик"
+            answer = await chat.press(user, table, label)
+            if refused(answer):
+                refusals += 1
+                continue
+            taps += 1
+            placed = placed or label == "▶ Выставить всё"
+            break
+        else:
+            # a rare spot (e.g. only a priority tile helps): the priority menu
+            answer = await chat.press(user, table, "⭐ Приоритет…")
+            taps += 1
+            await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+            for data in [
+                d for d in data_of(table) if d and (":am." in d or ":im." in d or d.endswith(":xb"))
+            ]:
+                answer = await chat.press(user, table, by_data=data)
+                if not refused(answer):
+                    taps += 1
+                    break
+            else:
+                raise AssertionError(f"stuck: {table.content}\n{texts}")
+        await chat.wait_for(lambda b=before: data_of(table) != b, 10)
+    else:
+        raise AssertionError("the game did not end")
+    return taps, refusals
 
 
 async def test_a_full_single_round_game_by_buttons(redis_url: str) -> None:
@@ -46,67 +120,8 @@ async def test_a_full_single_round_game_by_buttons(redis_url: str) -> None:
             assert "Семидорожник" in table.content
             table_id = table.message_id
 
-            taps = 0
-            refusals = 0
-            placed = False
             started = time.monotonic()
-            for _ in range(3000):
-                rec = await record(app, chat)
-                if rec.status != RecordStatus.PLAYING:
-                    break
-                await tg.settle(quiet=0.02)
-                texts = table.button_texts
-                if "⭐ Заявить право первого хода" in texts:
-                    # the first-move window: everyone may answer at once; silence = pass
-                    for user in users:
-                        declare = rng.random() < 0.3
-                        label = "⭐ Заявить право первого хода" if declare else "Не использовать"
-                        if label not in table.button_texts:
-                            break
-                        answer = await chat.press(user, table, label)
-                        assert answer.text, answer
-                    await chat.wait_for(lambda: "Не использовать" not in table.button_texts, 5)
-                    continue
-                user = mover(table, users)
-                assert user is not None, table.content
-                before = data_of(table)
-                if "🎲 Один кубик" in texts:
-                    placed = False  # a new turn
-                plan = [x for x in PLAN[1:] if not placed or x != "▶ Выставить всё"]
-                if placed:
-                    plan.append("▶ Выставить всё")  # once more, only if nothing else works
-                for label in plan:
-                    if label not in texts:
-                        continue
-                    if label == "🎲🎲 Два кубика" and rng.random() < 0.3:
-                        label = "🎲 Один кубик"
-                    answer = await chat.press(user, table, label)
-                    if refused(answer):
-                        refusals += 1
-                        continue
-                    taps += 1
-                    placed = placed or label == "▶ Выставить всё"
-                    break
-                else:
-                    # a rare spot (e.g. only a priority tile helps): the priority menu
-                    answer = await chat.press(user, table, "⭐ Приоритет…")
-                    taps += 1
-                    await chat.wait_for(lambda b=before: data_of(table) != b, 5)
-                    for data in [
-                        d
-                        for d in data_of(table)
-                        if d and (":am." in d or ":im." in d or d.endswith(":xb"))
-                    ]:
-                        answer = await chat.press(user, table, by_data=data)
-                        if not refused(answer):
-                            taps += 1
-                            break
-                    else:
-                        raise AssertionError(f"stuck: {table.content}\n{texts}")
-                await chat.wait_for(lambda b=before: data_of(table) != b, 10)
-            else:
-                raise AssertionError("the game did not end")
-
+            taps, refusals = await play_by_buttons(tg, chat, app, table, users, rng)
             elapsed = time.monotonic() - started
             state = await engine_state(app, chat)
             assert state.phase == Phase.GAME_OVER
