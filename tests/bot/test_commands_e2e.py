@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import os
+import socket
 import subprocess
 import sys
+
+import pytest
 
 from bot.storage import RecordStatus
 from tests.bot.e2e import (
@@ -114,9 +120,6 @@ async def test_a_restarted_bot_continues_by_editing_the_same_table(redis_url: st
 
 
 async def test_webhook_mode() -> None:
-    import asyncio
-    import socket
-
     from bot.app import App
 
     sock = socket.socket()
@@ -142,7 +145,7 @@ async def test_webhook_mode() -> None:
             assert "/new" in msg.content
         finally:
             task.cancel()
-            with __import__("contextlib").suppress(asyncio.CancelledError):
+            with contextlib.suppress(asyncio.CancelledError):
                 await task
             await app.bot.session.close()
 
@@ -177,12 +180,7 @@ async def test_private_hand_for_players_who_started_the_bot() -> None:
             assert not tg.private(boris).bot_messages
 
 
-async def test_english_and_the_in_memory_warning(caplog: object) -> None:
-    import logging
-
-    import pytest
-
-    assert isinstance(caplog, pytest.LogCaptureFixture)
+async def test_english_and_the_in_memory_warning(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="bot")
     async with FakeTelegram() as tg:
         anna = tg.user(1101, "Anna", language_code="en")
