@@ -32,7 +32,7 @@ from locales import LANGUAGES, get_translator
 
 log = logging.getLogger("bot")
 
-COMMANDS = ("new", "cancel", "rules", "help")
+COMMANDS = ("new", "leave", "cancel", "rules", "help")
 
 
 def make_store(settings: Settings) -> Store:

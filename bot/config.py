@@ -28,6 +28,8 @@ class Settings(BaseSettings):
 
     game_ttl_days: int = Field(default=30, ge=1)
     first_move_seconds: float = Field(default=20.0, ge=0)
+    turn_seconds: float = Field(default=300.0, ge=0)  # 0 = no turn timer
+    timeouts_before_removal: int = Field(default=3, ge=1)
     redis_prefix: str = "nastolka"
 
     @field_validator("bot_language")

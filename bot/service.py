@@ -374,7 +374,13 @@ class GameService:
         names = dict(rec.names)
         rec.state = state.model_dump_json()
         rec.ui = ui
-        rec.deadline = deadline
+        tid = p.turn_id(state)
+        if tid != rec.turn_id:
+            rec.turn_id = tid
+            seconds = self.settings.turn_seconds
+            rec.turn_deadline = self.clock() + seconds if tid is not None and seconds > 0 else None
+        deadlines = [d for d in (deadline, rec.turn_deadline) if d is not None]
+        rec.deadline = min(deadlines) if deadlines else None
         lines = p.narrate(events, state, names, t)
         if lines:
             rec.log = (rec.log + lines)[-LOG_LINES:]
@@ -424,6 +430,7 @@ class GameService:
             before_actor = actor
             old_json = rec.state
             self._absorb(rec, p, adv.state, adv.ui, events, adv.deadline, t)
+            rec.timeouts.pop(user, None)  # he is here
             if out.visible or rec.state != old_json:
                 rec.seq += 1
             try:
@@ -438,27 +445,55 @@ class GameService:
             return Answer(text, alert=out.alert)
 
     async def tick(self, chat_id: int) -> None:
-        """Run automatic steps whose deadline has passed (first-move window...)."""
+        """Run what is due: the game's automatic steps (the first-move window) and the turn
+        timer (an absent player is auto-passed, and removed after repeated timeouts)."""
         async with self._locks[chat_id]:
             rec = await self.store.get(chat_id)
             if rec is None or rec.status != RecordStatus.PLAYING or rec.state is None:
                 return
             p = self.presenter(rec.game_id)
             t = self.t(rec.language)
+            now = self.clock()
             state = p.load(rec.state)
             before_actor = p.actor(state)
-            adv = p.advance(state, dict(rec.ui), self.clock())
-            if not adv.changed:
-                if rec.deadline != adv.deadline:
-                    rec.deadline = adv.deadline
-                    with contextlib.suppress(Conflict):
-                        rec = await self._save(rec)
+            events: list[Any] = []
+            lines: list[str] = []
+            timed_out = (
+                rec.turn_deadline is not None
+                and now >= rec.turn_deadline
+                and p.turn_id(state) == rec.turn_id
+                and before_actor is not None
+            )
+            if timed_out and before_actor is not None:
+                user = before_actor
+                name = html.escape(rec.name(user))
+                count = rec.timeouts.get(user, 0) + 1
+                rec.timeouts[user] = count
+                try:
+                    out = p.timeout_move(state, user)
+                    state = out.state
+                    events.extend(out.events)
+                    lines.append(t("timer.auto", name=name))
+                except Exception:
+                    log.exception("auto-move in chat %s failed", chat_id)
+                    count = self.settings.timeouts_before_removal
+                if count >= self.settings.timeouts_before_removal and not p.game.is_over(state):
+                    state, ev = p.game.remove(state, user)
+                    events.extend(ev)
+                    rec.outbox.append(t("timer.removed", name=name, n=count))
+                rec.turn_id = None  # a new timer for whoever moves now
+            adv = p.advance(state, dict(rec.ui), now)
+            events.extend(adv.events)
+            old_json = rec.state
+            old_deadline = rec.deadline
+            rec.log = (rec.log + lines)[-LOG_LINES:]
+            self._absorb(rec, p, adv.state, adv.ui, events, adv.deadline, t)
+            changed = rec.state != old_json
+            if changed:
+                rec.seq += 1
+            elif rec.deadline == old_deadline and not lines:
                 self._schedule_timer(rec)
                 return
-            old_json = rec.state
-            self._absorb(rec, p, adv.state, adv.ui, adv.events, adv.deadline, t)
-            if rec.state != old_json:
-                rec.seq += 1
             try:
                 rec = await self._save(rec)
             except Conflict:
@@ -613,6 +648,44 @@ class GameService:
             if rec.status == RecordStatus.PLAYING or rec.outbox:
                 self._kick(chat_id)
                 self._schedule_timer(rec)
+
+    # ------------------------------------------------------------------ leave
+
+    async def leave(self, chat_id: int, user: int) -> None:
+        """`/leave`: a player leaves the lobby or the running game (the rules' leaving)."""
+        async with self._locks[chat_id]:
+            rec = await self.store.get(chat_id)
+            t = self.t(rec.language if rec else None)
+            if rec is None or rec.status not in ACTIVE or user not in rec.players:
+                await self._send(chat_id, t("leave.not_in"))
+                return
+            name = html.escape(rec.name(user))
+            if rec.status == RecordStatus.LOBBY:
+                rec.players.remove(user)
+                if not rec.players:
+                    rec.status = RecordStatus.CANCELLED
+                elif user == rec.creator:
+                    rec.creator = rec.players[0]
+                rec.seq += 1
+                with contextlib.suppress(Conflict):
+                    rec = await self._save(rec)
+                    self._spawn(self._show_lobby(rec))
+                return
+            p = self.presenter(rec.game_id)
+            assert rec.state is not None
+            state = p.load(rec.state)
+            before_actor = p.actor(state)
+            state, events = p.game.remove(state, user)
+            adv = p.advance(state, dict(rec.ui), self.clock())
+            self._absorb(rec, p, adv.state, adv.ui, [*events, *adv.events], adv.deadline, t)
+            rec.seq += 1
+            try:
+                rec = await self._save(rec)
+            except Conflict:
+                await self._send(chat_id, t("error.conflict"))
+                return
+            await self._send(chat_id, t("leave.done", name=name))
+            self._changed(rec, before_actor)
 
     # ------------------------------------------------------------------ cancel
 

@@ -23,6 +23,13 @@ async def cancel_command(message: Message, service: GameService, bot: Bot) -> No
     await service.request_cancel(message.chat.id, user, admin)
 
 
+async def leave_command(message: Message, service: GameService) -> None:
+    if not is_group(message.chat) or message.from_user is None:
+        await message.answer(service.t()("new.private"))
+        return
+    await service.leave(message.chat.id, message.from_user.id)
+
+
 async def cancel_button(
     query: CallbackQuery, callback_data: CancelCB, service: GameService, bot: Bot
 ) -> None:
@@ -44,5 +51,6 @@ def make_router() -> Router:
     """A fresh router (a router can be attached to one dispatcher only)."""
     router = Router(name="admin")
     router.message.register(cancel_command, Command("cancel", "stop"))
+    router.message.register(leave_command, Command("leave"))
     router.callback_query.register(cancel_button, CancelCB.filter())
     return router

@@ -134,6 +134,15 @@ class Presenter(ABC):
     ) -> Outcome:
         """Apply a button; raise Refusal or games.IllegalAction to refuse."""
 
+    def turn_id(self, state: BaseModel) -> str | None:
+        """Identifies the decision the turn timer waits for (None: no timer now)."""
+        actor = self.game.to_act(state)
+        return None if actor is None else str(actor)
+
+    def timeout_move(self, state: BaseModel, user: int) -> Outcome:
+        """What the bot does for a player whose turn timer ran out (he is auto-passed)."""
+        raise NotImplementedError
+
     def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
         """Automatic steps (timers, auto-passes). `changed` False when nothing happened."""
         return Outcome(state=state, ui=ui, changed=False)

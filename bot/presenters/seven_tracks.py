@@ -755,6 +755,46 @@ class SevenTracksPresenter(Presenter):
             raise IllegalAction("wrong_phase")
         raise Refusal(t("st.refuse.nothing_fits"))
 
+    # ---------------------------------------------------------------- turn timer
+
+    def turn_id(self, state: BaseModel) -> str | None:
+        s = self._st(state)
+        if s.phase in (Phase.FIRST_MOVE, Phase.GAME_OVER):
+            return None  # the first-move window has its own short timer
+        return f"{s.cycle_no}:{s.round_no}:{s.turn_no}"
+
+    def timeout_move(self, state: BaseModel, user: int) -> Outcome:
+        """An absent player's turn, played the plain way: two dice, «Выставить всё»,
+        finish (drawing if he must); no priority tile is ever spent for him."""
+        s = self._st(state)
+        events: list[Event] = []
+        seat, turn_no = s.current, s.turn_no
+        placed_all = False
+        for _ in range(MAX_STEPS):
+            if s.current != seat or s.turn_no != turn_no or s.phase == Phase.GAME_OVER:
+                break
+            legal = self._legal(s)
+            if not legal:
+                break
+            if s.phase == Phase.PLACING and not placed_all:
+                placed_all = True
+                s, _n, _d = self._place_all(s, events)
+                continue
+            preferred = {
+                Phase.PRE_MOVE: [Action(type=T.CHOOSE_DICE, n=2)],
+                Phase.PLACING: [Action(type=T.END_PLACING), Action(type=T.DRAW)],
+                Phase.POST_MOVE: [Action(type=T.END_TURN)],
+                Phase.EXCHANGE: [Action(type=T.EXCHANGE_CONFIRM)],
+            }.get(s.phase, [])
+            chosen = next((a for a in preferred if a in legal), None)
+            if chosen is None:
+                # only placements are left (he must place): the first one
+                chosen = next(
+                    (a for a in legal if a.type in (T.PLACE, T.UNBLOCK, T.PLACE_T7)), legal[0]
+                )
+            s = self._apply(s, chosen, events)
+        return Outcome(state=s, events=events)
+
     # ---------------------------------------------------------------- first move window
 
     def _can_declare(self, s: State, seat: int) -> bool:

@@ -50,6 +50,9 @@ class GameRecord(BaseModel):
     shown_text: str | None = None
     outbox: list[str] = Field(default_factory=list)
     deadline: float | None = None
+    turn_id: str | None = None
+    turn_deadline: float | None = None
+    timeouts: dict[int, int] = Field(default_factory=dict)
     cancel_requested_by: int | None = None
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
