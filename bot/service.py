@@ -649,6 +649,49 @@ class GameService:
                 self._kick(chat_id)
                 self._schedule_timer(rec)
 
+    # ------------------------------------------------------------------ migration
+
+    async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A basic group became a supergroup: the game moves to the new chat id and its
+        table is sent there anew (messages of the old chat can't be edited any more)."""
+        async with self._locks[old_chat_id], self._locks[new_chat_id]:
+            rec = await self.store.get(old_chat_id)
+            if rec is None or rec.status not in ACTIVE:
+                return
+            if await self.store.get(new_chat_id) is not None:
+                return
+            moved = rec.model_copy(
+                update={
+                    "chat_id": new_chat_id,
+                    "version": 0,
+                    "seq": rec.seq + 1,
+                    "table_message_id": None,
+                    "lobby_message_id": None,
+                    "shown_picture": None,
+                    "shown_text": None,
+                }
+            )
+            try:
+                moved = await self.store.put(moved, 0)
+                await self.store.delete(old_chat_id, rec.version)
+            except Conflict:
+                return
+            log.info("game %s moved from chat %s to %s", rec.uid, old_chat_id, new_chat_id)
+        if moved.status == RecordStatus.LOBBY:
+            msg_id = await self._send(
+                new_chat_id, self.lobby_text(moved), markup=self.lobby_markup(moved)
+            )
+
+            def remember(r: GameRecord) -> GameRecord | None:
+                r.lobby_message_id = msg_id
+                return r
+
+            if msg_id is not None:
+                await self._update(new_chat_id, remember)
+        else:
+            self._kick(new_chat_id)
+            self._schedule_timer(moved)
+
     # ------------------------------------------------------------------ leave
 
     async def leave(self, chat_id: int, user: int) -> None:

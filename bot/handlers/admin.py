@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aiogram import Bot, Router
+from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
@@ -30,6 +30,13 @@ async def leave_command(message: Message, service: GameService) -> None:
     await service.leave(message.chat.id, message.from_user.id)
 
 
+async def migrated(message: Message, service: GameService) -> None:
+    if message.migrate_to_chat_id is not None:
+        await service.migrate(message.chat.id, message.migrate_to_chat_id)
+    elif message.migrate_from_chat_id is not None:
+        await service.migrate(message.migrate_from_chat_id, message.chat.id)
+
+
 async def cancel_button(
     query: CallbackQuery, callback_data: CancelCB, service: GameService, bot: Bot
 ) -> None:
@@ -52,5 +59,6 @@ def make_router() -> Router:
     router = Router(name="admin")
     router.message.register(cancel_command, Command("cancel", "stop"))
     router.message.register(leave_command, Command("leave"))
+    router.message.register(migrated, F.migrate_to_chat_id | F.migrate_from_chat_id)
     router.callback_query.register(cancel_button, CancelCB.filter())
     return router

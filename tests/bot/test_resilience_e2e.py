@@ -43,3 +43,28 @@ async def test_flood_control_and_a_deleted_table_lose_nothing() -> None:
             answer = await chat.press(player, new_table, "« Назад")
             assert not answer.show_alert
             await wait_phase(chat, new_table, "▶ Выставить всё")
+
+
+async def test_a_group_upgraded_to_a_supergroup_keeps_its_game() -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(1501, "Аня"), tg.user(1502, "Борис")
+        users = [anna, boris]
+        chat = tg.group(members=users, supergroup=False)
+        async with running(settings_for(tg)) as app:
+            lobby = await open_lobby(chat, anna, boris)
+            table = await start_game(chat, anna, lobby)
+            await wait_phase(chat, table, "🎲 Один кубик")
+            await tg.settle()
+            old = await record(app, chat)
+            new_chat = await chat.migrate_to_supergroup(anna)
+            new_table = await new_chat.wait_message(lambda m: m.photo is not None, timeout=10)
+            await tg.settle()
+            assert await app.store.get(chat.id) is None
+            moved = await record(app, new_chat)
+            assert moved.uid == old.uid and moved.state == old.state
+            assert moved.table_message_id == new_table.message_id
+            player = mover(new_table, users)
+            assert player is not None
+            answer = await new_chat.press(player, new_table, "🎲🎲 Два кубика")
+            assert not answer.show_alert
+            await wait_phase(new_chat, new_table, "▶ Выставить всё")
