@@ -97,18 +97,21 @@ class GameService:
     async def _update(
         self, chat_id: int, change: Callable[[GameRecord], GameRecord | None]
     ) -> GameRecord | None:
-        """Re-read and apply `change` until the compare-and-set succeeds."""
+        """Re-read and apply `change` until the compare-and-set succeeds (under the chat's
+        lock, so bookkeeping never makes a player's press fail)."""
         for _ in range(5):
-            rec = await self.store.get(chat_id)
-            if rec is None:
-                return None
-            new = change(rec)
-            if new is None:
-                return rec
-            try:
-                return await self._save(new)
-            except Conflict:
-                await asyncio.sleep(0.01)
+            async with self._locks[chat_id]:
+                rec = await self.store.get(chat_id)
+                if rec is None:
+                    return None
+                new = change(rec)
+                if new is None:
+                    return rec
+                try:
+                    return await self._save(new)
+                except Conflict:
+                    pass  # another process wrote first
+            await asyncio.sleep(0.01)
         return None
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
@@ -551,15 +554,20 @@ class GameService:
             self._workers[chat_id] = asyncio.ensure_future(self._work(chat_id))
 
     async def _work(self, chat_id: int) -> None:
+        failures = 0
         try:
             while chat_id in self._dirty:
                 self._dirty.discard(chat_id)
                 try:
                     await self._flush_outbox(chat_id)
                     await self._refresh_table(chat_id)
+                    failures = 0
                 except Exception:
                     log.exception("table update of chat %s failed", chat_id)
-                    await asyncio.sleep(0.5)
+                    failures += 1
+                    if failures <= 3:  # a transient failure: try again a little later
+                        self._dirty.add(chat_id)
+                        await asyncio.sleep(0.5 * failures)
         finally:
             if self._workers.get(chat_id) is asyncio.current_task():
                 del self._workers[chat_id]

@@ -672,7 +672,8 @@ class SevenTracksPresenter(Presenter):
                 if not arg.isdigit():
                     raise Refusal(t("press.outdated"))
                 a = Action(type=T.RECLAIM, track=k, slot=int(arg))
-            return done(self._do(s, [a], events), keep_menu=self._keep_track_menu(s, k))
+            s2 = self._do(s, [a], events)
+            return done(s2, keep_menu=self._keep_track_menu(s, s2, k))
         if head == "tb" and len(parts) == 2:
             return done(self._do(s, [Action(type=T.TAKE_BONUS, kind=parts[1])], events))
         if head == "db":
@@ -741,8 +742,14 @@ class SevenTracksPresenter(Presenter):
             return done(self._do(s, options, events))
         raise Refusal(t("press.outdated"))
 
-    def _keep_track_menu(self, s: State, k: int) -> bool:
-        return False
+    def _keep_track_menu(self, before: State, after: State, k: int) -> bool:
+        """Stay in track k's menu while the same turn can still use it."""
+        return (
+            after.phase == Phase.PLACING
+            and after.current == before.current
+            and after.turn_no == before.turn_no
+            and k in after.turn.modes
+        )
 
     def _explain_nothing(self, s: State, t: Translator) -> None:
         """Nothing fits and nothing can be drawn: say why, privately."""
@@ -807,6 +814,8 @@ class SevenTracksPresenter(Presenter):
         seat = s.players.index(user)
         if s.status[seat] != Status.ACTIVE:
             raise Refusal(t("st.fm_not_active"))
+        if seat < s.current:
+            raise Refusal(t("st.fm_closed"))  # the window has passed him already
         window = dict(ui.get("fm") or {})
         choices = dict(window.get("choices") or {})
         if head == "fmd":
