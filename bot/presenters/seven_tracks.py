@@ -372,7 +372,10 @@ class SevenTracksPresenter(Presenter):
                     Btn(t("st.btn.place_universal"), f"pl.{k}.U"),
                 ]
             rows.append(place)
-            if track.slots:
+            placed_here = s.turn.placements.get(k, 0) > 0 or (
+                s.options.black_anywhere_after_move and sum(s.turn.placements.values()) > 0
+            )
+            if track.slots and placed_here and not s.turn.restricted:  # R33, public facts
                 rows.append(
                     [
                         Btn(t("st.btn.block"), f"bl.{k}.K"),

@@ -104,18 +104,33 @@ async def test_illegal_choice_is_refused_privately_with_the_reason() -> None:
             await wait_phase(chat, table, "▶ Выставить всё")
             await tg.settle()
             before = await record(app, chat)
-            # blocking before placing anything on the track is never legal (R33)
-            track_menu = next(t for t in table.button_texts if t.startswith("⋯ "))
-            await chat.press(player, table, track_menu)
+            # the centre track is open only on a double (one die is never a double)
+            stale = f"P1:{before.uid}:{before.seq}:t7.R"
+            answer = await chat.press(player, table, by_data=stale, check=False)
+            assert answer.show_alert
+            assert answer.text in (
+                "Центральная дорожка открыта только при дубле.",
+                "Этот цвет уже есть в центре.",
+                "У вас нет подходящей фишки.",
+            )
+            # a white on a track whose last tile is white, or without a white in hand
+            track = next(t for t in table.button_texts if t.startswith("⋯ "))
+            await chat.press(player, table, track)
             await wait_phase(chat, table, "« Назад")
             await tg.settle()
-            if "⬛ Блок" in table.button_texts:
-                answer = await chat.press(player, table, "⬛ Блок")
-                assert answer.show_alert
-                assert answer.text in (
-                    "Блок ставят только на дорожку, на которую вы в этот ход выставили фишку.",
-                    "У вас нет подходящей фишки.",
-                )
+            menu = await record(app, chat)
+            k = track.split()[-1]
+            answer = await chat.press(
+                player, table, by_data=f"P1:{menu.uid}:{menu.seq}:bl.{k}.K", check=False
+            )
+            assert answer.show_alert
+            assert answer.text in (
+                "Блок ставят только на дорожку, на которую вы в этот ход выставили фишку.",
+                "У вас нет подходящей фишки.",
+                "На пустую дорожку блок не ставят.",
+                "На дорожке уже стоит блок.",
+                "Ход ограничен: так сейчас нельзя.",
+            )
             answer = await chat.press(player, table, "« Назад")
             assert not answer.show_alert
             await tg.settle()
