@@ -624,9 +624,11 @@ class SevenTracksPresenter(Presenter):
                 if k in s.turn.modes:
                     return menu(name)
             raise Refusal(t("press.outdated"))
-        if head == "cd" or head in ("cd1", "cd2"):
-            n = 1 if code == "cd1" else 2
-            return done(self._do(s, [Action(type=T.CHOOSE_DICE, n=n)], events))
+        if head in ("cd1", "cd2"):
+            n = 1 if head == "cd1" else 2
+            s2 = self._do(s, [Action(type=T.CHOOSE_DICE, n=n)], events)
+            dice = " ".join(f"[{d}]" for d in s2.turn.dice)
+            return done(s2, t("st.toast.rolled", dice=dice) if s2.turn.dice else None)
         if head == "all":
             s2, n, drawn = self._place_all(s, events)
             if n == 0 and drawn == 0:
