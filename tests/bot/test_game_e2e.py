@@ -23,6 +23,8 @@ from tests.bot.e2e import (
 from tests.fake_telegram import Chat, FakeTelegram, User
 from tests.fake_telegram.server import StoredMessage
 
+LATENCIES: list[float] = []
+
 # What a simple player tries, in order, when the table shows each label.
 PLAN = [
     "⭐ Заявить право первого хода",
@@ -46,7 +48,7 @@ async def play_by_buttons(
 ) -> tuple[int, int]:
     """Simulated players press only buttons they see until the game ends.
 
-    Returns (accepted taps, refused taps)."""
+    Returns (accepted taps, refused taps); LATENCIES collects the answer latencies."""
     taps = 0
     refusals = 0
     placed = False
@@ -81,6 +83,7 @@ async def play_by_buttons(
             if label == "🎲🎲 Два кубика" and rng.random() < 0.3:
                 label = "🎲 Один кубик"
             answer = await chat.press(user, table, label)
+            LATENCIES.append(answer.latency)
             if refused(answer):
                 refusals += 1
                 continue
@@ -128,9 +131,12 @@ async def test_a_full_single_round_game_by_buttons(redis_url: str) -> None:
             turns = state.turn_no
             per_turn = taps / max(1, turns)
             all_taps = (taps + refusals) / max(1, turns)
+            lat = sorted(LATENCIES)
             print(
                 f"\nfull game: {turns} turns, {taps} accepted taps ({per_turn:.2f}/turn), "
-                f"{refusals} refused ({all_taps:.2f} taps/turn in all), {elapsed:.1f}s"
+                f"{refusals} refused ({all_taps:.2f} taps/turn in all), {elapsed:.1f}s; "
+                f"answer latency median {lat[len(lat) // 2] * 1000:.0f} ms, "
+                f"max {lat[-1] * 1000:.0f} ms"
             )
             assert per_turn <= 3.5 and all_taps <= 4.0
 
