@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -31,6 +32,11 @@ from bot.storage import MemoryStore, RedisStore, Store
 from locales import LANGUAGES, get_translator
 
 log = logging.getLogger("bot")
+
+
+class StorageUnavailable(RuntimeError):
+    """The configured storage cannot be reached at startup."""
+
 
 COMMANDS = ("new", "leave", "cancel", "rules", "help")
 
@@ -96,6 +102,11 @@ class App:
         self._polling: asyncio.Task[Any] | None = None
 
     async def startup(self) -> None:
+        if isinstance(self.store, RedisStore):
+            try:
+                await self.store.ping()
+            except Exception as e:
+                raise StorageUnavailable(f"Redis is unreachable at REDIS_URL: {e}") from e
         await set_commands(self.bot, self.settings)
         await self.service.resume()
 
@@ -119,48 +130,58 @@ class App:
         await self.store.close()
 
     async def run_polling(self) -> None:
-        await self.startup()
         try:
+            await self.startup()
             await self.dp.start_polling(self.bot, handle_signals=True)
         finally:
             await self.service.close()
             await self.store.close()
+            await self.bot.session.close()
 
-    async def run_webhook(self) -> None:
+    async def run_webhook(self, stop: asyncio.Event | None = None) -> None:
+        """Serve updates on WEBHOOK_HOST:WEBHOOK_PORT until `stop` is set (or cancelled)."""
         from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
         from aiohttp import web
 
         s = self.settings
         assert s.webhook_url
         secret = s.webhook_secret.get_secret_value() if s.webhook_secret else None
-        await self.startup()
-        await self.bot.set_webhook(
-            s.webhook_url.rstrip("/") + s.webhook_path,
-            secret_token=secret,
-            allowed_updates=self.dp.resolve_used_update_types(),
-        )
-        app = web.Application()
-        SimpleRequestHandler(dispatcher=self.dp, bot=self.bot, secret_token=secret).register(
-            app, path=s.webhook_path
-        )
-        setup_application(app, self.dp, bot=self.bot)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, s.webhook_host, s.webhook_port)
-        await site.start()
-        log.info("webhook listening on %s:%s%s", s.webhook_host, s.webhook_port, s.webhook_path)
+        runner: web.AppRunner | None = None
         try:
-            await asyncio.Event().wait()
+            await self.startup()
+            await self.bot.set_webhook(
+                s.webhook_url.rstrip("/") + s.webhook_path,
+                secret_token=secret,
+                allowed_updates=self.dp.resolve_used_update_types(),
+            )
+            app = web.Application()
+            SimpleRequestHandler(dispatcher=self.dp, bot=self.bot, secret_token=secret).register(
+                app, path=s.webhook_path
+            )
+            setup_application(app, self.dp, bot=self.bot)
+            runner = web.AppRunner(app)
+            await runner.setup()
+            site = web.TCPSite(runner, s.webhook_host, s.webhook_port)
+            await site.start()
+            log.info("webhook listening on %s:%s%s", s.webhook_host, s.webhook_port, s.webhook_path)
+            await (stop or asyncio.Event()).wait()
         finally:
-            await runner.cleanup()
+            if runner is not None:
+                await runner.cleanup()
             await self.service.close()
             await self.store.close()
+            await self.bot.session.close()
 
 
 async def run(settings: Settings) -> None:
     """Run the bot until stopped: webhook mode when WEBHOOK_URL is set, else long polling."""
     app = App(settings)
     if settings.webhook_url:
-        await app.run_webhook()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+        await app.run_webhook(stop)
     else:
         await app.run_polling()

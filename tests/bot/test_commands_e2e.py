@@ -147,7 +147,6 @@ async def test_webhook_mode() -> None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-            await app.bot.session.close()
 
 
 async def test_private_hand_for_players_who_started_the_bot() -> None:
@@ -193,3 +192,12 @@ async def test_english_and_the_in_memory_warning(caplog: pytest.LogCaptureFixtur
             lobby = await chat.wait_message()
             assert "New game" in lobby.content and "🙋 Play" in lobby.button_texts
     assert any("NOT persistent" in r.getMessage() for r in caplog.records)
+
+
+def test_unreachable_redis_is_a_clear_error() -> None:
+    env = dict(os.environ, BOT_TOKEN="1:x", REDIS_URL="redis://127.0.0.1:9/0")
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 1
+    assert "Redis is unreachable" in proc.stderr
