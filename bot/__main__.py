@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sys
 
@@ -18,7 +17,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__)
         print("Environment: BOT_TOKEN (required), REDIS_URL, TELEGRAM_API_URL, BOT_LANGUAGE,")
-        print("WEBHOOK_URL, WEBHOOK_PATH, WEBHOOK_HOST, WEBHOOK_PORT, WEBHOOK_SECRET.")
+        print("WEBHOOK_URL, WEBHOOK_PATH, WEBHOOK_HOST, WEBHOOK_PORT, WEBHOOK_SECRET,")
+        print("FIRST_MOVE_SECONDS, TURN_SECONDS, TIMEOUTS_BEFORE_REMOVAL, GAME_TTL_DAYS.")
         return 0
     from bot.config import Settings
 
@@ -35,10 +35,15 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"Invalid configuration:\n{e}", file=sys.stderr)
         return 2
-    from bot.app import run
+    from bot.app import StorageUnavailable, run
 
-    with contextlib.suppress(KeyboardInterrupt):
+    try:
         asyncio.run(run(settings))
+    except KeyboardInterrupt:
+        return 0
+    except StorageUnavailable as e:
+        print(str(e), file=sys.stderr)
+        return 1
     return 0
 
 

@@ -201,3 +201,4 @@ def test_unreachable_redis_is_a_clear_error() -> None:
     )
     assert proc.returncode == 1
     assert "Redis is unreachable" in proc.stderr
+    assert "Traceback" not in proc.stderr
