@@ -902,6 +902,10 @@ class SevenTracksPresenter(Presenter):
 
         def flush() -> None:
             for seat, where, kinds in pending:
+                if where == "drew":
+                    n = len(kinds)
+                    lines.append(t("st.ev.drew", name=who(seat), tiles=t.plural(n, "unit.tile")))
+                    continue
                 lines.append(t("st.ev.placed", name=who(seat), where=where, tiles="".join(kinds)))
             pending.clear()
 
@@ -909,6 +913,13 @@ class SevenTracksPresenter(Presenter):
             if e.private_to is not None:
                 continue
             d = e.data
+            if e.type == "drew":
+                if pending and pending[-1][0] == e.seat and pending[-1][1] == "drew":
+                    pending[-1][2].append("")
+                else:
+                    flush()
+                    pending.append((e.seat, "drew", [""]))
+                continue
             if e.type in ("placed", "placed_t7"):
                 where = (
                     t("st.where.track", k=d.get("track"))
@@ -969,8 +980,6 @@ class SevenTracksPresenter(Presenter):
                 return t("st.ev.bonus_taken", name=name, tile=EMOJI.get(str(d.get("kind")), ""))
             case "black_discarded":
                 return t("st.ev.black_discarded", name=name)
-            case "drew":
-                return t("st.ev.drew", name=name, n=d.get("draws", 1))
             case "fm_discarded":
                 return t("st.ev.fm_discarded", name=name)
             case "fifth_swap":
