@@ -1,0 +1,263 @@
+"""«Захват клеток» at the table: a full-information game, so the keyboard simply offers
+what the public view says is possible (numbers, anchors, arrows).
+
+A compound arrow «➡️×3» draws the rest of the path straight in one direction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.presenters.base import Btn, Outcome, Presenter, Refusal
+from games import Event, IllegalAction
+from games.cell_capture import GAME, Action, ActionType, CellCaptureGame, Direction, Phase, State
+from locales import Translator
+
+T = ActionType
+ARROWS: dict[Direction, str] = {
+    Direction.UP: "⬆️",
+    Direction.RIGHT: "➡️",
+    Direction.DOWN: "⬇️",
+    Direction.LEFT: "⬅️",
+}
+SWATCH: tuple[str, ...] = ("🟥", "🟦", "🟩", "🟧", "🟪", "🩵")
+MAX_STEPS = 20
+
+
+class CellCapturePresenter(Presenter):
+    game_id = "cell_capture"
+    title_key = "game.cell_capture.title"
+    title_short_key = "game.cell_capture.short"
+    aliases = ("захват клеток", "захват", "клетки", "cell capture", "cells")
+    game: CellCaptureGame
+
+    def __init__(self) -> None:
+        self.game = GAME
+
+    def _st(self, state: BaseModel) -> State:
+        assert isinstance(state, State)
+        return state
+
+    def _name(self, names: dict[int, str], user: int | None) -> str:
+        if user is None:
+            return "?"
+        return html.escape(names.get(user) or str(user))
+
+    # ---------------------------------------------------------------- caption
+
+    def caption(
+        self,
+        state: BaseModel,
+        names: dict[int, str],
+        ui: dict[str, Any],
+        log: list[str],
+        t: Translator,
+    ) -> str:
+        s = self._st(state)
+        v = self.game.view(s, None)
+        lines = [t("cc.header", round=v.round_no, size=v.size, free=v.free_cells)]
+        who = self._name(names, v.to_act)
+        colour = SWATCH[v.to_act_seat % len(SWATCH)] if v.to_act_seat is not None else ""
+        k = v.draft.k if v.draft else None
+        if v.over:
+            winners = ", ".join(self._name(names, w) for w in v.winners)
+            lines.append(t("cc.phase.over", names=winners or "—"))
+        elif v.phase == Phase.PICK_K:
+            allowed = ", ".join(str(x) for x in v.allowed)
+            lines.append(t("cc.phase.pick_k", name=who, colour=colour, allowed=allowed))
+        elif v.phase == Phase.PICK_ANCHOR:
+            lines.append(t("cc.phase.pick_anchor", name=who, colour=colour, k=k))
+        elif v.phase == Phase.DRAW:
+            done = len(v.draft.path) if v.draft else 0
+            lines.append(t("cc.phase.draw", name=who, colour=colour, done=done, k=k))
+        elif v.phase == Phase.READY:
+            lines.append(t("cc.phase.ready", name=who, colour=colour, k=k))
+        if log:
+            lines.append("")
+            lines.extend(log[-3:])
+        lines.append("")
+        for p in v.players:
+            mark = "▶ " if p.seat == v.to_act_seat and not v.over else ""
+            name = self._name(names, p.player)
+            status = "" if p.active else t("cc.left")
+            lines.append(
+                t(
+                    "cc.player",
+                    mark=mark,
+                    colour=SWATCH[p.seat % len(SWATCH)],
+                    name=name,
+                    cells=t.plural(p.cells, "unit.cell"),
+                    status=status,
+                )
+            )
+        return "\n".join(lines)
+
+    # ---------------------------------------------------------------- keyboard
+
+    def keyboard(
+        self, state: BaseModel, ui: dict[str, Any], names: dict[int, str], t: Translator
+    ) -> list[list[Btn]]:
+        s = self._st(state)
+        v = self.game.view(s, None)
+        if v.over:
+            return []
+        rows: list[list[Btn]] = []
+        if v.phase == Phase.PICK_K:
+            nums = [Btn(t("cc.btn.k", k=k), f"k.{k}") for k in v.allowed]
+            rows += [nums[i : i + 6] for i in range(0, len(nums), 6)]
+        elif v.phase == Phase.PICK_ANCHOR:
+            anchors = [Btn(f"⚓ {a}", f"a.{a}") for a in v.offered_anchors]
+            rows += [anchors[i : i + 4] for i in range(0, len(anchors), 4)]
+            rows.append([Btn(t("cc.btn.back"), "b")])
+        elif v.phase in (Phase.DRAW, Phase.READY):
+            if v.phase == Phase.DRAW:
+                rows.append([Btn(ARROWS[d], f"s.{d.value}") for d in v.steps])
+                straight = [
+                    Btn(f"{ARROWS[d]}×{n}", f"r.{d.value}")
+                    for d in v.steps
+                    if (n := self._straight(s, d)) > 1
+                ]
+                if straight:
+                    rows.append(straight)
+            else:
+                rows.append([Btn(t("cc.btn.confirm"), "c")])
+            rows.append([Btn(t("cc.btn.undo"), "u"), Btn(t("cc.btn.cancel"), "x")])
+        return rows
+
+    def _straight(self, s: State, d: Direction) -> int:
+        """How many steps in direction `d` finish the path (0 when they can't)."""
+        k = s.draft.k or 0
+        remaining = k - len(s.draft.path)
+        cur = s
+        for _ in range(remaining):
+            if d not in self.game.view(cur, None).steps:
+                return 0
+            cur, _ev = self.game.apply(cur, Action(type=T.STEP, dir=d))
+        return remaining
+
+    # ---------------------------------------------------------------- picture
+
+    def picture_key(self, state: BaseModel) -> str:
+        v = self.game.view(self._st(state), None)
+        return hashlib.sha1(v.model_dump_json().encode()).hexdigest()[:16]
+
+    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
+        from render.cell_capture import render
+
+        return render(self.game.view(self._st(state), None), names)
+
+    def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
+        return t("cc.no_hand")
+
+    # ---------------------------------------------------------------- pressing
+
+    def press(
+        self,
+        state: BaseModel,
+        user: int,
+        code: str,
+        ui: dict[str, Any],
+        t: Translator,
+        now: float,
+    ) -> Outcome:
+        s = self._st(state)
+        head, _, arg = code.partition(".")
+        events: list[Event] = []
+        try:
+            if head == "k" and arg.isdigit():
+                actions = [Action(type=T.CHOOSE_K, k=int(arg))]
+            elif head == "a":
+                actions = [Action(type=T.CHOOSE_ANCHOR, cell=arg)]
+            elif head == "s":
+                actions = [Action(type=T.STEP, dir=Direction(arg))]
+            elif head == "r":
+                d = Direction(arg)
+                n = self._straight(s, d)
+                if n == 0:
+                    raise IllegalAction("dead_end")
+                actions = [Action(type=T.STEP, dir=d)] * n
+            elif head in ("b", "u", "x", "c"):
+                kind = {"b": T.BACK, "u": T.UNDO, "x": T.CANCEL, "c": T.CONFIRM}[head]
+                actions = [Action(type=kind)]
+            else:
+                raise Refusal(t("press.outdated"))
+        except ValueError as e:
+            raise Refusal(t("press.outdated")) from e
+        for a in actions:
+            s, ev = self.game.apply(s, a)
+            events.extend(ev)
+        return Outcome(state=s, events=events, ui=ui)
+
+    def turn_id(self, state: BaseModel) -> str | None:
+        s = self._st(state)
+        if s.over:
+            return None
+        return f"{s.round_no}:{s.turn_idx}"
+
+    def timeout_move(self, state: BaseModel, user: int) -> Outcome:
+        s = self._st(state)
+        events: list[Event] = []
+        for a in self.game.auto_actions(s):
+            s, ev = self.game.apply(s, a)
+            events.extend(ev)
+        return Outcome(state=s, events=events)
+
+    def error_text(self, code: str, t: Translator) -> str:
+        key = f"cc.error.{code}"
+        return t(key) if t.has(key) else super().error_text(code, t)
+
+    # ---------------------------------------------------------------- narration
+
+    def narrate(
+        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+    ) -> list[str]:
+        lines: list[str] = []
+        for e in events:
+            d = e.data
+            who = self._name(names, d.get("player"))
+            if e.type == "captured":
+                cells = list(d.get("cells") or [])
+                where = cells[0] if len(cells) == 1 else f"{cells[0]}–{cells[-1]}"
+                lines.append(
+                    t(
+                        "cc.ev.captured",
+                        name=who,
+                        cells=t.plural(len(cells), "unit.cell"),
+                        where=where,
+                    )
+                )
+            elif e.type == "stuck":
+                lines.append(t("cc.ev.stuck", name=who))
+            elif e.type == "round_start":
+                order = ", ".join(self._name(names, p) for p in d.get("order") or [])
+                lines.append(t("cc.ev.round", round=d.get("round"), order=order))
+            elif e.type == "player_left":
+                lines.append(t("cc.ev.left", name=who))
+        return lines
+
+    def summaries(
+        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+    ) -> list[str]:
+        out: list[str] = []
+        for e in events:
+            if e.type != "game_over":
+                continue
+            lines = [t("cc.final.title")]
+            for st in e.data.get("standings") or []:
+                player = int(st["player"])
+                crown = " 🏆" if player in (e.data.get("winners") or []) else ""
+                lines.append(
+                    t(
+                        "cc.final.line",
+                        place=st["place"],
+                        name=self._name(names, player),
+                        cells=t.plural(int(st["score"]), "unit.cell"),
+                    )
+                    + crown
+                )
+            out.append("\n".join(lines))
+        return out
