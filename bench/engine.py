@@ -66,7 +66,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=5)
     args = parser.parse_args()
-    print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}")
+    cpu = platform.processor() or platform.machine()
+    print(f"machine: {cpu}, python {platform.python_version()}")
     print("Seven Tracks, random full games to 144 (legal_actions + apply per step)")
     head = (
         f"{'players':>7} {'games/s':>8} {'actions':>8} {'step p50 µs':>12} {'step p99 µs':>12} "
