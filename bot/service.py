@@ -511,10 +511,10 @@ class GameService:
             state = p.load(rec.state)
             actor = p.actor(state)
             if actor is not None and actor != before_actor:
-                self._spawn(self._private_hand(rec, p, state, actor, only_started=True))
+                self._spawn(self._private_hand(rec, p, state, actor))
 
     async def _private_hand(
-        self, rec: GameRecord, p: Presenter, state: BaseModel, user: int, only_started: bool = True
+        self, rec: GameRecord, p: Presenter, state: BaseModel, user: int
     ) -> None:
         try:
             if not await self.store.has_started(user):

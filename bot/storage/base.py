@@ -53,7 +53,6 @@ class GameRecord(BaseModel):
     turn_id: str | None = None
     turn_deadline: float | None = None
     timeouts: dict[int, int] = Field(default_factory=dict)
-    cancel_requested_by: int | None = None
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
