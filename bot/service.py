@@ -129,6 +129,22 @@ class GameService:
 
     # ------------------------------------------------------------------ lobby
 
+    def turn_seconds(self, rec: GameRecord) -> float:
+        """This game's turn timer: the lobby's choice, else the bot's default."""
+        return self.settings.turn_seconds if rec.turn_seconds is None else rec.turn_seconds
+
+    def timer_choices(self) -> list[float]:
+        """The lobby's turn-timer row: the default first, then the usual alternatives."""
+        default = self.settings.turn_seconds
+        return [default, *(x for x in (120.0, 600.0, 0.0) if x != default)]
+
+    def timer_label(self, seconds: float, t: Translator) -> str:
+        if seconds <= 0:
+            return t("lobby.timer_off")
+        if seconds % 60 == 0:
+            return t("lobby.timer_min", n=int(seconds // 60))
+        return t("lobby.timer_sec", n=int(seconds))
+
     def lobby_text(self, rec: GameRecord) -> str:
         t = self.t(rec.language)
         p = self.presenter(rec.game_id)
@@ -136,6 +152,7 @@ class GameService:
         choice = next((c for c in p.choices() if c.code == rec.option_choice), None)
         if choice is not None:
             lines.append(t("lobby.length", length=t(choice.label_key)))
+        lines.append(t("lobby.timer", timer=self.timer_label(self.turn_seconds(rec), t)))
         lines.append(
             t(
                 "lobby.players",
@@ -189,6 +206,13 @@ class GameService:
                     for c in choices
                 ]
             )
+        current = self.turn_seconds(rec)
+        rows.append(
+            [
+                btn(("✅ " if x == current else "⏱ ") + self.timer_label(x, t), "tmr", f"{x:g}")
+                for x in self.timer_choices()
+            ]
+        )
         rows.append([btn(t("lobby.join"), "join"), btn(t("lobby.leave"), "leave")])
         if p.min_players <= len(rec.players) <= p.max_players:
             rows.append([btn(t("lobby.start"), "start")])
@@ -302,7 +326,7 @@ class GameService:
                     rec.status = RecordStatus.CANCELLED
                 elif user == rec.creator:
                     rec.creator = rec.players[0]
-            elif data.a in ("game", "opt"):
+            elif data.a in ("game", "opt", "tmr"):
                 if user != rec.creator:
                     return Answer(t("lobby.only_creator"), alert=True)
                 if data.a == "game":
@@ -313,6 +337,11 @@ class GameService:
                     choices = p.choices()
                     rec.option_choice = choices[0].code if choices else ""
                     rec.options = dict(choices[0].options) if choices else {}
+                elif data.a == "tmr":
+                    seconds = next((x for x in self.timer_choices() if f"{x:g}" == data.x), None)
+                    if seconds is None:
+                        return Answer(t("press.old_button"))
+                    rec.turn_seconds = seconds
                 else:
                     choice = next((c for c in p.choices() if c.code == data.x), None)
                     if choice is None:
@@ -380,7 +409,7 @@ class GameService:
         tid = p.turn_id(state)
         if tid != rec.turn_id:
             rec.turn_id = tid
-            seconds = self.settings.turn_seconds
+            seconds = self.turn_seconds(rec)
             rec.turn_deadline = self.clock() + seconds if tid is not None and seconds > 0 else None
         deadlines = [d for d in (deadline, rec.turn_deadline) if d is not None]
         rec.deadline = min(deadlines) if deadlines else None

@@ -50,6 +50,7 @@ class GameRecord(BaseModel):
     shown_text: str | None = None
     outbox: list[str] = Field(default_factory=list)
     deadline: float | None = None
+    turn_seconds: float | None = None  # the lobby's turn-timer choice (None: the default)
     turn_id: str | None = None
     turn_deadline: float | None = None
     timeouts: dict[int, int] = Field(default_factory=dict)

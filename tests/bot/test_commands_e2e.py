@@ -84,12 +84,18 @@ async def test_lobby_join_leave_second_new_and_start_rules() -> None:
             assert "уже открыто лобби" in msg.content
             assert msg.reply_to is not None and msg.reply_to.message_id == lobby.message_id
             answer = await chat.press(anna, lobby, contains="Один кон")
+            answer = await chat.press(boris, lobby, "⏱ 2 мин")
+            assert answer.show_alert  # only the creator
+            answer = await chat.press(anna, lobby, "⏱ 2 мин")
+            await chat.wait_for(lambda: "Время на ход: 2 мин" in lobby.content)
+            assert "✅ 2 мин" in lobby.button_texts
             table = await start_game(chat, anna, lobby)
             await chat.send(vika, "/new")
             msg = await chat.wait_message(lambda m: "уже идёт игра" in m.content)
             assert msg.reply_to is not None and msg.reply_to.message_id == table.message_id
             rec = await record(app, chat)
             assert rec.status == RecordStatus.PLAYING and rec.players == [601, 602]
+            assert rec.turn_seconds == 120
             await chat.wait_for(lambda: "<b>Борис</b> & Co" in table.content)
             await chat.send(anna, "/new неизвестная")
             assert "Новая игра" not in (await chat.wait_message()).content
