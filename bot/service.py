@@ -807,12 +807,12 @@ class GameService:
             rec = await self.store.get(chat_id)
             t = self.t(rec.language if rec else None)
             if rec is None or rec.uid != data.g or rec.status not in ACTIVE:
-                await self._drop_markup(chat_id, message_id)
+                self._spawn(self._drop_markup(chat_id, message_id))
                 return Answer(t("press.old_button"))
             if user != rec.creator and not await is_admin():
                 return Answer(t("cancel.not_allowed"), alert=True)
             if data.a != "yes":
-                await self._drop_markup(chat_id, message_id, t("cancel.kept"))
+                self._spawn(self._drop_markup(chat_id, message_id, t("cancel.kept")))
                 return Answer(t("cancel.kept"))
             was_lobby = rec.status == RecordStatus.LOBBY
             rec.status = RecordStatus.CANCELLED
@@ -823,9 +823,8 @@ class GameService:
             except Conflict:
                 return Answer(t("error.conflict"), alert=True)
             self._schedule_timer(rec)
-        await self._drop_markup(
-            chat_id, message_id, t("cancel.done", name=html.escape(rec.name(user)))
-        )
+        done = t("cancel.done", name=html.escape(rec.name(user)))
+        self._spawn(self._drop_markup(chat_id, message_id, done))
         if was_lobby:
             self._spawn(self._show_lobby(rec))
         else:
