@@ -31,3 +31,13 @@ def redis_url() -> str:
     if not REDIS_URL:
         pytest.skip(NO_REDIS)
     return REDIS_URL
+
+
+@pytest.fixture(params=["memory", "redis"])
+def backend(request: pytest.FixtureRequest) -> str | None:
+    """The bot's REDIS_URL: None (the in-memory store) or the test Redis."""
+    if request.param == "memory":
+        return None
+    if not REDIS_URL:
+        pytest.skip(NO_REDIS)
+    return REDIS_URL

@@ -110,13 +110,13 @@ async def play_by_buttons(
     return taps, refusals
 
 
-async def test_a_full_single_round_game_by_buttons(redis_url: str) -> None:
+async def test_a_full_single_round_game_by_buttons(backend: str | None) -> None:
     rng = random.Random(7)
     async with FakeTelegram() as tg:
         anna, boris, vika = tg.user(101, "Аня"), tg.user(102, "Борис"), tg.user(103, "Вика")
         users = [anna, boris, vika]
         chat = tg.group(members=users)
-        async with running(settings_for(tg, redis_url)) as app:
+        async with running(settings_for(tg, backend)) as app:
             lobby = await open_lobby(chat, anna, boris, vika)
             assert "Вика" in lobby.content and "Начать" in lobby.button_texts[-1]
             table = await start_game(chat, anna, lobby)

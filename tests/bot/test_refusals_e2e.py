@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.storage import MemoryStore
 from tests.bot.e2e import (
     data_of,
@@ -30,14 +28,6 @@ async def _to_first_turn(
     assert player is not None
     other = next(u for u in users if u is not player)
     return table, player, other
-
-
-@pytest.fixture(params=["memory", "redis"])
-def backend(request: pytest.FixtureRequest) -> str | None:
-    if request.param == "memory":
-        return None
-    url = request.getfixturevalue("redis_url")
-    return str(url)
 
 
 async def test_stranger_out_of_turn_double_and_old_buttons_are_refused(backend: str | None) -> None:
