@@ -463,7 +463,7 @@ class GameService:
             old_json = rec.state
             self._absorb(rec, p, adv.state, adv.ui, events, adv.deadline, t)
             rec.timeouts.pop(user, None)  # he is here
-            if out.visible or rec.state != old_json:
+            if out.visible or (rec.state != old_json and p.seq_changes(state, adv.state)):
                 rec.seq += 1
             try:
                 rec = await self._save(rec)
@@ -521,9 +521,9 @@ class GameService:
             rec.log = (rec.log + lines)[-LOG_LINES:]
             self._absorb(rec, p, adv.state, adv.ui, events, adv.deadline, t)
             changed = rec.state != old_json
-            if changed:
+            if changed and p.seq_changes(p.load(old_json or ""), adv.state):
                 rec.seq += 1
-            elif rec.deadline == old_deadline and not lines:
+            elif not changed and rec.deadline == old_deadline and not lines:
                 self._schedule_timer(rec)
                 return
             try:

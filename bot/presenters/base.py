@@ -97,6 +97,11 @@ class Presenter(ABC):
         t: Translator,
     ) -> str: ...
 
+    def seq_changes(self, old: BaseModel, new: BaseModel) -> bool:
+        """Whether a state change makes the shown buttons out of date (callback data carries
+        the record's `seq`). By default every change does."""
+        return old.model_dump_json() != new.model_dump_json()
+
     def versioned(self, code: str) -> bool:
         """Whether a button must carry the current `seq` (False for idempotent choices)."""
         return True

@@ -26,7 +26,16 @@ from pydantic import BaseModel
 
 from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
 from games import Event, IllegalAction
-from games.seven_tracks import GAME, Action, ActionType, Phase, SevenTracks, State, Status
+from games.seven_tracks import (
+    GAME,
+    Action,
+    ActionType,
+    Phase,
+    SevenTracks,
+    State,
+    Status,
+    View,
+)
 from games.seven_tracks.model import (
     BLACK,
     COLOURS,
@@ -123,6 +132,25 @@ class SevenTracksPresenter(Presenter):
     def versioned(self, code: str) -> bool:
         return code not in ("fmd", "fmp")
 
+    def seq_changes(self, old: BaseModel, new: BaseModel) -> bool:
+        """Inside one first-move window nothing visible changes (its buttons carry no
+        version): the table must not reveal that the window moved on past someone."""
+        a, b = self._st(old), self._st(new)
+        if a.phase == b.phase == Phase.FIRST_MOVE and (a.round_no, a.cycle_no) == (
+            b.round_no,
+            b.cycle_no,
+        ):
+            return False
+        return super().seq_changes(old, new)
+
+    def _public_view(self, s: State) -> View:
+        """The table's view; in the first-move window it names nobody: whose decision is
+        pending would tell who holds the FM or a universal."""
+        v = self.game.view(s, None)
+        if s.phase == Phase.FIRST_MOVE:
+            v = v.model_copy(update={"current": None})
+        return v
+
     def _name(self, names: dict[int, str], state: State, seat: int | None) -> str:
         user = _seat_user(state, seat)
         if user is None:
@@ -153,13 +181,14 @@ class SevenTracksPresenter(Presenter):
         t: Translator,
     ) -> str:
         s = self._st(state)
-        v = self.game.view(s, None)
+        v = self._public_view(s)
         length = t("st.len_one_round") if v.single_round else t("st.len_target", n=v.target_score)
         lines = [t("st.header", round=v.round_no, length=length)]
         who = self._name(names, s, v.current)
         turn = v.turn
         if v.phase == Phase.FIRST_MOVE:
-            lines.append(t("st.phase.first_move", seconds=int(self.first_move_seconds)))
+            seconds = max(1, round(self.first_move_seconds))
+            lines.append(t("st.phase.first_move", seconds=seconds))
         elif v.phase == Phase.PRE_MOVE:
             lines.append(t("st.phase.pre_move", name=who))
         elif v.phase == Phase.PLACING:
@@ -401,14 +430,14 @@ class SevenTracksPresenter(Presenter):
     # ---------------------------------------------------------------- picture
 
     def picture_key(self, state: BaseModel) -> str:
-        v = self.game.view(self._st(state), None)
+        v = self._public_view(self._st(state))
         raw = v.model_dump_json(exclude={"last_round"})
         return hashlib.sha1(raw.encode()).hexdigest()[:16]
 
     def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
         from render.seven_tracks import render
 
-        return render(self.game.view(self._st(state), None), names)
+        return render(self._public_view(self._st(state)), names)
 
     # ---------------------------------------------------------------- hand
 

@@ -210,3 +210,17 @@ def test_declaring_without_the_tile_is_refused_privately() -> None:
         assert "нет ни" in r.text
     else:
         raise AssertionError("a claim without FM or U must be refused")
+
+
+def test_the_first_move_window_does_not_show_whose_decision_is_pending() -> None:
+    p = SevenTracksPresenter(first_move_seconds=20)
+    s = _window_with_holder()
+    adv = p.advance(s, {}, 0.0)
+    st = adv.state
+    assert isinstance(st, State) and st.phase == Phase.FIRST_MOVE
+    others = [seat for seat in range(len(st.players)) if seat != st.current]
+    moved = st.model_copy(update={"current": others[0]})
+    assert p.caption(st, NAMES, adv.ui, [], T) == p.caption(moved, NAMES, adv.ui, [], T)
+    assert "▶" not in p.caption(st, NAMES, adv.ui, [], T)
+    assert p.picture_key(st) == p.picture_key(moved)
+    assert not p.seq_changes(st, moved)  # no edit of the table while the window runs
