@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from itertools import pairwise
 
 from PIL import Image, ImageDraw
@@ -171,30 +172,54 @@ def _disc(
     """An antialiased disc."""
     pad = radius + width + 2
     ox, oy = round(centre[0] - pad), round(centre[1] - pad)
+    # The sprite depends only on the disc and where its centre falls inside a pixel,
+    # so it is drawn once and pasted wherever the same disc is needed again.
+    sprite = _disc_sprite(
+        round(centre[0] - ox, 3), round(centre[1] - oy, 3), radius, fill, outline, width, pad
+    )
+    paste(img, sprite, (ox, oy))
+
+
+@lru_cache(maxsize=256)
+def _disc_sprite(
+    cx: float,
+    cy: float,
+    radius: float,
+    fill: RGB,
+    outline: RGB | None,
+    width: float,
+    pad: float,
+) -> Image.Image:
     side = round(2 * pad) + 1
-    c = Canvas((side, side), origin=(ox, oy))
-    c.circle(centre, radius, fill=fill, outline=outline, width=width)
-    paste(img, c.image(), (ox, oy))
+    c = Canvas((side, side))
+    c.circle((cx, cy), radius, fill=fill, outline=outline, width=width)
+    return c.image()
 
 
 def _star(img: Image.Image, centre: tuple[int, int], radius: float, fill: RGB) -> None:
     """The four-pointed ✦ of the neutral centre."""
     cx, cy = centre
+    pad = round(radius) + 2
+    paste(img, _star_sprite(radius, fill), (cx - pad, cy - pad))
+
+
+@lru_cache(maxsize=16)
+def _star_sprite(radius: float, fill: RGB) -> Image.Image:
+    pad = round(radius) + 2
     r, q = radius, radius * 0.28
     pts = [
-        (cx, cy - r),
-        (cx + q, cy - q),
-        (cx + r, cy),
-        (cx + q, cy + q),
-        (cx, cy + r),
-        (cx - q, cy + q),
-        (cx - r, cy),
-        (cx - q, cy - q),
+        (pad, pad - r),
+        (pad + q, pad - q),
+        (pad + r, pad),
+        (pad + q, pad + q),
+        (pad, pad + r),
+        (pad - q, pad + q),
+        (pad - r, pad),
+        (pad - q, pad - q),
     ]
-    pad = round(r) + 2
-    c = Canvas((2 * pad, 2 * pad), origin=(cx - pad, cy - pad))
+    c = Canvas((2 * pad, 2 * pad))
     c.polygon(pts, fill=fill)
-    paste(img, c.image(), (cx - pad, cy - pad))
+    return c.image()
 
 
 # ---------------------------------------------------------------- parts
@@ -465,10 +490,24 @@ def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
     return img
 
 
+def encode(img: Image.Image) -> bytes:
+    """PNG bytes of a picture made by `draw` (a palette fitted to the picture: the
+    players' colours differ from game to game)."""
+    return encode_png(img)
+
+
+def warm_up() -> None:
+    """Load the fonts this picture uses and draw one small board, so that the first
+    picture after the bot starts costs what every later one does."""
+    from games.cell_capture import GAME
+
+    encode(draw(GAME.view(GAME.new(players=[1, 2], seed=1), None), {1: "А", 2: "Б"}))
+
+
 def render(view: View, names: dict[int, str] | None = None) -> bytes:
     """PNG bytes of the table picture for the public `view`.
 
     `names` maps player ids to display names; a missing one is shown as "Игрок N"
     (N = seat + 1). The same view and names give the same bytes.
     """
-    return encode_png(draw(view, names))
+    return encode(draw(view, names))

@@ -367,6 +367,9 @@ def paste_centred(dst: Image.Image, sprite: Image.Image, centre: Point) -> None:
 # ---------------------------------------------------------------- encoding
 
 PNG_COLOURS = 256
+# zlib level of the PNGs: 3 is twice as fast as 6 for ~15 % more bytes (a board stays
+# far under Telegram's and our 150 KB budget; Telegram re-encodes photos anyway).
+PNG_LEVEL = 3
 
 
 def fit_palette(images: Sequence[Image.Image], colours: int = PNG_COLOURS) -> Image.Image:
@@ -392,7 +395,7 @@ def encode_png(
     img: Image.Image,
     palette: Image.Image | None = None,
     colours: int = PNG_COLOURS,
-    compress_level: int = 6,
+    compress_level: int = PNG_LEVEL,
 ) -> bytes:
     """A palette PNG of `img` without dithering, so flat areas stay flat and text crisp.
 

@@ -332,7 +332,7 @@ def block_sprite(kind: str) -> Image.Image:
     return c.image()
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=16)
 def next_marker(colour: str) -> Image.Image:
     """Emphasis of a track's next expected colour: a thick ring in that colour."""
     r = TILE_R + 3

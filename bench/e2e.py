@@ -1,0 +1,620 @@
+"""The bot end to end: the real bot process against the fake Bot API server and Redis.
+
+    python -m bench.e2e [--games 1 10 100] [--measure 15] [--redis-url URL]
+
+The fake Telegram server (`tests.fake_telegram`) runs in this process; the bot runs as a
+subprocess (`python -m bot` with BOT_TOKEN / TELEGRAM_API_URL / REDIS_URL), so the
+simulated players and the server do not compete with the bot for its event loop. For
+every scenario (N concurrent games) a fresh bot process starts, N groups each open a
+lobby, join and start a «Семидорожник» game, and then their players press the buttons
+they see (the e2e tests' plan: dice, place everything, finish) with a think time
+between taps. After a warm-up the latencies are recorded from the server's side:
+
+- update → answer: the update queued for the bot → its `answerCallbackQuery`;
+- update → edit: an accepted press's update → the table's edit that shows it.
+
+The baseline is `bench/echo_bot.py` (answers, edits a caption) driven the same way in the
+same run. RSS is the bot process's VmRSS; Redis bytes per game are `MEMORY USAGE` of
+the game keys.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.stats import median, pct
+from tests.fake_telegram import Chat, FakeTelegram, User
+from tests.fake_telegram.server import CallbackRecord, StoredMessage
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# What a simple player tries, in order (the plan of tests/bot/test_game_e2e.py).
+PLAN = [
+    "🎲🎲 Два кубика",
+    "🎲 Один кубик",
+    "▶ Выставить всё",
+    "✅ Закончить ход",
+    "📥 Взять из кассы",
+    "✅ Заменить",
+]
+FM_DECLARE = "⭐ Заявить право первого хода"
+FM_PASS = "Не использовать"
+HAND = "🂠 Мои фишки"
+TIMEOUT = 60.0
+
+
+# ---------------------------------------------------------------- Redis for the run
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """A throw-away `redis-server` on a free local port (no persistence); yields its URL."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    workdir = tempfile.mkdtemp(prefix="bench-redis-")
+    pidfile = Path(workdir) / "redis.pid"
+    subprocess.run(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            workdir,
+            "--daemonize",
+            "yes",
+            "--pidfile",
+            str(pidfile),
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        import redis
+
+        client = redis.Redis.from_url(url)
+        for _ in range(100):
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        client.close()
+        yield url
+    finally:
+        with contextlib.suppress(Exception):
+            os.kill(int(pidfile.read_text().strip()), signal.SIGTERM)
+        time.sleep(0.2)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def redis_bytes_per_game(url: str, prefix: str) -> tuple[float, int, int]:
+    """(mean MEMORY USAGE of a game key, number of game keys, mean value length)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    sizes: list[int] = []
+    lengths: list[int] = []
+    for key in client.scan_iter(match=f"{prefix}:game:*", count=500):
+        usage = client.memory_usage(key, samples=0)
+        if usage is not None:
+            sizes.append(int(usage))
+            lengths.append(int(client.strlen(key)))
+    client.close()
+    if not sizes:
+        return float("nan"), 0, 0
+    return sum(sizes) / len(sizes), len(sizes), int(sum(lengths) / len(lengths))
+
+
+# ---------------------------------------------------------------- the bot process
+
+
+class BotProcess:
+    """`python -m <module>` against the fake server; stdout/stderr go to a log file."""
+
+    def __init__(self, module: str, env: dict[str, str], log_path: Path) -> None:
+        self.module = module
+        self.env = {**os.environ, **env, "PYTHONPATH": str(ROOT)}
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self._log = self.log_path.open("wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", self.module],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def rss_bytes(self) -> int:
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    def errors(self) -> list[str]:
+        text = self.log_path.read_text(errors="replace")
+        return [x for x in text.splitlines() if " ERROR " in x or "Traceback" in x]
+
+    async def stop(self) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            for _ in range(100):
+                if self.proc.poll() is not None:
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+
+
+# ---------------------------------------------------------------- measurements
+
+
+@dataclass
+class Samples:
+    """What the simulated players saw; only presses made inside the window count."""
+
+    window: tuple[float, float] = (float("inf"), float("inf"))
+    answer: list[float] = field(default_factory=list)
+    edit: list[float] = field(default_factory=list)
+    answered_first: int = 0  # accepted presses whose answer came before the table edit
+    accepted: int = 0
+    refused: int = 0
+    unanswered: int = 0
+    no_edit: int = 0
+    updates: int = 0  # updates answered in the window (all kinds of presses)
+
+    def inside(self, t: float) -> bool:
+        return self.window[0] <= t < self.window[1]
+
+    def press(self, rec: CallbackRecord, alert: bool) -> None:
+        if not self.inside(rec.created_at):
+            return
+        if rec.answered_at is None:
+            self.unanswered += 1
+            return
+        self.updates += 1
+        self.answer.append(rec.answered_at - rec.created_at)
+        if alert:
+            self.refused += 1
+
+    def edited(self, rec: CallbackRecord, message: StoredMessage | None) -> None:
+        if not self.inside(rec.created_at):
+            return
+        self.accepted += 1
+        if message is None or message.edited_at is None:
+            self.no_edit += 1
+            return
+        self.edit.append(message.edited_at - rec.created_at)
+        if rec.answered_at is not None and rec.answered_at <= message.edited_at:
+            self.answered_first += 1
+
+
+@dataclass
+class Scenario:
+    kind: str  # "bot" or "echo"
+    games: int
+    think: tuple[float, float]
+    answer_p50: float = float("nan")
+    answer_p99: float = float("nan")
+    edit_p50: float = float("nan")
+    edit_p99: float = float("nan")
+    updates_per_s: float = float("nan")
+    bot_cpu: float = float("nan")  # bot process CPU seconds per wall second in the window
+    rss: int = 0
+    redis_per_game: float = float("nan")
+    redis_value_len: int = 0
+    answered_first: float = float("nan")
+    samples: int = 0
+    refused: int = 0
+    unanswered: int = 0
+    no_edit: int = 0
+    errors: int = 0
+    setup_s: float = 0.0
+
+
+def data_of(table: StoredMessage) -> list[str | None]:
+    return [b.callback_data for row in table.buttons for b in row]
+
+
+def mover(table: StoredMessage, users: list[User]) -> User | None:
+    match = re.search(r"Ходит (.+?):", table.content)
+    if not match:
+        return None
+    name = match.group(1).strip()
+    return next((u for u in users if u.full_name == name), None)
+
+
+class Player:
+    """The simulated people of one group."""
+
+    def __init__(
+        self,
+        tg: FakeTelegram,
+        index: int,
+        samples: Samples,
+        stop: asyncio.Event,
+        think: tuple[float, float],
+    ) -> None:
+        self.tg = tg
+        self.users = [
+            tg.user(index * 10 + k, name, last_name=f"N{index}")
+            for k, name in enumerate(("Аня", "Борис", "Вика"), start=1)
+        ]
+        self.chat: Chat = tg.group(title=f"Стол {index}", members=self.users)
+        self.samples = samples
+        self.stop = stop
+        self.think = think
+        self.rng = random.Random(index)
+        self.table: StoredMessage | None = None
+
+    async def pause(self) -> None:
+        lo, hi = self.think
+        if hi > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stop.wait(), self.rng.uniform(lo, hi))
+
+    async def press(self, user: User, label: str | None, data: str | None = None) -> bool | None:
+        """Tap a button of the table; True accepted, False refused, None unanswered."""
+        assert self.table is not None
+        rec = await self.chat.tap(user, self.table, label, by_data=data)
+        try:
+            answer = await self.tg.answer_of(rec, timeout=TIMEOUT)
+        except AssertionError:
+            self.samples.press(rec, False)
+            return None
+        self.samples.press(rec, answer.show_alert)
+        return not answer.show_alert
+
+    async def changed(self, before: list[str | None], rec: CallbackRecord | None) -> None:
+        """Wait for the table to show the press (its buttons' data change)."""
+        table = self.table
+        assert table is not None
+        try:
+            await self.chat.wait_for(lambda: data_of(table) != before, TIMEOUT)
+        except TimeoutError:
+            if rec is not None:
+                self.samples.edited(rec, None)
+            return
+        if rec is not None:
+            self.samples.edited(rec, table)
+
+
+class GamePlayer(Player):
+    """Players of «Семидорожник» on the real bot."""
+
+    async def setup(self) -> None:
+        chat, users = self.chat, self.users
+        waiter = chat.wait_message(lambda m: "Новая игра" in m.content, timeout=TIMEOUT)
+        await chat.send(users[0], "/new")
+        lobby = await waiter
+        for user in users[1:]:
+            rec = await chat.tap(user, lobby, contains="Играть")
+            await self.tg.answer_of(rec, timeout=TIMEOUT)
+        await chat.wait_for(lambda: any("Начать" in t for t in lobby.button_texts), TIMEOUT)
+        waiter = chat.wait_message(lambda m: m.photo is not None, timeout=TIMEOUT)
+        rec = await chat.tap(users[0], lobby, contains="Начать")
+        await self.tg.answer_of(rec, timeout=TIMEOUT)
+        self.table = await waiter
+
+    async def play(self) -> None:
+        while not self.stop.is_set():
+            table = self.table
+            assert table is not None
+            texts = table.button_texts
+            if not texts:  # the game is over: a new one in the same group
+                await self.setup()
+                continue
+            await self.pause()
+            if self.stop.is_set():
+                break
+            texts = table.button_texts
+            before = data_of(table)
+            if FM_PASS in texts:  # the first-move window: everyone declines
+                for user in self.users:
+                    if FM_PASS not in table.button_texts:
+                        break
+                    await self.press(user, FM_PASS)
+                await self.changed(before, None)
+                continue
+            user = mover(table, self.users)
+            if user is None:
+                await self.changed(before, None)
+                continue
+            labels = [x for x in PLAN if x in texts]
+            options = [b for b in (table.buttons[0] if table.buttons else []) if b.text != HAND]
+            done = False
+            for label in labels:
+                rec = await self.chat.tap(user, table, label)
+                try:
+                    answer = await self.tg.answer_of(rec, timeout=TIMEOUT)
+                except AssertionError:
+                    self.samples.press(rec, False)
+                    continue
+                self.samples.press(rec, answer.show_alert)
+                if not answer.show_alert:
+                    await self.changed(before, rec)
+                    done = True
+                    break
+            if not done:  # a rare spot: any other button of the first row, else wait
+                choices = [b.callback_data for b in options if b.callback_data]
+                if choices:
+                    rec = await self.chat.tap(user, table, by_data=self.rng.choice(choices))
+                    with contextlib.suppress(AssertionError):
+                        answer = await self.tg.answer_of(rec, timeout=TIMEOUT)
+                        self.samples.press(rec, answer.show_alert)
+                        if not answer.show_alert:
+                            await self.changed(before, rec)
+                            continue
+                await self.press(user, HAND)
+                with contextlib.suppress(TimeoutError):
+                    await self.chat.wait_for(lambda b=before, m=table: data_of(m) != b, 5)
+
+
+class EchoPlayer(Player):
+    """Players of the echo bot: press one of its three buttons, wait for the edit."""
+
+    async def setup(self) -> None:
+        waiter = self.chat.wait_message(lambda m: m.photo is not None, timeout=TIMEOUT)
+        await self.chat.send(self.users[0], "/new")
+        self.table = await waiter
+
+    async def play(self) -> None:
+        while not self.stop.is_set():
+            await self.pause()
+            if self.stop.is_set():
+                break
+            table = self.table
+            assert table is not None
+            before = data_of(table)
+            choice = self.rng.choice([d for d in before if d])
+            user = self.rng.choice(self.users)
+            rec = await self.chat.tap(user, table, by_data=choice)
+            try:
+                answer = await self.tg.answer_of(rec, timeout=TIMEOUT)
+            except AssertionError:
+                self.samples.press(rec, False)
+                continue
+            self.samples.press(rec, answer.show_alert)
+            await self.changed(before, rec)
+
+
+@contextlib.asynccontextmanager
+async def bot_process(
+    tg: FakeTelegram, kind: str, redis_url: str, prefix: str, logdir: Path
+) -> AsyncIterator[BotProcess]:
+    env = {
+        "BOT_TOKEN": tg.token,
+        "TELEGRAM_API_URL": tg.api_url,
+        "REDIS_URL": redis_url,
+        "REDIS_PREFIX": prefix,
+        "FIRST_MOVE_SECONDS": "2",
+    }
+    module = "bot" if kind == "bot" else "bench.echo_bot"
+    proc = BotProcess(module, env, logdir / f"{kind}-{prefix}.log")
+    proc.start()
+    try:
+        await tg.wait_for(
+            lambda: (
+                proc.proc is not None
+                and (proc.proc.poll() is not None or tg.server._poller is not None)
+            ),
+            30,
+        )
+        if proc.proc is not None and proc.proc.poll() is not None:
+            raise RuntimeError(f"{module} exited: {proc.log_path.read_text()[-2000:]}")
+        yield proc
+    finally:
+        await proc.stop()
+
+
+async def run_scenario(
+    kind: str,
+    games: int,
+    *,
+    redis_url: str,
+    warmup: float,
+    measure: float,
+    think: tuple[float, float],
+    logdir: Path,
+    profile: Path | None = None,
+) -> Scenario:
+    prefix = f"bench{secrets.token_hex(3)}"
+    result = Scenario(kind=kind, games=games, think=think)
+    samples = Samples()
+    stop = asyncio.Event()
+    async with (
+        FakeTelegram(keep_files=False, log_results=False, callback_answer_timeout=120) as tg,
+        bot_process(tg, kind, redis_url, prefix, logdir) as proc,
+    ):
+        cls: type[GamePlayer | EchoPlayer] = GamePlayer if kind == "bot" else EchoPlayer
+        players = [cls(tg, i + 1, samples, stop, think) for i in range(games)]
+        started = time.monotonic()
+        gate = asyncio.Semaphore(50)
+
+        async def setup(p: Player) -> None:
+            async with gate:
+                await p.setup()  # type: ignore[attr-defined]
+
+        await asyncio.gather(*(setup(p) for p in players))
+        result.setup_s = time.monotonic() - started
+        tasks = [asyncio.ensure_future(p.play()) for p in players]  # type: ignore[attr-defined]
+        await asyncio.sleep(warmup)
+        t0 = time.monotonic()
+        samples.window = (t0, t0 + measure)
+        cpu0 = proc.cpu_seconds()
+        spy: subprocess.Popen[bytes] | None = None
+        if profile is not None and shutil.which("py-spy"):
+            spy = subprocess.Popen(
+                [
+                    "py-spy",
+                    "record",
+                    "--pid",
+                    str(proc.pid),
+                    "--duration",
+                    str(int(measure)),
+                    "--format",
+                    "raw",
+                    "--output",
+                    str(profile),
+                    "--nonblocking",
+                    "--rate",
+                    "200",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        await asyncio.sleep(measure)
+        cpu1 = proc.cpu_seconds()
+        result.rss = proc.rss_bytes()
+        if kind == "bot":
+            per_game, _, value_len = redis_bytes_per_game(redis_url, prefix)
+            result.redis_per_game = per_game
+            result.redis_value_len = value_len
+        await asyncio.sleep(min(5.0, max(1.0, think[1])))  # presses of the window finish
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        if spy is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                spy.wait(30)
+        result.errors = len(proc.errors())
+    result.answer_p50 = median(samples.answer)
+    result.answer_p99 = pct(samples.answer, 0.99)
+    result.edit_p50 = median(samples.edit)
+    result.edit_p99 = pct(samples.edit, 0.99)
+    result.updates_per_s = samples.updates / measure
+    result.bot_cpu = (cpu1 - cpu0) / measure
+    result.samples = len(samples.answer)
+    result.refused = samples.refused
+    result.unanswered = samples.unanswered
+    result.no_edit = samples.no_edit
+    if samples.accepted:
+        result.answered_first = samples.answered_first / samples.accepted
+    return result
+
+
+async def run_all(
+    games: list[int],
+    *,
+    redis_url: str,
+    warmup: float,
+    measure: float,
+    think: tuple[float, float],
+    saturate: int,
+    logdir: Path,
+    profile_dir: Path | None = None,
+    progress: Callable[[str], None] = print,
+) -> list[Scenario]:
+    out: list[Scenario] = []
+    plans: list[tuple[str, int, tuple[float, float]]] = []
+    for n in games:
+        plans += [("echo", n, think), ("bot", n, think)]
+    if saturate:
+        plans += [("echo", saturate, (0.0, 0.0)), ("bot", saturate, (0.0, 0.0))]
+    for kind, n, th in plans:
+        profile = None
+        if profile_dir is not None and kind == "bot" and (n == max(games) or th == (0.0, 0.0)):
+            profile_dir.mkdir(parents=True, exist_ok=True)
+            profile = profile_dir / f"bot-{n}-{'sat' if th == (0.0, 0.0) else 'think'}.txt"
+        progress(f"  e2e: {kind} bot, {n} games, think {th[0]:g}–{th[1]:g} s …")
+        s = await run_scenario(
+            kind,
+            n,
+            redis_url=redis_url,
+            warmup=warmup,
+            measure=measure,
+            think=th,
+            logdir=logdir,
+            profile=profile,
+        )
+        progress(
+            f"    answer p50 {s.answer_p50 * 1e3:.1f} ms p99 {s.answer_p99 * 1e3:.1f} ms, "
+            f"edit p50 {s.edit_p50 * 1e3:.1f} ms p99 {s.edit_p99 * 1e3:.1f} ms, "
+            f"{s.updates_per_s:.0f} upd/s, bot CPU {s.bot_cpu:.2f}, "
+            f"RSS {s.rss / 2**20:.0f} MiB, setup {s.setup_s:.1f} s, errors {s.errors}"
+        )
+        out.append(s)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 10, 100])
+    parser.add_argument("--warmup", type=float, default=5)
+    parser.add_argument("--measure", type=float, default=15)
+    parser.add_argument("--think", type=float, nargs=2, default=[2.0, 6.0])
+    parser.add_argument("--saturate", type=int, default=0)
+    parser.add_argument("--redis-url", default=None)
+    parser.add_argument("--profile", default=None, help="py-spy raw profiles to this dir")
+    args = parser.parse_args()
+    logdir = Path(tempfile.mkdtemp(prefix="bench-logs-"))
+
+    async def go(url: str) -> list[Scenario]:
+        return await run_all(
+            args.games,
+            redis_url=url,
+            warmup=args.warmup,
+            measure=args.measure,
+            think=(args.think[0], args.think[1]),
+            saturate=args.saturate,
+            logdir=logdir,
+            profile_dir=Path(args.profile) if args.profile else None,
+        )
+
+    from bench.report import e2e_table
+
+    if args.redis_url:
+        results = asyncio.run(go(args.redis_url))
+    else:
+        with redis_server() as url:
+            results = asyncio.run(go(url))
+    print(e2e_table(results))
+    print(f"logs: {logdir}")
+
+
+if __name__ == "__main__":
+    main()

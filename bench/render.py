@@ -1,0 +1,184 @@
+"""Board pictures: time to render a mid-game state, beside the time to only encode it.
+
+    python -m bench.render [--states N] [--repeat R]
+
+For every game with a renderer, `N` mid-game states (random legal play from different
+seeds, stopped half-way through a game) are drawn and encoded `R` times each. The
+baseline in the same run is the floor: encoding the same finished image with the same
+encoder (palette PNG) and Pillow alone, without drawing anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+import games
+from bench.stats import median, pct
+
+
+@dataclass
+class Renderer:
+    game_id: str
+    players: int
+    draw: Callable[[Any, dict[int, str]], Image.Image]
+    encode: Callable[[Image.Image], bytes]
+    render: Callable[[Any, dict[int, str]], bytes]
+    warm_up: Callable[[], None]
+
+
+def renderers() -> list[Renderer]:
+    from render import cell_capture, seven_tracks
+
+    return [
+        Renderer(
+            "seven_tracks",
+            4,
+            seven_tracks.draw,
+            seven_tracks.encode,
+            seven_tracks.render,
+            seven_tracks.warm_up,
+        ),
+        Renderer(
+            "cell_capture",
+            3,
+            cell_capture.draw,
+            cell_capture.encode,
+            cell_capture.render,
+            cell_capture.warm_up,
+        ),
+    ]
+
+
+NAMES = ["Аня", "Борис", "Вика", "Гоша", "Даша", "Егор"]
+
+
+def mid_game_views(game_id: str, players: int, n: int) -> list[tuple[Any, dict[int, str]]]:
+    """`n` public views half-way through random games (different seeds)."""
+    game = games.get(game_id)
+    ids = list(range(1, players + 1))
+    names = {i: NAMES[i - 1] for i in ids}
+    out: list[tuple[Any, dict[int, str]]] = []
+    seed = 0
+    while len(out) < n:
+        seed += 1
+        rng = random.Random(seed)
+        history = [game.new(ids, seed=seed)]
+        s = history[0]
+        while not game.is_over(s) and len(history) < 4000:
+            s, _ = game.apply(s, rng.choice(game.legal_actions(s)))
+            history.append(s)
+        mid = history[len(history) // 2]
+        out.append((game.view(mid, None), names))
+    return out
+
+
+@dataclass
+class RenderResult:
+    game_id: str
+    render_p50: float
+    render_p95: float
+    encode_p50: float
+    encode_p95: float
+    draw_p50: float
+    plain_png_p50: float
+    size_p50: int
+    size_max: int
+    width: int
+    height: int
+    first_render: float
+
+    @property
+    def ratio(self) -> float:
+        return self.render_p50 / self.encode_p50
+
+
+def bench_one(r: Renderer, n_states: int, repeat: int) -> RenderResult:
+    views = mid_game_views(r.game_id, r.players, n_states)
+    t0 = time.perf_counter()
+    r.render(*views[0])  # the first picture after start: caches cold unless warmed up
+    first = time.perf_counter() - t0
+    r.warm_up()
+    renders: list[float] = []
+    encodes: list[float] = []
+    draws: list[float] = []
+    plain: list[float] = []
+    sizes: list[int] = []
+    w = h = 0
+    for view, names in views:
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            png = r.render(view, names)
+            renders.append(time.perf_counter() - t0)
+            sizes.append(len(png))
+            t0 = time.perf_counter()
+            img = r.draw(view, names)
+            draws.append(time.perf_counter() - t0)
+            w, h = img.size
+            t0 = time.perf_counter()
+            r.encode(img)
+            encodes.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            buf = io.BytesIO()
+            img.save(buf, format="PNG", compress_level=6)
+            plain.append(time.perf_counter() - t0)
+    return RenderResult(
+        game_id=r.game_id,
+        render_p50=median(renders),
+        render_p95=pct(renders, 0.95),
+        encode_p50=median(encodes),
+        encode_p95=pct(encodes, 0.95),
+        draw_p50=median(draws),
+        plain_png_p50=median(plain),
+        size_p50=int(median([float(x) for x in sizes])),
+        size_max=max(sizes),
+        width=w,
+        height=h,
+        first_render=first,
+    )
+
+
+def run(n_states: int = 10, repeat: int = 3) -> list[RenderResult]:
+    return [bench_one(r, n_states, repeat) for r in renderers()]
+
+
+def save_samples(directory: str) -> list[str]:
+    """Write one mid-game picture per game (and its phone-size preview) for looking at."""
+    from pathlib import Path
+
+    out: list[str] = []
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    for r in renderers():
+        view, names = mid_game_views(r.game_id, r.players, 1)[0]
+        png = r.render(view, names)
+        path = Path(directory) / f"{r.game_id}.png"
+        path.write_bytes(png)
+        img = Image.open(io.BytesIO(png)).convert("RGB")
+        small = img.resize((360, round(img.height * 360 / img.width)), Image.Resampling.LANCZOS)
+        small.save(Path(directory) / f"{r.game_id}_360.png")
+        out.append(str(path))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--states", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--save", default=None, help="write sample pictures to this directory")
+    args = parser.parse_args()
+    from bench.report import render_table
+
+    print(render_table(run(args.states, args.repeat)))
+    if args.save:
+        print("\n".join(save_samples(args.save)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""Plain-text tables of the benchmark numbers, each beside its baseline and target verdict."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bench.e2e import Scenario
+    from bench.render import RenderResult
+
+KB = 1024
+MAX_PICTURE = 150 * KB
+MAX_REDIS = 16 * KB
+MAX_P99 = 0.050
+
+
+def mark(ok: bool | None) -> str:
+    return "–" if ok is None else ("✓" if ok else "✗")
+
+
+def ms(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{x * 1e3:.1f}"
+
+
+def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+    line = "  ".join(h.rjust(w) for h, w in zip(head, widths, strict=True))
+    out = [line, "-" * len(line)]
+    for r in rows:
+        out.append("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)))
+    return "\n".join(out)
+
+
+def render_table(results: Sequence[RenderResult]) -> str:
+    rows = []
+    for r in results:
+        rows.append(
+            [
+                r.game_id,
+                f"{r.width}×{r.height}",
+                ms(r.render_p50),
+                ms(r.render_p95),
+                ms(r.draw_p50),
+                ms(r.encode_p50),
+                ms(r.plain_png_p50),
+                f"{r.ratio:.2f} {mark(r.ratio <= 2.0)}",
+                f"{r.size_p50 / KB:.0f} / {r.size_max / KB:.0f} {mark(r.size_max < MAX_PICTURE)}",
+                ms(r.first_render),
+            ]
+        )
+    head = [
+        "game",
+        "size px",
+        "render p50 ms",
+        "p95 ms",
+        "draw p50",
+        "encode-only p50",
+        "Pillow PNG p50",
+        "render/encode ≤2",
+        "KB p50/max <150",
+        "cold 1st ms",
+    ]
+    return "Board pictures (mid-game states; baseline: encoding the finished image)\n" + table(
+        head, rows
+    )
+
+
+def e2e_table(results: Sequence[Scenario]) -> str:
+    echo = {(s.games, s.think): s for s in results if s.kind == "echo"}
+    rows = []
+    for s in results:
+        if s.kind != "bot":
+            continue
+        base = echo.get((s.games, s.think))
+        think = "none" if s.think == (0.0, 0.0) else f"{s.think[0]:g}–{s.think[1]:g} s"
+        b_p50 = base.answer_p50 if base else float("nan")
+        b_p99 = base.answer_p99 if base else float("nan")
+        ok = None
+        if base and not math.isnan(s.answer_p99):
+            ok = s.answer_p99 <= 3 * b_p99 and s.answer_p99 < MAX_P99
+        rows.append(
+            [
+                str(s.games),
+                think,
+                f"{ms(s.answer_p50)} ({ms(b_p50)})",
+                f"{ms(s.answer_p99)} ({ms(b_p99)}) {mark(ok)}",
+                f"{ms(s.edit_p50)} ({ms(base.edit_p50 if base else math.nan)})",
+                f"{ms(s.edit_p99)} ({ms(base.edit_p99 if base else math.nan)})",
+                f"{s.updates_per_s:.0f} ({base.updates_per_s:.0f})" if base else "",
+                f"{s.bot_cpu:.2f} ({base.bot_cpu:.2f})" if base else "",
+                f"{s.rss / 2**20:.0f} ({base.rss / 2**20:.0f})" if base else "",
+                "n/a" if math.isnan(s.answered_first) else f"{s.answered_first * 100:.0f}%",
+                f"{s.samples}/{s.refused}/{s.unanswered + s.no_edit}",
+            ]
+        )
+    head = [
+        "games",
+        "think",
+        "answer p50 ms",
+        "answer p99 ms",
+        "edit p50 ms",
+        "edit p99 ms",
+        "updates/s",
+        "CPU s/s",
+        "RSS MiB",
+        "answer 1st",
+        "n/refused/lost",
+    ]
+    return (
+        "The bot end to end (bot process; baseline in brackets: the echo bot, same harness)\n"
+        "target: answer p99 ≤ 3 × echo p99 and < 50 ms\n" + table(head, rows)
+    )
