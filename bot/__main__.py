@@ -14,8 +14,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    if argv and argv[0] == "playground":
+        from bot.playground import main as playground
+
+        return playground(argv[1:])
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__)
+        print("`python -m bot playground [--port 8080]`: play in a browser, no token needed.")
         print("Environment: BOT_TOKEN (required), REDIS_URL, TELEGRAM_API_URL, BOT_LANGUAGE,")
         print("WEBHOOK_URL, WEBHOOK_PATH, WEBHOOK_HOST, WEBHOOK_PORT, WEBHOOK_SECRET,")
         print("FIRST_MOVE_SECONDS, TURN_SECONDS, TIMEOUTS_BEFORE_REMOVAL, GAME_TTL_DAYS.")
@@ -29,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
         if "bot_token" in missing:
             print(
                 "BOT_TOKEN is not set: get a token from @BotFather and run "
-                "`BOT_TOKEN=... python -m bot`.",
+                "`BOT_TOKEN=... python -m bot` (or try it in a browser without a token: "
+                "`python -m bot playground`).",
                 file=sys.stderr,
             )
         else:

@@ -1,0 +1,240 @@
+"""The playground in headless Chromium: two members in two tabs create a game, join, and
+play by clicking the inline buttons the page shows; the board picture and caption change.
+
+Needs Debian's `chromium` and the `playwright` Python package (no downloaded browser:
+Playwright drives /usr/bin/chromium). Screenshots go to the test's tmp dir, and also to
+`$PLAYGROUND_SCREENSHOTS` when set (that is how docs/playground.png is made).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.playground.server import Playground
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+if not Path(CHROMIUM).exists():
+    pytest.skip(
+        f"{CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)",
+        allow_module_level=True,
+    )
+async_api = pytest.importorskip(
+    "playwright.async_api", reason="playwright is not installed (pip install playwright)"
+)
+
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 412, "height": 915}
+DESKTOP = {"width": 1280, "height": 860}
+TIMEOUT = 10_000  # ms, for one expectation
+TABLE = ".msg.has-photo"
+
+# a usual Семидорожник turn: roll, place, finish (the first that is shown is pressed)
+TURN_PLAN = ["Два кубика", "Один кубик", "Выставить всё", "Взять из кассы", "Закончить ход"]
+
+CAPTION_JS = """el => Array.from(el.querySelector('.text').childNodes)
+  .filter(n => !(n.classList && n.classList.contains('meta')))
+  .map(n => n.textContent).join('')"""
+
+
+@pytest.fixture
+async def playground() -> AsyncIterator[Playground]:
+    settings = {"redis_url": None, "first_move_seconds": 0.5, "turn_seconds": 0}
+    async with Playground(port=0, settings=settings) as pg:
+        yield pg
+
+
+async def table_state(page: Any) -> tuple[str, str]:
+    """(picture URL, caption text) of the newest table message on the page."""
+    table = page.locator(TABLE).last
+    src = await table.locator("img.photo").get_attribute("src")
+    caption = await table.evaluate(CAPTION_JS)
+    return str(src), str(caption)
+
+
+async def click(page: Any, label: str) -> dict[str, Any]:
+    """Click the inline button ``label`` on the newest message showing it and wait until
+    the bot has answered (the page shows the answer as a toast or a popup)."""
+    button = page.locator(".kbtn", has_text=label).last
+    async with page.expect_response("**/api/press") as response:
+        await button.click()
+    answer: dict[str, Any] = await (await response.value).json()
+    assert "error" not in answer, (label, answer)
+    return answer
+
+
+def mover_of(caption: str) -> str | None:
+    match = re.search(r"Ходит (\S+?):", caption)
+    return match.group(1) if match else None
+
+
+async def synced(page: Any, playground: Playground) -> None:
+    """Wait until the bot is idle and the page shows the table as the server has it."""
+    await playground.tg.settle(quiet=0.3, timeout=TIMEOUT / 1000)
+    assert playground.group is not None
+    table = next(m for m in reversed(playground.group.messages) if m.photo is not None)
+    await page.locator(
+        f".msg[data-id='{table.message_id}'][data-edits='{table.edit_count}']"
+    ).wait_for(timeout=TIMEOUT)
+
+
+async def play_turn(page: Any, playground: Playground) -> list[str]:
+    """One member's turn by the usual buttons (roll, place all, finish; a refused one is
+    followed by the next of the plan, like the bot's e2e test); returns what was pressed."""
+    pressed: list[str] = []
+    placed = False
+    before = mover_of((await table_state(page))[1])
+    for _ in range(15):
+        texts = await page.locator(TABLE).last.locator(".kbtn").all_inner_texts()
+        plan = ["Два кубика", "Один кубик"]
+        plan += [] if placed else ["Выставить всё"]
+        plan += ["Закончить ход", "Взять из кассы", "Заменить"]
+        plan += ["Выставить всё", "Приоритет"] if placed else ["Приоритет"]
+        for label in plan:
+            if not any(label in text for text in texts):
+                continue
+            answer = await click(page, label)
+            if answer.get("show_alert"):  # refused with a reason: close the popup
+                await page.locator("#modal .modal-ok").click()
+                continue
+            pressed.append(label)
+            placed = placed or label == "Выставить всё"
+            break
+        else:
+            if "Приоритет" not in pressed:
+                raise AssertionError(f"stuck with {texts}")
+            # the priority menu is open: its first choice that the bot accepts
+            for text in texts:
+                answer = await click(page, text)
+                if not answer.get("show_alert"):
+                    pressed.append(text)
+                    break
+                await page.locator("#modal .modal-ok").click()
+        await synced(page, playground)
+        if mover_of((await table_state(page))[1]) != before:
+            break
+    return pressed
+
+
+async def test_play_in_the_browser(playground: Playground, tmp_path: Path) -> None:
+    started = time.monotonic()
+    async with async_api.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            await scenario(browser, playground, tmp_path)
+        finally:
+            await browser.close()
+    print(f"playground browser test: {time.monotonic() - started:.1f}s")
+
+
+async def scenario(browser: Any, playground: Playground, tmp_path: Path) -> None:
+    expect = async_api.expect
+    phone = await browser.new_context(viewport=PHONE, device_scale_factor=1, locale="ru-RU")
+    anna = await phone.new_page()
+    boris = await phone.new_page()
+    pages = {"Аня": anna, "Борис": boris}
+    for name, page in pages.items():
+        await page.goto(f"{playground.url}/?as={name}")
+        await expect(page.locator("body[data-ready='1']")).to_have_count(1, timeout=TIMEOUT)
+        await expect(page.locator("#members .chip[aria-selected='true']")).to_contain_text(name)
+
+    # Аня creates a game by typing /new; the lobby reaches Борис's tab live
+    await anna.fill("#text", "/new")
+    await anna.press("#text", "Enter")
+    await expect(anna.locator(".msg.out").last).to_contain_text("/new")
+    lobby = boris.locator(".msg[data-from='bot']", has_text="Новая игра").last
+    await expect(lobby).to_be_visible(timeout=TIMEOUT)
+    await expect(lobby.locator("b").first).to_be_visible()  # HTML entities rendered
+
+    # Борис joins by the lobby's button; the toast shows the bot's answer
+    await click(boris, "Играть")
+    await expect(boris.locator("#toast")).to_contain_text("Вы в игре", timeout=TIMEOUT)
+    await expect(anna.locator(".msg", has_text="Новая игра").last).to_contain_text("Борис")
+
+    # Аня starts it: the table message (picture + caption + buttons) appears
+    await click(anna, "Начать")
+    await expect(anna.locator(TABLE)).to_have_count(1, timeout=TIMEOUT)
+    await synced(anna, playground)
+    first_src, first_caption = await table_state(anna)
+    assert "/photo/" in first_src, first_src
+    image = await anna.request.get(f"{playground.url}/photo/{first_src.rsplit('/', 1)[-1]}")
+    assert (await image.body()).startswith(b"\x89PNG")
+
+    # the first-move window closes by itself (0.5 s); then it is someone's turn
+    await anna.wait_for_function(
+        "sel => { const t = document.querySelectorAll(sel); "
+        "return t.length && /Ходит /.test(t[t.length - 1].textContent); }",
+        arg=TABLE,
+        timeout=TIMEOUT,
+    )
+    await synced(anna, playground)
+
+    # a player looks at his tiles: the bot's show_alert answer is a popup
+    await click(boris, "Мои фишки")
+    await expect(boris.locator("#modal")).to_be_visible()
+    await expect(boris.locator("#modal .modal-text")).to_contain_text("фишки")
+    await boris.wait_for_timeout(200)  # the popup's fade-in
+    await boris.screenshot(path=str(tmp_path / "alert.png"))
+    await boris.locator("#modal .modal-ok").click()
+    await expect(boris.locator("#modal")).to_be_hidden()
+
+    # several turns, each by the member whose turn it is, clicking only visible buttons
+    turns: list[tuple[str, list[str]]] = []
+    for _ in range(3):
+        _, caption = await table_state(anna)
+        name = mover_of(caption)
+        assert name in pages, caption
+        pressed = await play_turn(pages[name], playground)
+        assert pressed, caption
+        turns.append((name, pressed))
+        await synced(anna, playground)
+    assert {name for name, _ in turns} == {"Аня", "Борис"}, turns
+    src, caption = await table_state(anna)
+    assert src != first_src, "the board picture did not change"
+    assert caption != first_caption, "the caption did not change"
+    # both tabs show the same table (live updates)
+    await expect(boris.locator(TABLE).last.locator("img.photo")).to_have_attribute(
+        "src", re.compile(re.escape(src.rsplit("/", 1)[-1]) + "$")
+    )
+
+    # the private chat with the bot: the welcome of /start is there
+    await anna.locator("#chats .chip[data-view='private']").click()
+    await expect(anna.locator(".msg[data-from='bot']").first).to_contain_text("Привет")
+    await anna.locator("#chats .chip[data-view='group']").click()
+    await expect(anna.locator(TABLE)).to_have_count(1)
+
+    await anna.bring_to_front()
+    await anna.wait_for_timeout(300)  # let the last picture load
+    await save_screenshot(anna, tmp_path / "phone.png")
+
+    desktop = await browser.new_context(viewport=DESKTOP, device_scale_factor=1, locale="ru-RU")
+    wide = await desktop.new_page()
+    await wide.goto(f"{playground.url}/?as=Аня")
+    await expect(wide.locator(TABLE)).to_have_count(1, timeout=TIMEOUT)
+    await wide.wait_for_timeout(300)
+    await save_screenshot(wide, tmp_path / "desktop.png")
+    print(f"turns played: {turns}")
+
+
+async def save_screenshot(page: Any, path: Path) -> None:
+    await page.screenshot(path=str(path))
+    target = os.environ.get("PLAYGROUND_SCREENSHOTS")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(target) / path.name)
