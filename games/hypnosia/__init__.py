@@ -1,0 +1,27 @@
+"""«Гипнозия»: race to the centre across three rings (spec `shared/rules/hypnosia.md`)."""
+
+from games.hypnosia.engine import CODES, GAME, Hypnosia
+from games.hypnosia.model import (
+    Action,
+    ActionType,
+    EndReason,
+    Options,
+    Phase,
+    Route,
+    State,
+    View,
+)
+
+__all__ = [
+    "CODES",
+    "GAME",
+    "Action",
+    "ActionType",
+    "EndReason",
+    "Hypnosia",
+    "Options",
+    "Phase",
+    "Route",
+    "State",
+    "View",
+]

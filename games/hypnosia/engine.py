@@ -1,0 +1,550 @@
+"""The rules engine of «Гипнозия» (shared/rules/hypnosia.md). Pure and deterministic.
+
+Example:
+    >>> from games.hypnosia import GAME
+    >>> s = GAME.new([1, 2], seed=1)
+    >>> [a.encode() for a in GAME.legal_actions(s)]
+    ['R']
+    >>> s2, events = GAME.apply(s, GAME.decode_action("R"))
+    >>> s2.version == s.version + 1 and events[0].type == "rolled"
+    True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.hypnosia.model import (
+    BOARD_SEATS,
+    CAPTURED,
+    CENTRE_VALUES,
+    COLOURS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    REMOVED,
+    RING_SIZES,
+    START,
+    TOKENS,
+    Action,
+    ActionType,
+    CellView,
+    EndReason,
+    Options,
+    Phase,
+    PlayerView,
+    Route,
+    State,
+    View,
+    bridge_target,
+    centre_cell,
+    entry,
+    in_play,
+    is_bridge,
+    parse_cell,
+    ring_cell,
+)
+from games.protocol import Event, IllegalAction, Result, Standing
+
+# Machine codes of IllegalAction; the bot translates each (locales: error.<code>).
+CODES: tuple[str, ...] = (
+    "game_over",  # the game has ended
+    "malformed",  # not an action of this game (bad text, bad fields)
+    "wrong_phase",  # ROLL while moving, MOVE before rolling
+    "no_such_die",  # no unused die has this value (I6)
+    "token_out_of_play",  # the token is in the centre, captured or removed
+    "not_a_pair",  # `pair` for a token that is not in a pair (R13)
+    "use_lower_token",  # a pair is named (and split) by its lower number (R13)
+    "die_too_small",  # start token №i needs a die of at least i (R8)
+    "not_on_bridge",  # the bridge route needs the unit to stand on a bridge (R10)
+    "pair_no_bridge",  # variant: a pair may not cross or enter the centre (R15)
+    "centre_needs_one",  # the centre takes exactly a 1 (R11)
+    "stack_limit",  # at most 2 tokens of a player on a cell (R12)
+    "single_vs_pair",  # a single cannot capture a pair (R12)
+    "not_a_player",  # remove(): the id is not in this game
+)
+
+ROUTES: tuple[Route, ...] = (Route.RING, Route.BRIDGE)
+
+
+class Hypnosia:
+    """«Гипнозия» implementing games.protocol.Game."""
+
+    id = "hypnosia"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    state_type = State
+    action_type = Action
+
+    # ---------------------------------------------------------------- protocol
+
+    def new(self, players: list[int], seed: int, options: dict[str, Any] | None = None) -> State:
+        """R1–R4: tokens on their start positions, the first player rolled off."""
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise ValueError("players: 2..6 players are needed")
+        if len(set(players)) != len(players):
+            raise ValueError("players: duplicate player")
+        opts = Options.model_validate(options or {})
+        n = len(players)
+        s = State(
+            options=opts,
+            seed=seed,
+            players=list(players),
+            board_seats=list(BOARD_SEATS[n]),
+            tokens=[[START] * TOKENS for _ in players],
+            captured=[0] * n,
+            lost=[0] * n,
+        )
+        s.first = s.current = _roll_off(s)
+        return s
+
+    def to_act(self, state: State) -> int | None:
+        if state.phase == Phase.GAME_OVER:
+            return None
+        return state.players[state.current]
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """Canonical order: die ascending, token ascending, ring before bridge, pair first."""
+        return [a for a in _candidates(state) if _why(state, a) is None]
+
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        if not isinstance(action, Action):
+            raise IllegalAction("malformed")
+        code = _why(state, action)
+        if code is None and action not in _candidates(state):
+            code = "malformed"
+        if code is not None:
+            raise IllegalAction(code, action=action.encode())
+        s = state.model_copy(deep=True)
+        events: list[Event] = []
+        if action.type is ActionType.ROLL:
+            _roll(s, events)
+        else:
+            _move(s, action, events)
+        s.version += 1
+        return s, events
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == Phase.GAME_OVER
+
+    def result(self, state: State) -> Result:
+        return _result(state)
+
+    def view(self, state: State, player: int | None) -> View:
+        return _view(state, player)
+
+    def remove(self, state: State, player: int) -> tuple[State, list[Event]]:
+        """R20: the player's tokens leave the board; his centre fields stay his."""
+        if player not in state.players:
+            raise IllegalAction("not_a_player", player=player)
+        seat = state.players.index(player)
+        if state.phase == Phase.GAME_OVER or seat in state.left:
+            return state, []
+        s = state.model_copy(deep=True)
+        events: list[Event] = []
+        _remove(s, seat, events)
+        s.version += 1
+        return s, events
+
+    def encode_action(self, action: Action) -> str:
+        return action.encode()
+
+    def decode_action(self, text: str) -> Action:
+        try:
+            return Action.decode(text)
+        except ValueError as exc:
+            raise IllegalAction("malformed", text=text[:40]) from exc
+
+
+GAME = Hypnosia()
+
+
+# -------------------------------------------------------------------- helpers
+
+
+def _rng(s: State) -> random.Random:
+    """A fresh generator per use, derived from the seed and a counter: small to store."""
+    s.rng_calls += 1
+    return random.Random(f"{s.seed}:{s.rng_calls}")
+
+
+def _ev(events: list[Event], type_: str, seat: int | None = None, **data: Any) -> None:
+    events.append(Event(type=type_, seat=seat, data=data))
+
+
+def _roll_off(s: State) -> int:
+    """R4: two dice each, highest sum starts, the tied highest roll again."""
+    contenders = list(range(len(s.players)))
+    while True:
+        rng = _rng(s)
+        rolls = {seat: rng.randint(1, 6) + rng.randint(1, 6) for seat in contenders}
+        s.roll_off.append(rolls)
+        best = max(rolls.values())
+        contenders = [seat for seat in contenders if rolls[seat] == best]
+        if len(contenders) == 1:
+            return contenders[0]
+
+
+def occupants(s: State, cell: str) -> list[tuple[int, int]]:
+    """(seat, token) pairs on a ring cell, token ascending."""
+    return [
+        (seat, t + 1)
+        for seat, row in enumerate(s.tokens)
+        for t, pos in enumerate(row)
+        if pos == cell
+    ]
+
+
+def _mates(s: State, seat: int, token: int) -> list[int]:
+    """The other tokens of `seat` on the same ring cell as `token` (its pair partner)."""
+    pos = s.tokens[seat][token - 1]
+    if parse_cell(pos) is None:
+        return []
+    return [t + 1 for t, p in enumerate(s.tokens[seat]) if p == pos and t + 1 != token]
+
+
+def has_tokens(s: State, seat: int) -> bool:
+    return seat not in s.left and any(in_play(p) for p in s.tokens[seat])
+
+
+def score(s: State, seat: int) -> int:
+    """R16: centre values + captured opponent tokens − own tokens lost."""
+    return sum(centre_fields(s, seat)) + s.captured[seat] - s.lost[seat]
+
+
+def centre_fields(s: State, seat: int) -> list[int]:
+    """Values of the centre fields `seat` holds, highest first."""
+    return [CENTRE_VALUES[i] for i, x in enumerate(s.centre) if x == seat]
+
+
+def destination(s: State, seat: int, a: Action) -> tuple[str | None, str | None]:
+    """Where the unit of `a` lands (`k.j` or `C` for the centre), or the refusal code."""
+    assert a.token is not None and a.die is not None
+    pos = s.tokens[seat][a.token - 1]
+    d = a.die
+    if pos == START:  # R8
+        if a.route is Route.BRIDGE:
+            return None, "not_on_bridge"
+        if d < a.token:
+            return None, "die_too_small"
+        return ring_cell(1, (entry(s.board_seats[seat]) + d - a.token) % RING_SIZES[1]), None
+    cell = parse_cell(pos)
+    assert cell is not None
+    k, j = cell
+    if a.route is Route.RING:  # R9
+        return ring_cell(k, (j + d) % RING_SIZES[k]), None
+    if not is_bridge(k, j):  # R10
+        return None, "not_on_bridge"
+    if a.pair and not s.options.pairs_cross_bridges:  # R15
+        return None, "pair_no_bridge"
+    target = bridge_target(k, j)
+    if target is None:  # R11
+        return ("C", None) if d == 1 else (None, "centre_needs_one")
+    tk, tj = target
+    return ring_cell(tk, (tj + d - 1) % RING_SIZES[tk]), None
+
+
+def _landing(s: State, seat: int, dest: str, size: int) -> str | None:
+    """R12: may a unit of `size` tokens of `seat` land on `dest`?"""
+    there = occupants(s, dest)
+    if not there:
+        return None
+    if there[0][0] == seat:
+        return "stack_limit" if size + len(there) > 2 else None
+    if len(there) == 2 and size == 1:
+        return "single_vs_pair"
+    return None
+
+
+def _why(s: State, a: Action) -> str | None:
+    """The one place legality is decided: the refusal code, or None when `a` is legal."""
+    if s.phase == Phase.GAME_OVER:
+        return "game_over"
+    if a.type is ActionType.ROLL:
+        return None if s.phase == Phase.ROLL else "wrong_phase"
+    if s.phase != Phase.MOVE:
+        return "wrong_phase"
+    if a.token is None or a.die is None or a.route is None:
+        return "malformed"
+    if a.die not in s.unused:
+        return "no_such_die"
+    seat = s.current
+    if not in_play(s.tokens[seat][a.token - 1]):
+        return "token_out_of_play"
+    mates = _mates(s, seat, a.token)
+    if a.pair and not mates:
+        return "not_a_pair"
+    if mates and mates[0] < a.token:
+        return "use_lower_token"
+    dest, code = destination(s, seat, a)
+    if code is not None:
+        return code
+    assert dest is not None
+    if dest == "C":
+        return None
+    return _landing(s, seat, dest, 2 if a.pair else 1)
+
+
+def _candidates(s: State) -> list[Action]:
+    if s.phase == Phase.ROLL:
+        return [Action(type=ActionType.ROLL)]
+    if s.phase != Phase.MOVE:
+        return []
+    out: list[Action] = []
+    for d in sorted(set(s.unused)):
+        for token in range(1, TOKENS + 1):
+            for route in ROUTES:
+                for pair in (True, False):
+                    out.append(
+                        Action(type=ActionType.MOVE, token=token, die=d, route=route, pair=pair)
+                    )
+    return out
+
+
+def _can_move(s: State) -> bool:
+    return any(_why(s, a) is None for a in _candidates(s))
+
+
+# -------------------------------------------------------------- turn logic
+
+
+def _roll(s: State, events: list[Event]) -> None:
+    """R5: one roll of both dice; a die with no legal use lapses (R6)."""
+    rng = _rng(s)
+    s.dice = [rng.randint(1, 6), rng.randint(1, 6)]
+    s.unused = list(s.dice)
+    s.phase = Phase.MOVE
+    _ev(events, "rolled", s.current, dice=list(s.dice))
+    _after_move(s, events)
+
+
+def _move(s: State, a: Action, events: list[Event]) -> None:
+    """R8–R15 for one die; then R17a, R6."""
+    assert a.token is not None and a.die is not None and a.route is not None
+    seat = s.current
+    dest, _ = destination(s, seat, a)
+    assert dest is not None
+    src = s.tokens[seat][a.token - 1]
+    movers = [a.token, *(_mates(s, seat, a.token) if a.pair else [])]
+    s.unused.remove(a.die)
+    data: dict[str, Any] = {
+        "tokens": movers,
+        "die": a.die,
+        "route": a.route.value,
+        "pair": a.pair,
+        "from": src,
+    }
+    if dest == "C":  # R11, R15: the highest free fields, lower token first
+        entered: list[int] = []
+        for token in movers:
+            if len(s.centre) >= len(CENTRE_VALUES):
+                break
+            value = CENTRE_VALUES[len(s.centre)]
+            s.centre.append(seat)
+            s.tokens[seat][token - 1] = centre_cell(value)
+            entered.append(value)
+        _ev(events, "moved", seat, to="C", fields=entered, **data)
+        for token, value in zip(movers, entered, strict=False):
+            _ev(events, "entered_centre", seat, token=token, field=value)
+    else:
+        victims = [(o, t) for o, t in occupants(s, dest) if o != seat]
+        for token in movers:
+            s.tokens[seat][token - 1] = dest
+        _ev(events, "moved", seat, to=dest, **data)
+        if victims:  # R14
+            victim = victims[0][0]
+            for o, t in victims:
+                s.tokens[o][t - 1] = CAPTURED
+            s.captured[seat] += len(victims)
+            s.lost[victim] += len(victims)
+            _ev(
+                events,
+                "captured",
+                seat,
+                victim=victim,
+                tokens=[t for _, t in victims],
+                at=dest,
+            )
+    if len(s.centre) >= len(CENTRE_VALUES):  # R17a: at once, a remaining die lapses
+        if s.unused:
+            _ev(events, "dice_lapsed", seat, dice=list(s.unused))
+            s.unused = []
+        _game_over(s, EndReason.CENTRE_FULL, events)
+        return
+    _after_move(s, events)
+
+
+def _after_move(s: State, events: list[Event]) -> None:
+    """R6: the turn goes on while an unused die has a legal use; the rest lapse."""
+    if s.unused and _can_move(s):
+        return
+    if s.unused:
+        _ev(events, "dice_lapsed", s.current, dice=list(s.unused))
+        s.unused = []
+    _end_turn(s, events)
+
+
+def _end_turn(s: State, events: list[Event]) -> None:
+    """END_TURN (§5): R17b, then the next seat clockwise with tokens in play (R18), R17c."""
+    _ev(events, "turn_ended", s.current)
+    s.dice = []
+    s.unused = []
+    if not any(has_tokens(s, seat) for seat in range(len(s.players))):
+        _game_over(s, EndReason.NO_TOKENS, events)
+        return
+    n = len(s.players)
+    nxt = s.current
+    for k in range(1, n + 1):
+        q = (s.current + k) % n
+        if q == s.first:
+            s.round_no += 1
+        if has_tokens(s, q):
+            nxt = q
+            break
+    if s.round_no > s.options.round_limit:
+        s.round_no = s.options.round_limit
+        _game_over(s, EndReason.ROUND_LIMIT, events)
+        return
+    s.current = nxt
+    s.phase = Phase.ROLL
+    s.turn_no += 1
+    _ev(events, "turn_started", nxt, round=s.round_no, turn=s.turn_no)
+
+
+def _game_over(s: State, reason: EndReason, events: list[Event]) -> None:
+    s.phase = Phase.GAME_OVER
+    s.end_reason = reason
+    s.dice = []
+    s.unused = []
+    res = _result(s)
+    s.winners = list(res.winners)
+    _ev(
+        events,
+        "game_over",
+        reason=reason.value,
+        winners=[s.players.index(w) for w in res.winners],
+        scores=[score(s, seat) for seat in range(len(s.players))],
+    )
+
+
+def _remove(s: State, seat: int, events: list[Event]) -> None:
+    """R20."""
+    removed = 0
+    for t, pos in enumerate(s.tokens[seat]):
+        if in_play(pos):
+            s.tokens[seat][t] = REMOVED
+            removed += 1
+    s.left.append(seat)
+    _ev(events, "player_left", seat, tokens_removed=removed)
+    staying = [x for x in range(len(s.players)) if x not in s.left]
+    if len(staying) <= 1:
+        _game_over(s, EndReason.PLAYERS_LEFT, events)
+        return
+    if s.current == seat:
+        _end_turn(s, events)
+    elif not any(has_tokens(s, x) for x in range(len(s.players))):
+        _game_over(s, EndReason.NO_TOKENS, events)
+
+
+# ---------------------------------------------------------------- result
+
+
+def _order(s: State) -> list[list[int]]:
+    """R19, R20: groups of seats sharing a place, best first."""
+    staying = [x for x in range(len(s.players)) if x not in s.left]
+
+    def key(x: int) -> tuple[int, int]:
+        return score(s, x), max(centre_fields(s, x), default=0)
+
+    groups: dict[tuple[int, int], list[int]] = {}
+    for x in staying:
+        groups.setdefault(key(x), []).append(x)
+    order = [groups[k] for k in sorted(groups, reverse=True)]
+    order.extend([x] for x in reversed(s.left))
+    return order
+
+
+def _places(s: State) -> dict[int, int]:
+    places: dict[int, int] = {}
+    place = 1
+    for group in _order(s):
+        for x in group:
+            places[x] = place
+        place += len(group)
+    return places
+
+
+def _result(s: State) -> Result:
+    """R19 standings; while the game runs, the provisional order."""
+    order = _order(s)
+    places = _places(s)
+    standings = [
+        Standing(player=s.players[x], place=places[x], score=score(s, x))
+        for group in order
+        for x in group
+    ]
+    return Result(standings=standings, winners=[s.players[x] for x in order[0]])
+
+
+# ---------------------------------------------------------------- view
+
+
+def _view(s: State, player: int | None) -> View:
+    me = s.players.index(player) if player in s.players else None
+    places = _places(s)
+    board: dict[str, CellView] = {}
+    for seat, row in enumerate(s.tokens):
+        for t, pos in enumerate(row):
+            if parse_cell(pos) is not None:
+                board.setdefault(pos, CellView(seat=seat, tokens=[])).tokens.append(t + 1)
+    centre: list[int | None] = [
+        s.centre[i] if i < len(s.centre) else None for i in range(len(CENTRE_VALUES))
+    ]
+    over = s.phase == Phase.GAME_OVER
+    return View(
+        me=me,
+        players=[
+            PlayerView(
+                seat=seat,
+                player=p,
+                board_seat=s.board_seats[seat],
+                colour=COLOURS[s.board_seats[seat]],
+                entry=ring_cell(1, entry(s.board_seats[seat])),
+                tokens=list(s.tokens[seat]),
+                in_play=sum(1 for pos in s.tokens[seat] if in_play(pos)),
+                centre_fields=centre_fields(s, seat),
+                captured=s.captured[seat],
+                lost=s.lost[seat],
+                score=score(s, seat),
+                left=seat in s.left,
+                place=places[seat],
+            )
+            for seat, p in enumerate(s.players)
+        ],
+        board=board,
+        centre=centre,
+        phase=s.phase,
+        current=None if over else s.current,
+        to_act=None if over else s.players[s.current],
+        dice=list(s.dice),
+        unused=list(s.unused),
+        round_no=s.round_no,
+        round_limit=s.options.round_limit,
+        pairs_cross_bridges=s.options.pairs_cross_bridges,
+        first=s.first,
+        roll_off=[dict(r) for r in s.roll_off],
+        end_reason=s.end_reason,
+        winners=list(s.winners),
+    )
+
+
+__all__ = [
+    "CODES",
+    "GAME",
+    "Hypnosia",
+    "centre_fields",
+    "destination",
+    "has_tokens",
+    "occupants",
+    "score",
+]
