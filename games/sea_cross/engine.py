@@ -1,0 +1,677 @@
+"""Rules of «Морской крест» (spec `shared/rules/sea_cross.md`, R-numbers cited).
+
+Pure and deterministic: dice come from `random.Random(f"{seed}:{counter}")` with the
+counter stored in the state.
+
+>>> from games.sea_cross import GAME
+>>> s = GAME.new(players=[1, 2], seed=3)
+>>> [a.encode() for a in GAME.legal_actions(s)]
+['R']
+>>> s2, events = GAME.apply(s, GAME.decode_action("R"))
+>>> s2.version == s.version + 1, events[0].type
+(True, 'rolled')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from games.protocol import Event, Game, IllegalAction, Result, Standing
+from games.sea_cross.model import (
+    ARM_STEP,
+    ARMS,
+    BASE,
+    COLOURS,
+    HOME,
+    LAST,
+    LOOP_LEN,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RED_CORNERS,
+    SIX,
+    TOKENS,
+    Action,
+    ActionInfo,
+    ActionType,
+    LastMove,
+    Options,
+    Phase,
+    PlayerInfo,
+    RollOffRound,
+    State,
+    TokenInfo,
+    View,
+    cell_of,
+    global_index,
+)
+
+T = ActionType
+
+# Machine codes of IllegalAction; the bot translates each (locales: error.<code>).
+CODES: tuple[str, ...] = (
+    "game_over",  # the game has ended
+    "malformed",  # not an action of this game (bad text, bad field, not a value of Action)
+    "wrong_phase",  # ROLL while dice are to be used, or a token action before the roll
+    "die_not_available",  # MOVE with a die value that is not among the unused dice
+    "must_jump",  # a red-corner jump is due first (R16)
+    "no_forced_jump",  # JUMP without a jump obligation (R15)
+    "not_on_red_corner",  # JUMP by a token that is not on a red corner (R17)
+    "no_six",  # ENTER without an unused 6 (R8)
+    "reserve_empty",  # ENTER with no token in the reserve (R8)
+    "start_occupied",  # ENTER while an own token stands on the кон (R9)
+    "in_reserve",  # MOVE of a token that is in the reserve (R8)
+    "overshoot",  # MOVE beyond Д4 (R10)
+    "passes_own",  # MOVE over an own token (R11)
+    "lands_on_own",  # MOVE or JUMP onto an own token (R11, R17)
+    "blocked",  # MOVE over an opponent block (R12)
+    "not_a_player",  # remove() of somebody who is not in the game
+)
+
+
+class MalformedAction(IllegalAction, ValueError):
+    """Text or value that is not an action of this game (code `malformed`)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("malformed", reason=reason)
+
+
+class SeaCross:
+    """«Морской крест» implementing games.protocol.Game."""
+
+    id = "sea_cross"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    state_type = State
+
+    # ---------------------------------------------------------------- protocol
+
+    def new(self, players: list[int], seed: int, options: dict[str, Any] | None = None) -> State:
+        """A new game: all tokens in the reserve, the roll-off made (R1, R2, R4)."""
+        opts = Options(**(options or {}))
+        if not (self.min_players <= len(players) <= self.max_players):
+            raise ValueError("players: 2..4 players are needed")
+        if len(set(players)) != len(players):
+            raise ValueError("players: duplicate player")
+        n = len(players)
+        s = State(
+            options=opts,
+            seed=seed,
+            players=list(players),
+            arms=list(ARMS[n]),
+            active=[True] * n,
+            tokens=[[BASE] * TOKENS for _ in range(n)],
+        )
+        rng = _rng(s)
+        rounds, first = roll_off(list(range(n)), lambda: rng.randint(1, 6))
+        s.rolloff = rounds
+        s.first = first
+        s.current = first
+        return s
+
+    def to_act(self, state: State) -> int | None:
+        if state.phase == Phase.GAME_OVER:
+            return None
+        return state.players[state.current]
+
+    def to_act_seat(self, state: State) -> int | None:
+        return None if state.phase == Phase.GAME_OVER else state.current
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """Canonical order (§5): ROLL; or jumps by token, ENTER, moves by (die, token)."""
+        return [a for a in _candidates(state) if _why(state, a) is None]
+
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        """Pure: a new state and the events; IllegalAction leaves `state` as it was."""
+        if not isinstance(action, Action):
+            raise MalformedAction("not an action")
+        code = _why(state, action)
+        if code is None and action not in _candidates(state):
+            code = "malformed"
+        if code is not None:
+            raise IllegalAction(code, action=action.encode())
+        s = state.model_copy(deep=True)
+        events: list[Event] = []
+        _perform(s, action, events)
+        s.version += 1
+        return s, events
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == Phase.GAME_OVER
+
+    def result(self, state: State) -> Result:
+        """R19, R20: winner first; others by home count, progress, seat; leavers last."""
+        order = _order(state)
+        over = state.phase == Phase.GAME_OVER
+        return Result(
+            standings=[
+                Standing(player=state.players[x], place=i + 1, score=home_count(state, x))
+                for i, x in enumerate(order)
+            ],
+            winners=[state.players[order[0]]] if over else [],
+        )
+
+    def view(self, state: State, player: int | None = None) -> View:
+        return _view(state, player)
+
+    def remove(self, state: State, player: int) -> tuple[State, list[Event]]:
+        """R20: the player's tokens leave the game; his pending roll or move ends.
+
+        Removing somebody who already left, or after the game ended, changes nothing.
+        """
+        if player not in state.players:
+            raise IllegalAction("not_a_player", player=player)
+        seat = state.players.index(player)
+        if state.phase == Phase.GAME_OVER or not state.active[seat]:
+            return state, []
+        s = state.model_copy(deep=True)
+        events: list[Event] = []
+        _remove(s, seat, events)
+        s.version += 1
+        return s, events
+
+    def auto_actions(self, state: State) -> list[Action]:
+        """§5 AFK decision: ROLL, or the first action in canonical order."""
+        legal = self.legal_actions(state)
+        return legal[:1]
+
+    def describe(self, state: State, action: Action) -> ActionInfo:
+        """What a legal action does (for button labels)."""
+        return _describe(state, action)
+
+    def encode_action(self, action: Action) -> str:
+        return action.encode()
+
+    def decode_action(self, text: str) -> Action:
+        """Inverse of `encode_action`; `MalformedAction` (an IllegalAction and a ValueError)."""
+        try:
+            return Action.decode(text)
+        except ValueError as exc:
+            raise MalformedAction(str(exc).splitlines()[0]) from None
+
+
+GAME = SeaCross()
+
+
+def _conforms(game: Game[State, Action]) -> None:
+    """Static check (mypy): the engine implements the protocol."""
+
+
+_conforms(GAME)
+
+
+# -------------------------------------------------------------------- helpers
+
+
+def _rng(s: State) -> random.Random:
+    """A fresh generator per use, derived from the seed and a counter: small to store."""
+    s.rng_calls += 1
+    return random.Random(f"{s.seed}:{s.rng_calls}")
+
+
+def roll_off(seats: list[int], die: Callable[[], int]) -> tuple[list[RollOffRound], int]:
+    """R4: everybody rolls one die; those tied for highest roll again until one is highest."""
+    rounds: list[RollOffRound] = []
+    while True:
+        dice = [die() for _ in seats]
+        rounds.append(RollOffRound(seats=list(seats), dice=dice))
+        top = max(dice)
+        seats = [x for x, d in zip(seats, dice, strict=True) if d == top]
+        if len(seats) == 1:
+            return rounds, seats[0]
+
+
+def _ev(events: list[Event], type_: str, s: State, seat: int | None = None, **data: Any) -> None:
+    if seat is not None:
+        data = {"player": s.players[seat], **data}
+    events.append(Event(type=type_, seat=seat, data=data))
+
+
+def home_count(s: State, seat: int) -> int:
+    return sum(1 for r in s.tokens[seat] if r >= HOME)
+
+
+def progress(s: State, seat: int) -> int:
+    return sum(r for r in s.tokens[seat] if r != BASE)
+
+
+def _next_seat(s: State, seat: int) -> int:
+    """Clockwise = ascending seat order among the players still in the game (R4)."""
+    n = len(s.players)
+    for k in range(1, n + 1):
+        x = (seat + k) % n
+        if s.active[x]:
+            return x
+    return seat
+
+
+def occupant(s: State, g: int) -> tuple[int, int] | None:
+    """(seat, token index) of the token on loop index `g`, if any (at most one, I2)."""
+    for seat, toks in enumerate(s.tokens):
+        arm = s.arms[seat]
+        for i, r in enumerate(toks):
+            if 0 <= r < LOOP_LEN and global_index(arm, r) == g:
+                return seat, i
+    return None
+
+
+def _loop_owner(s: State) -> dict[int, tuple[int, int]]:
+    """Loop index -> (seat, token index) for every token on the loop."""
+    out: dict[int, tuple[int, int]] = {}
+    for seat, toks in enumerate(s.tokens):
+        arm = s.arms[seat]
+        for i, r in enumerate(toks):
+            if 0 <= r < LOOP_LEN:
+                out[global_index(arm, r)] = (seat, i)
+    return out
+
+
+def in_block(owners: dict[int, tuple[int, int]], g: int) -> bool:
+    """R12: the token on `g` and a token of the same colour on a neighbouring loop cell."""
+    here = owners.get(g)
+    if here is None:
+        return False
+    for h in ((g - 1) % LOOP_LEN, (g + 1) % LOOP_LEN):
+        other = owners.get(h)
+        if other is not None and other[0] == here[0]:
+            return True
+    return False
+
+
+def _token(s: State, a: Action) -> int:
+    assert a.token is not None
+    return a.token - 1
+
+
+def _jump_target(rel: int) -> int:
+    """R17: the next red corner clockwise, wrapping past the home."""
+    return (rel + ARM_STEP) % LOOP_LEN
+
+
+def _why_move(s: State, i: int, d: int) -> str | None:
+    """R10–R12, R14 for token `i` of the player to act and a die `d`."""
+    seat = s.current
+    toks = s.tokens[seat]
+    r = toks[i]
+    if r == BASE:
+        return "in_reserve"
+    t = r + d
+    if t > LAST:
+        return "overshoot"
+    own = set(toks)
+    if any(x in own for x in range(r + 1, t)):
+        return "passes_own"
+    if t in own:
+        return "lands_on_own"
+    owners = _loop_owner(s)
+    arm = s.arms[seat]
+    for x in range(r + 1, min(t, LOOP_LEN)):
+        g = global_index(arm, x)
+        who = owners.get(g)
+        if who is not None and who[0] != seat and in_block(owners, g):
+            return "blocked"
+    return None
+
+
+def _why_jump(s: State, i: int) -> str | None:
+    """R15–R17 for token `i` (obligation aside)."""
+    toks = s.tokens[s.current]
+    r = toks[i]
+    if r not in RED_CORNERS:
+        return "not_on_red_corner"
+    if _jump_target(r) in toks:
+        return "lands_on_own"
+    return None
+
+
+def _why_enter(s: State) -> str | None:
+    """R8, R9."""
+    if SIX not in s.unused:
+        return "no_six"
+    toks = s.tokens[s.current]
+    if BASE not in toks:
+        return "reserve_empty"
+    if 0 in toks:
+        return "start_occupied"
+    return None
+
+
+def _any_jump(s: State) -> bool:
+    return any(_why_jump(s, i) is None for i in range(len(s.tokens[s.current])))
+
+
+def _why(s: State, a: Action) -> str | None:
+    """Why `a` is illegal now, or None (the one place legality is decided)."""
+    if s.phase == Phase.GAME_OVER:
+        return "game_over"
+    if a.type is T.ROLL:
+        return None if s.phase == Phase.AWAIT_ROLL else "wrong_phase"
+    if s.phase != Phase.AWAIT_MOVE:
+        return "wrong_phase"
+    if a.type is T.JUMP:
+        if s.forced_jumps <= 0 or 1 not in s.unused:
+            return "no_forced_jump"
+        return _why_jump(s, _token(s, a))
+    if s.forced_jumps > 0:  # R16: jumps first (a legal jump exists: `_settle` ensures it)
+        return "must_jump"
+    if a.type is T.ENTER:
+        return _why_enter(s)
+    assert a.die is not None
+    if a.die not in s.unused:
+        return "die_not_available"
+    return _why_move(s, _token(s, a), a.die)
+
+
+def _candidates(s: State) -> list[Action]:
+    """Every action worth checking now, in canonical order; `_why` filters them."""
+    if s.phase == Phase.AWAIT_ROLL:
+        return [Action(type=T.ROLL)]
+    if s.phase != Phase.AWAIT_MOVE:
+        return []
+    tokens = range(1, TOKENS + 1)
+    out = [Action(type=T.JUMP, token=t) for t in tokens]
+    out.append(Action(type=T.ENTER))
+    out += [Action(type=T.MOVE, token=t, die=d) for d in sorted(set(s.unused)) for t in tokens]
+    return out
+
+
+def _has_legal(s: State) -> bool:
+    return any(_why(s, a) is None for a in _candidates(s))
+
+
+# ----------------------------------------------------------------- effects
+
+
+def _perform(s: State, a: Action, events: list[Event]) -> None:
+    seat = s.current
+    if a.type is T.ROLL:
+        rng = _rng(s)
+        start_roll(s, [rng.randint(1, 6), rng.randint(1, 6)], events)
+        return
+    if a.type is T.ENTER:
+        i = s.tokens[seat].index(BASE)
+        s.tokens[seat][i] = 0
+        s.unused.remove(SIX)
+        s.last_move = LastMove(seat=seat, token=i + 1, kind="enter", from_rel=BASE, to_rel=0)
+        _ev(events, "entered", s, seat, token=i + 1, die=SIX)
+        _land(s, seat, 0, events)
+    elif a.type is T.JUMP:
+        i = _token(s, a)
+        r = s.tokens[seat][i]
+        t = _jump_target(r)
+        s.tokens[seat][i] = t
+        s.unused.remove(1)
+        s.forced_jumps -= 1
+        s.last_move = LastMove(seat=seat, token=i + 1, kind="jump", from_rel=r, to_rel=t)
+        _ev(events, "jumped", s, seat, token=i + 1, from_rel=r, to_rel=t, past_home=t < r)
+        _land(s, seat, t, events)
+    else:
+        i = _token(s, a)
+        assert a.die is not None
+        r = s.tokens[seat][i]
+        t = r + a.die
+        s.tokens[seat][i] = t
+        s.unused.remove(a.die)
+        s.last_move = LastMove(seat=seat, token=i + 1, kind="move", from_rel=r, to_rel=t)
+        _ev(
+            events,
+            "moved",
+            s,
+            seat,
+            token=i + 1,
+            die=a.die,
+            from_rel=r,
+            to_rel=t,
+            home=t >= HOME,
+            entered_home=t >= HOME > r,
+        )
+        if t < LOOP_LEN:
+            _land(s, seat, t, events)
+    s.moved_this_roll = True
+    if home_count(s, seat) == TOKENS:  # R19
+        _game_over(s, seat, events)
+        return
+    _settle(s, events)
+
+
+def start_roll(s: State, dice: list[int], events: list[Event]) -> None:
+    """A roll of `dice` by the player to act (R5, R15), then the engine settles (R6, R7)."""
+    seat = s.current
+    s.phase = Phase.AWAIT_MOVE
+    s.dice = list(dice)
+    s.unused = list(dice)
+    s.roll_no += 1
+    s.moved_this_roll = False
+    ones = dice.count(1)
+    on_corner = any(r in RED_CORNERS for r in s.tokens[seat])
+    s.forced_jumps = ones if on_corner else 0
+    _ev(
+        events,
+        "rolled",
+        s,
+        seat,
+        dice=list(dice),
+        double=dice[0] == dice[1],
+        forced_jumps=s.forced_jumps,
+    )
+    _settle(s, events)
+
+
+def _land(s: State, seat: int, rel: int, events: list[Event]) -> None:
+    """R13: an opponent token on the landing loop cell goes back to its reserve."""
+    g = global_index(s.arms[seat], rel)
+    for other, toks in enumerate(s.tokens):
+        if other == seat:
+            continue
+        arm = s.arms[other]
+        for i, r in enumerate(toks):
+            if 0 <= r < LOOP_LEN and global_index(arm, r) == g:
+                toks[i] = BASE
+                _ev(
+                    events,
+                    "captured",
+                    s,
+                    seat,
+                    victim=s.players[other],
+                    victim_seat=other,
+                    token=i + 1,
+                    rel=r,
+                    cell=list(cell_of(arm, r, i)),
+                )
+
+
+def _settle(s: State, events: list[Event]) -> None:
+    """Bring `s` to the next real decision (R16 void jumps, R6 end of the move phase, R7)."""
+    if s.phase != Phase.AWAIT_MOVE:
+        return
+    seat = s.current
+    if s.forced_jumps > 0 and not _any_jump(s):  # R16
+        s.forced_jumps = 0
+        _ev(events, "jumps_void", s, seat)
+    if s.unused and _has_legal(s):
+        return
+    if s.unused:
+        kind = "dice_lapsed" if s.moved_this_roll else "passed"
+        _ev(events, kind, s, seat, reason="no_move", unused=list(s.unused))
+    _end_of_roll(s, events)
+
+
+def _end_of_roll(s: State, events: list[Event]) -> None:
+    seat = s.current
+    double = len(s.dice) == 2 and s.dice[0] == s.dice[1]
+    s.unused = []
+    s.forced_jumps = 0
+    s.phase = Phase.AWAIT_ROLL
+    if double:  # R7
+        _ev(events, "extra_roll", s, seat)
+        return
+    s.current = _next_seat(s, seat)
+    s.turn_no += 1
+    _ev(events, "turn", s, s.current, turn=s.turn_no)
+
+
+def _game_over(s: State, seat: int, events: list[Event]) -> None:
+    """R19 (and R20 with one player left): unused dice and pending rolls lapse."""
+    s.phase = Phase.GAME_OVER
+    s.winner = seat
+    s.unused = []
+    s.forced_jumps = 0
+    order = _order(s)
+    _ev(
+        events,
+        "game_over",
+        s,
+        None,
+        winner=s.players[seat],
+        winner_seat=seat,
+        standings=[
+            {
+                "player": s.players[x],
+                "place": k + 1,
+                "home_count": home_count(s, x),
+                "progress": progress(s, x),
+                "left": not s.active[x],
+            }
+            for k, x in enumerate(order)
+        ],
+    )
+
+
+def _order(s: State) -> list[int]:
+    """Seats best first: the winner; then R19's key among those in the game; leavers last."""
+    stay = [x for x in range(len(s.players)) if s.active[x] and x != s.winner]
+    stay.sort(key=lambda x: (-home_count(s, x), -progress(s, x), s.arms[x]))
+    head = [s.winner] if s.winner is not None else []
+    return [*head, *stay, *reversed(s.left)]
+
+
+def _remove(s: State, seat: int, events: list[Event]) -> None:
+    """R20."""
+    s.active[seat] = False
+    s.tokens[seat] = []
+    s.left.append(seat)
+    if s.last_move is not None and s.last_move.seat == seat:
+        s.last_move = None
+    _ev(events, "player_left", s, seat)
+    staying = [x for x in range(len(s.players)) if s.active[x]]
+    if len(staying) == 1:
+        _game_over(s, staying[0], events)
+        return
+    if s.current == seat:
+        s.phase = Phase.AWAIT_ROLL
+        s.unused = []
+        s.dice = []
+        s.forced_jumps = 0
+        s.current = _next_seat(s, seat)
+        s.turn_no += 1
+        _ev(events, "turn", s, s.current, turn=s.turn_no)
+
+
+# ---------------------------------------------------------------- view
+
+
+def _describe(s: State, a: Action) -> ActionInfo:
+    seat = s.current
+    arm = s.arms[seat]
+    frm: int | None = None
+    to: int | None = None
+    if a.type is T.ENTER:
+        frm, to = BASE, 0
+    elif a.type is T.JUMP:
+        frm = s.tokens[seat][_token(s, a)]
+        to = _jump_target(frm)
+    elif a.type is T.MOVE:
+        assert a.die is not None
+        frm = s.tokens[seat][_token(s, a)]
+        to = frm + a.die
+    captures = False
+    if to is not None and 0 <= to < LOOP_LEN:
+        who = occupant(s, global_index(arm, to))
+        captures = who is not None and who[0] != seat
+    return ActionInfo(
+        code=a.encode(),
+        type=a.type,
+        token=a.token,
+        die=a.die,
+        from_rel=frm,
+        to_rel=to,
+        captures=captures,
+        home=to is not None and to >= HOME,
+    )
+
+
+def _view(s: State, player: int | None) -> View:
+    me = s.players.index(player) if player in s.players else None
+    over = s.phase == Phase.GAME_OVER
+    places = {x: k + 1 for k, x in enumerate(_order(s))} if over else {}
+    owners = _loop_owner(s)
+    players: list[PlayerInfo] = []
+    for seat, pid in enumerate(s.players):
+        arm = s.arms[seat]
+        toks = []
+        for i, r in enumerate(s.tokens[seat]):
+            where = "reserve" if r == BASE else "home" if r >= HOME else "loop"
+            toks.append(
+                TokenInfo(
+                    number=i + 1,
+                    rel=r,
+                    cell=cell_of(arm, r, i),
+                    where=where,
+                    on_red_corner=r in RED_CORNERS,
+                    in_block=where == "loop" and in_block(owners, global_index(arm, r)),
+                )
+            )
+        players.append(
+            PlayerInfo(
+                seat=seat,
+                player=pid,
+                arm=arm,
+                colour=COLOURS[arm],
+                active=s.active[seat],
+                tokens=toks,
+                home_count=home_count(s, seat),
+                reserve_count=s.tokens[seat].count(BASE),
+                progress=progress(s, seat),
+                place=places.get(seat),
+            )
+        )
+    moving = s.phase == Phase.AWAIT_MOVE
+    return View(
+        me=player if me is not None else None,
+        me_seat=me,
+        players=players,
+        phase=s.phase,
+        to_act=None if over else s.players[s.current],
+        to_act_seat=None if over else s.current,
+        dice=list(s.dice),
+        unused=list(s.unused),
+        double=len(s.dice) == 2 and s.dice[0] == s.dice[1],
+        forced_jumps=s.forced_jumps,
+        actions=[_describe(s, a) for a in GAME.legal_actions(s)] if moving else [],
+        last_move=s.last_move,
+        turn_no=s.turn_no,
+        roll_no=s.roll_no,
+        rolloff=list(s.rolloff),
+        first=s.first,
+        over=over,
+        winners=[s.players[s.winner]] if over and s.winner is not None else [],
+    )
+
+
+def rolloff_events(s: State) -> list[Event]:
+    """R4 narration of the roll-off made by `new` (it returns no events itself)."""
+    events: list[Event] = []
+    for k, rnd in enumerate(s.rolloff):
+        _ev(
+            events,
+            "roll_off",
+            s,
+            None,
+            round=k + 1,
+            players=[s.players[x] for x in rnd.seats],
+            seats=list(rnd.seats),
+            dice=list(rnd.dice),
+        )
+    _ev(events, "first_player", s, s.first)
+    return events
