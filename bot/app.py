@@ -17,6 +17,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import (
     BotCommand,
     BotCommandScopeAllGroupChats,
@@ -26,9 +27,10 @@ from aiogram.types import (
 
 from bot.config import Settings
 from bot.handlers import routers
+from bot.limits import ChatSendLimiter
 from bot.presenters import registry
 from bot.service import GameService
-from bot.storage import MemoryStore, RedisStore, Store
+from bot.storage import MemoryStore, RedisStore, Store, StoreUnavailable
 from locales import LANGUAGES, get_translator
 
 log = logging.getLogger("bot")
@@ -36,6 +38,12 @@ log = logging.getLogger("bot")
 
 class StorageUnavailable(RuntimeError):
     """The configured storage cannot be reached at startup."""
+
+
+def stale_query(e: BaseException) -> bool:
+    """Answering a callback query twice or too late (e.g. an update delivered again after
+    a restart): harmless, the press was already answered or its player has moved on."""
+    return isinstance(e, TelegramBadRequest) and "query is too old" in str(e).lower()
 
 
 COMMANDS = ("new", "leave", "cancel", "rules", "help")
@@ -61,14 +69,38 @@ def make_bot(settings: Settings) -> Bot:
     )
 
 
+def limit_sends(bot: Bot, store: Store, settings: Settings) -> ChatSendLimiter:
+    limiter = ChatSendLimiter(
+        store, settings.chat_messages_per_minute, settings.chat_window_seconds
+    )
+    bot.session.middleware(limiter)
+    return limiter
+
+
 def make_dispatcher(service: GameService, settings: Settings) -> Dispatcher:
     dp = Dispatcher(service=service, store=service.store, settings=settings)
     dp.include_routers(*routers())
 
     @dp.errors()
     async def on_error(event: ErrorEvent) -> bool:
-        log.exception("update failed: %s", event.exception, exc_info=event.exception)
         query = event.update.callback_query
+        message = event.update.message
+        if isinstance(event.exception, StoreUnavailable):
+            # Redis is down: say so, keep running; redis-py reconnects when it is back
+            log.warning(
+                "update %s: storage unavailable: %s", event.update.update_id, event.exception
+            )
+            text = service.t()("error.unavailable")
+            with contextlib.suppress(Exception):
+                if query is not None:
+                    await query.answer(text)
+                elif message is not None and message.text and message.text.startswith("/"):
+                    await message.answer(text)
+            return True
+        if stale_query(event.exception):
+            log.info("update %s: %s", event.update.update_id, event.exception)
+            return True
+        log.exception("update failed: %s", event.exception, exc_info=event.exception)
         if query is not None:
             with contextlib.suppress(Exception):
                 await query.answer(service.t()("error.internal"), show_alert=True)
@@ -97,6 +129,7 @@ class App:
         self.settings = settings
         self.store = store or make_store(settings)
         self.bot = make_bot(settings)
+        self.limiter = limit_sends(self.bot, self.store, settings)
         self.service = GameService(self.bot, self.store, settings, registry(settings))
         self.dp = make_dispatcher(self.service, settings)
         self._polling: asyncio.Task[Any] | None = None
@@ -109,6 +142,7 @@ class App:
                 raise StorageUnavailable(f"Redis is unreachable at REDIS_URL: {e}") from e
         await set_commands(self.bot, self.settings)
         await self.service.resume()
+        self.service.start_timers()
 
     async def start(self) -> None:
         """Start long polling in the background."""

@@ -28,8 +28,12 @@ class Settings(BaseSettings):
 
     game_ttl_days: int = Field(default=30, ge=1)
     first_move_seconds: float = Field(default=20.0, ge=0)
-    turn_seconds: float = Field(default=300.0, ge=0)  # 0 = no turn timer
+    turn_seconds: float = Field(default=180.0, ge=0)  # 0 = no turn timer
     timeouts_before_removal: int = Field(default=3, ge=1)
+    timer_poll_seconds: float = Field(default=1.0, gt=0)  # how often the deadlines are polled
+    timer_lease_seconds: float = Field(default=30.0, gt=0)  # a claimed deadline's retry
+    chat_messages_per_minute: int = Field(default=20, ge=1)  # new messages per group
+    chat_window_seconds: float = Field(default=60.0, gt=0)  # ... in this sliding window
     redis_prefix: str = "nastolka"
 
     @field_validator("bot_language")

@@ -22,14 +22,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramRetryAfter
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramRetryAfter,
+)
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic import BaseModel
 
 from bot.callbacks import CancelCB, LobbyCB
 from bot.config import Settings
 from bot.presenters.base import Presenter, Refusal
-from bot.storage import Conflict, GameRecord, RecordStatus, Store
+from bot.storage import Conflict, GameRecord, RecordStatus, Store, StoreUnavailable
 from bot.table import CAPTION_LIMIT, TableView, edit_table, send_table, text_key
 from games import IllegalAction
 from locales import Translator, get_translator
@@ -68,8 +73,10 @@ class GameService:
         self._lobby_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._dirty: set[int] = set()
         self._workers: dict[int, asyncio.Task[None]] = {}
-        self._timers: dict[int, asyncio.Task[None]] = {}
         self._bg: set[asyncio.Task[Any]] = set()
+        self._poller: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._next_deadline: float | None = None  # the earliest one this process set
         self._rng = random.SystemRandom()
         self.clock: Callable[[], float] = time.time
 
@@ -120,7 +127,10 @@ class GameService:
         task.add_done_callback(self._bg.discard)
 
     async def close(self) -> None:
-        tasks = [*self._workers.values(), *self._timers.values(), *self._bg]
+        tasks = [*self._workers.values(), *self._bg]
+        if self._poller is not None:
+            tasks.append(self._poller)
+            self._poller = None
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -284,6 +294,7 @@ class GameService:
                 options=dict(choices[0].options) if choices else {},
                 language=lang,
                 seq=1,
+                turn_seconds=rec.turn_seconds if rec else None,  # the chat's last choice
             )
             expected = rec.version if rec else 0
             try:
@@ -388,7 +399,7 @@ class GameService:
         except Conflict:
             return Answer(t("error.conflict"))
         self._spawn(self._show_lobby(rec))
-        self._changed(rec)
+        await self._changed(rec)
         return Answer(t("lobby.starting"))
 
     # ------------------------------------------------------------------ play
@@ -469,7 +480,7 @@ class GameService:
                 rec = await self._save(rec)
             except Conflict:
                 return Answer(t("error.conflict"), alert=True)
-            self._changed(rec, before_actor)
+            await self._changed(rec, before_actor)
             notes = p.private_notes(events, adv.state, user, t)
             text = "\n".join(x for x in [out.toast, *notes] if x) or None
             if text and len(text) > 200:
@@ -482,6 +493,7 @@ class GameService:
         async with self._locks[chat_id]:
             rec = await self.store.get(chat_id)
             if rec is None or rec.status != RecordStatus.PLAYING or rec.state is None:
+                await self.store.set_deadline(chat_id, None)
                 return
             p = self.presenter(rec.game_id)
             t = self.t(rec.language)
@@ -524,17 +536,20 @@ class GameService:
             if changed and p.seq_changes(p.load(old_json or ""), adv.state):
                 rec.seq += 1
             elif not changed and rec.deadline == old_deadline and not lines:
-                self._schedule_timer(rec)
+                await self._schedule_timer(rec)  # not due yet (or stale): keep it
                 return
             try:
                 rec = await self._save(rec)
             except Conflict:
+                fresh = await self.store.get(chat_id)  # someone else moved: his deadline
+                if fresh is not None:
+                    await self._schedule_timer(fresh)
                 return
-            self._changed(rec, before_actor)
+            await self._changed(rec, before_actor)
 
-    def _changed(self, rec: GameRecord, before_actor: int | None = None) -> None:
+    async def _changed(self, rec: GameRecord, before_actor: int | None = None) -> None:
         self._kick(rec.chat_id)
-        self._schedule_timer(rec)
+        await self._schedule_timer(rec)
         if rec.status == RecordStatus.PLAYING and rec.state is not None:
             p = self.presenter(rec.game_id)
             state = p.load(rec.state)
@@ -554,25 +569,73 @@ class GameService:
         except Exception as e:  # a private message is a courtesy; never fail the game
             log.info("private hand to %s failed: %s", user, e)
 
-    def _schedule_timer(self, rec: GameRecord) -> None:
-        chat_id = rec.chat_id
-        old = self._timers.pop(chat_id, None)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
-        if rec.deadline is None or rec.status != RecordStatus.PLAYING:
+    async def _schedule_timer(self, rec: GameRecord) -> None:
+        """Store the game's next deadline in the shared set (every instance polls it; the
+        one that claims a due deadline runs `tick`, so a timer fires once and survives a
+        restart). This process also wakes itself up exactly at deadlines it set."""
+        when = rec.deadline if rec.status == RecordStatus.PLAYING else None
+        try:
+            await self.store.set_deadline(rec.chat_id, when)
+        except StoreUnavailable:
+            self._resync = True  # re-read every game's deadline once the store is back
             return
-        delay = max(0.0, rec.deadline - self.clock()) + 0.05
+        if when is not None and (self._next_deadline is None or when < self._next_deadline):
+            self._next_deadline = when
+            self._wake.set()
 
-        async def fire() -> None:
-            await asyncio.sleep(delay)
-            if self._timers.get(chat_id) is asyncio.current_task():
-                self._timers.pop(chat_id, None)
+    _resync = False
+
+    def start_timers(self) -> None:
+        if self._poller is None or self._poller.done():
+            self._poller = asyncio.ensure_future(self._poll_deadlines())
+
+    async def _poll_deadlines(self) -> None:
+        interval = self.settings.timer_poll_seconds
+        failing = False
+        while True:
+            now = self.clock()
             try:
-                await self.tick(chat_id)
+                if self._resync:
+                    self._resync = False
+                    await self._resync_deadlines()
+                due = await self.store.claim_due(now, self.settings.timer_lease_seconds)
+                if failing:
+                    log.warning("storage is back: timers run again")
+                    failing = False
+                    self._resync = True
+            except StoreUnavailable as e:
+                if not failing:
+                    log.warning("timers paused, storage unavailable: %s", e)
+                failing = True
+                due = []
             except Exception:
-                log.exception("timer of chat %s failed", chat_id)
+                log.exception("deadline poll failed")
+                due = []
+            for chat_id in due:
+                self._spawn(self._run_tick(chat_id))
+            if self._next_deadline is not None and self._next_deadline <= now:
+                self._next_deadline = None
+            wait = interval
+            if self._next_deadline is not None:
+                wait = min(wait, max(0.0, self._next_deadline - self.clock()) + 0.01)
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
 
-        self._timers[chat_id] = asyncio.ensure_future(fire())
+    async def _run_tick(self, chat_id: int) -> None:
+        try:
+            await self.tick(chat_id)
+        except StoreUnavailable as e:
+            log.warning("timer of chat %s postponed, storage unavailable: %s", chat_id, e)
+            self._resync = True
+        except Exception:
+            log.exception("timer of chat %s failed", chat_id)
+
+    async def _resync_deadlines(self) -> None:
+        for chat_id in await self.store.chats():
+            rec = await self.store.get(chat_id)
+            if rec is not None and rec.game_id in self.presenters:
+                await self._schedule_timer(rec)
 
     # ------------------------------------------------------------------ table worker
 
@@ -583,14 +646,31 @@ class GameService:
             self._workers[chat_id] = asyncio.ensure_future(self._work(chat_id))
 
     async def _work(self, chat_id: int) -> None:
+        """Bring the chat's messages up to the stored game. Taps during a slow edit only
+        mark the chat dirty, so a burst gives one more edit with the latest state; after a
+        `RetryAfter` the latest state is edited in (never the outdated one)."""
         failures = 0
+        outage = 0
         try:
             while chat_id in self._dirty:
                 self._dirty.discard(chat_id)
                 try:
                     await self._flush_outbox(chat_id)
                     await self._refresh_table(chat_id)
-                    failures = 0
+                    failures = outage = 0
+                except TelegramRetryAfter as e:
+                    log.info("chat %s: flood control, next edit in %ss", chat_id, e.retry_after)
+                    self._dirty.add(chat_id)
+                    await asyncio.sleep(min(float(e.retry_after), 60.0))
+                except StoreUnavailable as e:
+                    if not outage:
+                        log.warning("table of chat %s waits for the storage: %s", chat_id, e)
+                    outage += 1
+                    self._dirty.add(chat_id)
+                    await asyncio.sleep(min(0.5 * outage, 5.0))
+                except TelegramForbiddenError as e:
+                    log.info("chat %s: the bot can't write there (%s); game closed", chat_id, e)
+                    await self.close_chat(chat_id)
                 except Exception:
                     log.exception("table update of chat %s failed", chat_id)
                     failures += 1
@@ -684,7 +764,7 @@ class GameService:
                 continue
             if rec.status == RecordStatus.PLAYING or rec.outbox:
                 self._kick(chat_id)
-                self._schedule_timer(rec)
+            await self._schedule_timer(rec)
 
     # ------------------------------------------------------------------ migration
 
@@ -727,7 +807,27 @@ class GameService:
                 await self._update(new_chat_id, remember)
         else:
             self._kick(new_chat_id)
-            self._schedule_timer(moved)
+            await self._schedule_timer(moved)
+        await self.store.set_deadline(old_chat_id, None)
+
+    async def close_chat(self, chat_id: int) -> None:
+        """The bot was removed from the chat (or may not write there): its lobby or game
+        is closed quietly (nothing can be sent there any more)."""
+
+        def close(r: GameRecord) -> GameRecord | None:
+            if r.status not in ACTIVE:
+                return None
+            r.status = RecordStatus.CANCELLED
+            r.deadline = None
+            r.outbox = []
+            r.seq += 1
+            return r
+
+        rec = await self._update(chat_id, close)
+        self._dirty.discard(chat_id)
+        await self.store.set_deadline(chat_id, None)
+        if rec is not None:
+            log.info("chat %s: the bot was removed; game %s closed", chat_id, rec.uid)
 
     # ------------------------------------------------------------------ leave
 
@@ -765,7 +865,7 @@ class GameService:
                 await self._send(chat_id, t("error.conflict"))
                 return
             await self._send(chat_id, t("leave.done", name=name))
-            self._changed(rec, before_actor)
+            await self._changed(rec, before_actor)
 
     # ------------------------------------------------------------------ cancel
 
@@ -822,7 +922,7 @@ class GameService:
                 rec = await self._save(rec)
             except Conflict:
                 return Answer(t("error.conflict"), alert=True)
-            self._schedule_timer(rec)
+            await self._schedule_timer(rec)
         done = t("cancel.done", name=html.escape(rec.name(user)))
         self._spawn(self._drop_markup(chat_id, message_id, done))
         if was_lobby:

@@ -1,20 +1,20 @@
 """The living table message: sent once, then edited in place.
 
 `editMessageMedia` when the picture changed, `editMessageCaption` (with the keyboard)
-when only the text or the buttons did; "message is not modified" is harmless;
-`RetryAfter` is honoured.
+when only the text or the buttons did; "message is not modified" is harmless.
+A `RetryAfter` is not retried here: it reaches the table worker, which waits and then
+edits in the latest state (an outdated edit is never sent late).
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import logging
 from dataclasses import dataclass
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import (
     BufferedInputFile,
     InlineKeyboardButton,
@@ -63,17 +63,6 @@ def clip(caption: str) -> str:
     return caption[: CAPTION_LIMIT - 1] + "…"
 
 
-async def _retrying(call, attempts: int = 3):  # type: ignore[no-untyped-def]
-    for i in range(attempts):
-        try:
-            return await call()
-        except TelegramRetryAfter as e:
-            if i == attempts - 1:
-                raise
-            await asyncio.sleep(min(float(e.retry_after), 30.0))
-    return None
-
-
 def not_modified(e: TelegramBadRequest) -> bool:
     return "not modified" in str(e).lower()
 
@@ -89,13 +78,11 @@ def gone(e: TelegramBadRequest) -> bool:
 async def send_table(
     bot: Bot, chat_id: int, view: TableView, picture: bytes, uid: str, seq: int
 ) -> int:
-    msg = await _retrying(
-        lambda: bot.send_photo(
-            chat_id,
-            BufferedInputFile(picture, filename="table.png"),
-            caption=clip(view.caption),
-            reply_markup=markup(view.buttons, uid, seq),
-        )
+    msg = await bot.send_photo(
+        chat_id,
+        BufferedInputFile(picture, filename="table.png"),
+        caption=clip(view.caption),
+        reply_markup=markup(view.buttons, uid, seq),
     )
     return int(msg.message_id)
 
@@ -113,25 +100,21 @@ async def edit_table(
     kb = markup(view.buttons, uid, seq)
     try:
         if picture is not None:
-            await _retrying(
-                lambda: bot.edit_message_media(
-                    chat_id=chat_id,
-                    message_id=message_id,
-                    media=InputMediaPhoto(
-                        media=BufferedInputFile(picture, filename="table.png"),
-                        caption=clip(view.caption),
-                    ),
-                    reply_markup=kb,
-                )
+            await bot.edit_message_media(
+                chat_id=chat_id,
+                message_id=message_id,
+                media=InputMediaPhoto(
+                    media=BufferedInputFile(picture, filename="table.png"),
+                    caption=clip(view.caption),
+                ),
+                reply_markup=kb,
             )
         else:
-            await _retrying(
-                lambda: bot.edit_message_caption(
-                    chat_id=chat_id,
-                    message_id=message_id,
-                    caption=clip(view.caption),
-                    reply_markup=kb,
-                )
+            await bot.edit_message_caption(
+                chat_id=chat_id,
+                message_id=message_id,
+                caption=clip(view.caption),
+                reply_markup=kb,
             )
     except TelegramBadRequest as e:
         if not_modified(e):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Bot, F, Router
 from aiogram.filters import Command
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.callbacks import CancelCB
 from bot.handlers.common import is_chat_admin, is_group
@@ -37,6 +37,12 @@ async def migrated(message: Message, service: GameService) -> None:
         await service.migrate(message.migrate_from_chat_id, message.chat.id)
 
 
+async def bot_membership(event: ChatMemberUpdated, service: GameService) -> None:
+    """The bot was removed from a group (kicked or left): that chat's game is closed."""
+    if event.new_chat_member.status in ("kicked", "left"):
+        await service.close_chat(event.chat.id)
+
+
 async def cancel_button(
     query: CallbackQuery, callback_data: CancelCB, service: GameService, bot: Bot
 ) -> None:
@@ -61,4 +67,5 @@ def make_router() -> Router:
     router.message.register(leave_command, Command("leave"))
     router.message.register(migrated, F.migrate_to_chat_id | F.migrate_from_chat_id)
     router.callback_query.register(cancel_button, CancelCB.filter())
+    router.my_chat_member.register(bot_membership)
     return router

@@ -13,6 +13,11 @@ class Conflict(Exception):
     """The stored version was not the expected one: someone else wrote first."""
 
 
+class StoreUnavailable(Exception):
+    """The store cannot be reached right now (Redis down or unreachable); nothing was
+    written. Callers answer "temporarily unavailable" and try again later."""
+
+
 class RecordStatus(StrEnum):
     LOBBY = "lobby"
     PLAYING = "playing"
@@ -83,6 +88,21 @@ class Store(Protocol):
         ...
 
     async def has_started(self, user_id: int) -> bool: ...
+
+    async def set_deadline(self, chat_id: int, when: float | None) -> None:
+        """Remember when the chat's game next needs the bot (None: it doesn't)."""
+        ...
+
+    async def claim_due(self, now: float, lease: float) -> list[int]:
+        """Chats whose deadline is at or before `now`, claimed atomically: each is handed
+        to one caller only (its deadline moves to `now + lease`, so a caller that dies
+        before finishing is replaced by another after the lease)."""
+        ...
+
+    async def reserve_send(self, chat_id: int, now: float, limit: int, window: float) -> float:
+        """Take a slot of the chat's sliding window of `limit` messages per `window`
+        seconds: 0 when taken, else the seconds to wait before asking again."""
+        ...
 
     async def close(self) -> None: ...
 

@@ -13,6 +13,8 @@ class MemoryStore:
     def __init__(self, ttl_seconds: float = 30 * 86400) -> None:
         self._data: dict[int, tuple[str, float]] = {}
         self._started: set[int] = set()
+        self._deadlines: dict[int, float] = {}
+        self._sent: dict[int, list[float]] = {}
         self._ttl = ttl_seconds
 
     def _current(self, chat_id: int) -> GameRecord | None:
@@ -52,6 +54,27 @@ class MemoryStore:
 
     async def has_started(self, user_id: int) -> bool:
         return user_id in self._started
+
+    async def set_deadline(self, chat_id: int, when: float | None) -> None:
+        if when is None:
+            self._deadlines.pop(chat_id, None)
+        else:
+            self._deadlines[chat_id] = when
+
+    async def claim_due(self, now: float, lease: float) -> list[int]:
+        due = [c for c, when in self._deadlines.items() if when <= now]
+        for c in due:
+            self._deadlines[c] = now + lease
+        return due
+
+    async def reserve_send(self, chat_id: int, now: float, limit: int, window: float) -> float:
+        times = [x for x in self._sent.get(chat_id, []) if x > now - window]
+        if len(times) >= limit:
+            self._sent[chat_id] = times
+            return max(0.001, times[0] + window - now)
+        times.append(now)
+        self._sent[chat_id] = times
+        return 0.0
 
     async def close(self) -> None:
         return None
