@@ -176,7 +176,13 @@ async def scenario(browser: Any, playground: Playground, tmp_path: Path) -> None
     image = await anna.request.get(f"{playground.url}/photo/{first_src.rsplit('/', 1)[-1]}")
     assert (await image.body()).startswith(b"\x89PNG")
 
-    # the first-move window closes by itself (0.5 s); then it is someone's turn
+    # the first-move window: both decline (silence would pass too); then it is someone's turn
+    for page in pages.values():
+        decline = page.locator(TABLE).last.locator(".kbtn", has_text="Не использовать")
+        if not await decline.count():
+            continue
+        if (await click(page, "Не использовать")).get("show_alert"):  # the window closed
+            await page.locator("#modal .modal-ok").click()
     await anna.wait_for_function(
         "sel => { const t = document.querySelectorAll(sel); "
         "return t.length && /Ходит /.test(t[t.length - 1].textContent); }",

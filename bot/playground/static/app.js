@@ -91,13 +91,7 @@ function entityNode(entity, content) {
       return link;
     }
     case "bot_command": {
-      const link = el("a", "cmd");
-      link.href = "#";
-      link.addEventListener("click", (event) => {
-        event.preventDefault();
-        sendText(content);
-      });
-      return link;
+      return commandLink(content, null); // its text is added by renderText
     }
     case "mention":
     case "text_mention":
@@ -111,6 +105,35 @@ function entityNode(entity, content) {
   }
 }
 
+function commandLink(command, label = command) {
+  const link = el("a", "cmd", label);
+  link.href = "#";
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    sendText(command);
+  });
+  return link;
+}
+
+// Telegram's apps make /commands in a bot's text clickable even without an entity.
+const COMMAND = /(^|[\s(«"])(\/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?)(?![\w/])/g;
+function appendText(parent, text, linkify) {
+  if (!linkify) {
+    parent.append(text);
+    return;
+  }
+  let last = 0;
+  for (const match of text.matchAll(COMMAND)) {
+    const start = match.index + match[1].length;
+    if (start > last) parent.append(text.slice(last, start));
+    parent.append(commandLink(match[2]));
+    last = start + match[2].length;
+  }
+  if (last < text.length) parent.append(text.slice(last));
+}
+
+const NO_LINKS = new Set(["code", "pre", "text_link", "url", "bot_command", "mention", "text_mention"]);
+
 // Telegram's offsets count UTF-16 code units, as JavaScript strings do.
 function renderText(text, entities) {
   const root = document.createDocumentFragment();
@@ -118,26 +141,26 @@ function renderText(text, entities) {
     .filter((e) => e.length > 0)
     .slice()
     .sort((a, b) => a.offset - b.offset || b.length - a.length);
-  const build = (parent, start, end, items) => {
+  const build = (parent, start, end, items, linkify) => {
     let pos = start;
     let i = 0;
     while (i < items.length) {
       const entity = items[i];
       if (entity.offset < pos || entity.offset >= end) { i += 1; continue; }
-      if (entity.offset > pos) parent.append(text.slice(pos, entity.offset));
+      if (entity.offset > pos) appendText(parent, text.slice(pos, entity.offset), linkify);
       const stop = Math.min(entity.offset + entity.length, end);
       const inner = [];
       let j = i + 1;
       while (j < items.length && items[j].offset < stop) { inner.push(items[j]); j += 1; }
       const node = entityNode(entity, text.slice(entity.offset, stop));
-      build(node, entity.offset, stop, inner);
+      build(node, entity.offset, stop, inner, linkify && !NO_LINKS.has(entity.type));
       parent.append(node);
       pos = stop;
       i = j;
     }
-    if (pos < end) parent.append(text.slice(pos, end));
+    if (pos < end) appendText(parent, text.slice(pos, end), linkify);
   };
-  build(root, 0, text.length, list);
+  build(root, 0, text.length, list, true);
   return root;
 }
 
@@ -350,10 +373,7 @@ function introNode() {
   node.append(
     "Песочница: настоящий бот, локальный «Telegram». Выберите участника и напишите ",
   );
-  const cmd = el("a", "cmd", "/new");
-  cmd.href = "#";
-  cmd.addEventListener("click", (e) => { e.preventDefault(); sendText("/new"); });
-  node.append(cmd, " — остальные присоединятся кнопкой «Играть».");
+  node.append(commandLink("/new"), " — остальные присоединятся кнопкой «Играть».");
   return node;
 }
 
