@@ -1,0 +1,162 @@
+"""The game protocol (shared/DESIGN.md): actions as text, refusals, purity, view, JSON."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+import games.hypnosia.engine as engine
+from games import IllegalAction
+from games.hypnosia import CODES, GAME, Action, ActionType, Phase, Route, State, View
+
+from .builder import BLUE, RED, act, build, mv, roll
+
+ALL_ACTIONS = [Action(type=ActionType.ROLL)] + [
+    mv(t, d, r, p) for d in range(1, 7) for t in range(1, 5) for r in "rb" for p in (True, False)
+]
+
+
+def test_protocol_attributes() -> None:
+    assert GAME.id == "hypnosia"
+    assert (GAME.min_players, GAME.max_players) == (2, 6)
+    assert GAME.state_type is State
+    assert len(set(CODES)) == len(CODES)
+
+
+def test_encode_decode_round_trip_every_action() -> None:
+    for a in ALL_ACTIONS:
+        text = GAME.encode_action(a)
+        assert len(text) <= 9
+        assert GAME.decode_action(text) == a
+    assert GAME.encode_action(mv(1, 3, "r", True)) == "M,1,3,r,p"
+    assert GAME.encode_action(mv(4, 1, "b")) == "M,4,1,b"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "X",
+        "R,1",
+        "M",
+        "M,1,3",
+        "M,0,3,r",
+        "M,5,3,r",
+        "M,1,7,r",
+        "M,1,0,r",
+        "M,1,3,x",
+        "M,1,3,r,q",
+        "M,1,3,r,p,p",
+        "M,01,3,r",
+        "M,1,3,r,",
+        "r",
+        "M,a,3,r",
+        "M,1,3,R",
+        "M,1,3,r,p" + "x" * 40,
+    ],
+)
+def test_decode_malformed(text: str) -> None:
+    with pytest.raises(IllegalAction) as exc:
+        GAME.decode_action(text)
+    assert exc.value.code == "malformed"
+
+
+def test_action_fields_are_validated() -> None:
+    with pytest.raises(ValidationError):
+        Action(type=ActionType.ROLL, die=3)
+    with pytest.raises(ValidationError):
+        Action(type=ActionType.MOVE, token=1, die=3)
+    with pytest.raises(ValidationError):
+        Action(type=ActionType.MOVE, token=5, die=3, route=Route.RING)
+
+
+def test_apply_refuses_non_actions_and_bypassed_validation() -> None:
+    s = GAME.new([1, 2], seed=0)
+    with pytest.raises(IllegalAction) as exc:
+        GAME.apply(s, "R")  # type: ignore[arg-type]
+    assert exc.value.code == "malformed"
+    bad = Action.model_construct(type=ActionType.MOVE, token=9, die=9, route=Route.RING)
+    s = roll(build(), 3, 4)
+    with pytest.raises(IllegalAction) as exc:
+        GAME.apply(s, bad)
+    assert exc.value.code in ("malformed", "no_such_die")
+
+
+def test_wrong_phase_stale_and_game_over_codes() -> None:
+    s = build()
+    with pytest.raises(IllegalAction) as exc:
+        GAME.apply(s, mv(1, 3))
+    assert exc.value.code == "wrong_phase"
+    s = roll(s, 3, 5)
+    with pytest.raises(IllegalAction) as exc:
+        GAME.apply(s, mv(1, 4))  # a die from another roll: stale
+    assert exc.value.code == "no_such_die"
+    over = roll(build(tokens={RED: {1: "3.2"}}, centre=[BLUE] * 4), 1, 2)
+    over, _ = GAME.apply(over, mv(1, 1, "b"))
+    for a in ALL_ACTIONS[:3]:
+        with pytest.raises(IllegalAction) as exc:
+            GAME.apply(over, a)
+        assert exc.value.code == "game_over"
+    assert GAME.remove(over, 101) == (over, [])
+
+
+def test_apply_is_pure_and_counts_versions() -> None:
+    s = build(tokens={RED: {1: "1.5"}, BLUE: {1: "1.9"}})
+    s = roll(s, 4, 1)
+    before = s.model_dump_json()
+    s2, events = GAME.apply(s, mv(1, 4))
+    assert s.model_dump_json() == before
+    assert s2.version == s.version + 1
+    assert [e.type for e in events] == ["moved", "captured"]
+    assert events[0].seat == RED and events[0].data["to"] == "1.9"
+    assert events[1].data == {"victim": BLUE, "tokens": [1], "at": "1.9"}
+
+
+def test_every_refusal_code_is_listed() -> None:
+    """Every code `_why` can return over many positions is in CODES (and vice versa)."""
+    import random
+
+    seen: set[str] = set()
+    for seed in range(6):
+        s = GAME.new([1, 2, 3], seed=seed, options={"pairs_cross_bridges": seed % 2 == 1})
+        r = random.Random(seed)
+        for _ in range(400):
+            if GAME.is_over(s):
+                break
+            for a in ALL_ACTIONS:
+                code = engine._why(s, a)
+                if code is not None:
+                    seen.add(code)
+            s, _ = GAME.apply(s, r.choice(GAME.legal_actions(s)))
+    assert seen <= set(CODES)
+    assert set(CODES) - seen <= {"game_over", "malformed", "not_a_player", "centre_needs_one"}
+
+
+def test_view_is_public_and_complete() -> None:
+    s = build(tokens={RED: {1: "1.5", 2: "1.5"}, BLUE: {1: "C5"}}, centre=[BLUE])
+    s.tokens[BLUE][0] = "C5"
+    s = roll(s, 4, 2)
+    v = GAME.view(s, 101)
+    assert isinstance(v, View)
+    assert v.me == RED and GAME.view(s, None).me is None and GAME.view(s, 999).me is None
+    assert v.board["1.5"].seat == RED and v.board["1.5"].tokens == [1, 2]
+    assert v.centre == [BLUE, None, None, None, None]
+    assert v.phase == Phase.MOVE and v.dice == [4, 2] and v.unused == [4, 2]
+    assert v.current == RED and v.to_act == 101
+    assert v.players[BLUE].centre_fields == [5] and v.players[BLUE].score == 5
+    assert v.players[BLUE].place == 1 and v.players[RED].in_play == 4
+    assert View.model_validate_json(v.model_dump_json()) == v
+
+
+def test_json_round_trip_mid_game() -> None:
+    s = act(roll(build(tokens={RED: {1: "1.27", 3: "1.27"}}), 4, 1), 1, 4)
+    again = State.model_validate_json(s.model_dump_json())
+    assert again == s and GAME.legal_actions(again) == GAME.legal_actions(s)
+    with pytest.raises(ValidationError):
+        State.model_validate_json(s.model_dump_json().replace('"1.31"', '"4.1"'))
+
+
+def test_options_are_validated() -> None:
+    with pytest.raises(ValidationError):
+        GAME.new([1, 2], seed=0, options={"no_such_option": 1})
+    assert GAME.new([1, 2], seed=0, options=None).options.round_limit == 200
