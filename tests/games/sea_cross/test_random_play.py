@@ -49,7 +49,8 @@ def play(n: int, seed: int, leave_rate: float = 0.0) -> tuple[State, list[Action
         assert legal and len(set(legal)) == len(legal)
         refuse_one(s, r)
         if r.random() < leave_rate:
-            s2, _ = GAME.remove(s, r.choice([p for p, a in zip(s.players, s.active) if a]))
+            staying = [p for p, a in zip(s.players, s.active, strict=True) if a]
+            s2, _ = GAME.remove(s, r.choice(staying))
         else:
             a = r.choice(legal)
             assert GAME.decode_action(GAME.encode_action(a)) == a
