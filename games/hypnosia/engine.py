@@ -30,6 +30,7 @@ from games.hypnosia.model import (
     ActionType,
     CellView,
     EndReason,
+    MovePreview,
     Options,
     Phase,
     PlayerView,
@@ -123,6 +124,15 @@ class Hypnosia:
             _move(s, action, events)
         s.version += 1
         return s, events
+
+    def preview(self, state: State, action: Action) -> MovePreview:
+        """What a legal MOVE would do (for buttons); IllegalAction for anything else."""
+        code = _why(state, action)
+        if code is None and action.type is not ActionType.MOVE:
+            code = "wrong_phase"
+        if code is not None:
+            raise IllegalAction(code, action=action.encode())
+        return _preview(state, action)
 
     def is_over(self, state: State) -> bool:
         return state.phase == Phase.GAME_OVER
@@ -299,6 +309,27 @@ def _candidates(s: State) -> list[Action]:
                         Action(type=ActionType.MOVE, token=token, die=d, route=route, pair=pair)
                     )
     return out
+
+
+def _preview(s: State, a: Action) -> MovePreview:
+    assert a.token is not None
+    seat = s.current
+    dest, _ = destination(s, seat, a)
+    assert dest is not None
+    tokens = [a.token, *(_mates(s, seat, a.token) if a.pair else [])]
+    if dest == "C":
+        free = CENTRE_VALUES[len(s.centre) :]
+        return MovePreview(
+            tokens=tokens,
+            src=s.tokens[seat][a.token - 1],
+            dest=dest,
+            fields=list(free[: len(tokens)]),
+            captures=0,
+        )
+    captures = sum(1 for o, _ in occupants(s, dest) if o != seat)
+    return MovePreview(
+        tokens=tokens, src=s.tokens[seat][a.token - 1], dest=dest, fields=[], captures=captures
+    )
 
 
 def _can_move(s: State) -> bool:

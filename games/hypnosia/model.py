@@ -254,6 +254,16 @@ class State(BaseModel):
         return self
 
 
+class MovePreview(BaseModel):
+    """What a legal MOVE would do, for the button text (§5: `Пара 1+3 +4 → 2.12 ⚔`)."""
+
+    tokens: list[int]  # the moving tokens (two for a pair)
+    src: str  # `S` or `k.j`
+    dest: str  # `k.j`, or `C` for the centre
+    fields: list[int]  # centre fields it would take (R11, R15)
+    captures: int  # opponent tokens it would capture (R14)
+
+
 class CellView(BaseModel):
     """An occupied ring cell: whose tokens stand there (1 or 2, I2)."""
 

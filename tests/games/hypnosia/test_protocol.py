@@ -160,3 +160,19 @@ def test_options_are_validated() -> None:
     with pytest.raises(ValidationError):
         GAME.new([1, 2], seed=0, options={"no_such_option": 1})
     assert GAME.new([1, 2], seed=0, options=None).options.round_limit == 200
+
+
+def test_preview_describes_a_legal_move() -> None:
+    s = build(tokens={RED: {1: "1.4", 2: "1.6", 3: "3.6"}, BLUE: {1: "1.9", 2: "1.9"}})
+    s = act(roll(s, 2, 3), 1, 2)
+    p = GAME.preview(s, mv(1, 3, pair=True))
+    assert (p.tokens, p.src, p.dest, p.fields, p.captures) == ([1, 2], "1.6", "1.9", [], 2)
+    t = roll(build(tokens={RED: {3: "3.6"}}, centre=[BLUE]), 1, 2)
+    p = GAME.preview(t, mv(3, 1, "b"))
+    assert (p.dest, p.fields, p.captures) == ("C", [4], 0)
+    with pytest.raises(IllegalAction) as exc:
+        GAME.preview(t, mv(3, 2, "b"))
+    assert exc.value.code == "centre_needs_one"
+    with pytest.raises(IllegalAction) as exc:
+        GAME.preview(build(), Action(type=ActionType.ROLL))
+    assert exc.value.code == "wrong_phase"

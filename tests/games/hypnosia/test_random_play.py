@@ -59,11 +59,16 @@ def play(n: int, seed: int, options: dict[str, object] | None = None) -> tuple[S
         assert GAME.decode_action(GAME.encode_action(a)) == a
         if a.type is ActionType.MOVE and not cross:  # I7
             assert not (a.pair and a.route is Route.BRIDGE)
+        preview = GAME.preview(s, a) if a.type is ActionType.MOVE else None
         before = s.model_dump_json()
         s2, events = GAME.apply(s, a)
         assert s.model_dump_json() == before, "apply never mutates its input"
         check(s2, s)
         assert events and {e.type for e in events} <= EVENT_TYPES
+        if preview is not None:
+            assert events[0].data["to"] == preview.dest
+            assert s2.captured[s.current] - s.captured[s.current] == preview.captures
+            assert events[0].data.get("fields", []) == preview.fields
         if not cross:  # I7: a pair never crosses, so it never arrives on an inner ring whole
             for seat, row in enumerate(s2.tokens):
                 for t1, t2 in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)):
