@@ -3,20 +3,21 @@ play by clicking the inline buttons the page shows; the board picture and captio
 
 Needs Debian's `chromium` and the `playwright` Python package (no downloaded browser:
 Playwright drives /usr/bin/chromium). Screenshots go to the test's tmp dir, and also to
-`$PLAYGROUND_SCREENSHOTS` when set (that is how docs/playground.png is made).
+`$PLAYGROUND_SCREENSHOTS` when set: docs/playground.png is its `desktop.png`
+(`PLAYGROUND_SCREENSHOTS=/tmp/shots python -m pytest tests/playground/test_browser.py`).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from bot.playground.server import Playground
 
@@ -41,7 +42,7 @@ ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 412, "height": 915}
-DESKTOP = {"width": 1280, "height": 860}
+DESKTOP = {"width": 1280, "height": 1000}
 TIMEOUT = 10_000  # ms, for one expectation
 TABLE = ".msg.has-photo"
 
@@ -239,8 +240,12 @@ async def scenario(browser: Any, playground: Playground, tmp_path: Path) -> None
 
 
 async def save_screenshot(page: Any, path: Path) -> None:
+    """Save a screenshot; with $PLAYGROUND_SCREENSHOTS also a 256-colour copy there (the
+    size docs/playground.png is kept at)."""
     await page.screenshot(path=str(path))
     target = os.environ.get("PLAYGROUND_SCREENSHOTS")
     if target:
         Path(target).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(target) / path.name)
+        with Image.open(path) as image:
+            small = image.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE)
+            small.save(Path(target) / path.name, optimize=True)
