@@ -279,7 +279,7 @@ def in_block(owners: dict[int, tuple[int, int]], g: int) -> bool:
     return False
 
 
-def _token(s: State, a: Action) -> int:
+def _token(a: Action) -> int:
     assert a.token is not None
     return a.token - 1
 
@@ -352,7 +352,7 @@ def _why(s: State, a: Action) -> str | None:
     if a.type is T.JUMP:
         if s.forced_jumps <= 0 or 1 not in s.unused:
             return "no_forced_jump"
-        return _why_jump(s, _token(s, a))
+        return _why_jump(s, _token(a))
     if s.forced_jumps > 0:  # R16: jumps first (a legal jump exists: `_settle` ensures it)
         return "must_jump"
     if a.type is T.ENTER:
@@ -360,19 +360,26 @@ def _why(s: State, a: Action) -> str | None:
     assert a.die is not None
     if a.die not in s.unused:
         return "die_not_available"
-    return _why_move(s, _token(s, a), a.die)
+    return _why_move(s, _token(a), a.die)
+
+
+_ROLL = Action(type=T.ROLL)
+_JUMPS = [Action(type=T.JUMP, token=t) for t in range(1, TOKENS + 1)]
+_ENTER = Action(type=T.ENTER)
+_MOVES = {
+    d: [Action(type=T.MOVE, token=t, die=d) for t in range(1, TOKENS + 1)] for d in range(1, 7)
+}
 
 
 def _candidates(s: State) -> list[Action]:
     """Every action worth checking now, in canonical order; `_why` filters them."""
     if s.phase == Phase.AWAIT_ROLL:
-        return [Action(type=T.ROLL)]
+        return [_ROLL]
     if s.phase != Phase.AWAIT_MOVE:
         return []
-    tokens = range(1, TOKENS + 1)
-    out = [Action(type=T.JUMP, token=t) for t in tokens]
-    out.append(Action(type=T.ENTER))
-    out += [Action(type=T.MOVE, token=t, die=d) for d in sorted(set(s.unused)) for t in tokens]
+    out = [*_JUMPS, _ENTER]
+    for d in sorted(set(s.unused)):
+        out += _MOVES[d]
     return out
 
 
@@ -397,7 +404,7 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
         _ev(events, "entered", s, seat, token=i + 1, die=SIX)
         _land(s, seat, 0, events)
     elif a.type is T.JUMP:
-        i = _token(s, a)
+        i = _token(a)
         r = s.tokens[seat][i]
         t = _jump_target(r)
         s.tokens[seat][i] = t
@@ -407,7 +414,7 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
         _ev(events, "jumped", s, seat, token=i + 1, from_rel=r, to_rel=t, past_home=t < r)
         _land(s, seat, t, events)
     else:
-        i = _token(s, a)
+        i = _token(a)
         assert a.die is not None
         r = s.tokens[seat][i]
         t = r + a.die
@@ -579,11 +586,11 @@ def _describe(s: State, a: Action) -> ActionInfo:
     if a.type is T.ENTER:
         frm, to = BASE, 0
     elif a.type is T.JUMP:
-        frm = s.tokens[seat][_token(s, a)]
+        frm = s.tokens[seat][_token(a)]
         to = _jump_target(frm)
     elif a.type is T.MOVE:
         assert a.die is not None
-        frm = s.tokens[seat][_token(s, a)]
+        frm = s.tokens[seat][_token(a)]
         to = frm + a.die
     captures = False
     if to is not None and 0 <= to < LOOP_LEN:

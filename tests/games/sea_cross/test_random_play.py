@@ -62,7 +62,7 @@ def play(n: int, seed: int, leave_rate: float = 0.0) -> tuple[State, list[Action
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-@settings(max_examples=12, deadline=None, phases=NO_SHRINK)
+@settings(max_examples=20, deadline=None, phases=NO_SHRINK)
 @given(seed=st.integers(0, 2**31))
 def test_i1_i6_random_games_end_and_keep_invariants(n: int, seed: int) -> None:
     """I1–I6, R19: random legal games end with one winner and keep every invariant."""
@@ -73,7 +73,7 @@ def test_i1_i6_random_games_end_and_keep_invariants(n: int, seed: int) -> None:
     assert res.standings[0].player == res.winners[0] and res.standings[0].score == 4
 
 
-@settings(max_examples=15, deadline=None, phases=NO_SHRINK)
+@settings(max_examples=20, deadline=None, phases=NO_SHRINK)
 @given(n=st.integers(2, 4), seed=st.integers(0, 2**31))
 def test_r20_random_games_with_players_leaving(n: int, seed: int) -> None:
     """R20: removals at random moments keep the invariants; leavers rank last."""

