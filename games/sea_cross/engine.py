@@ -35,6 +35,7 @@ from games.sea_cross.model import (
     Action,
     ActionInfo,
     ActionType,
+    Cell,
     LastMove,
     Options,
     Phase,
@@ -353,7 +354,7 @@ def _why(s: State, a: Action) -> str | None:
         if s.forced_jumps <= 0 or 1 not in s.unused:
             return "no_forced_jump"
         return _why_jump(s, _token(a))
-    if s.forced_jumps > 0:  # R16: jumps first (a legal jump exists: `_settle` ensures it)
+    if s.forced_jumps > 0 and _any_jump(s):  # R16: jumps first
         return "must_jump"
     if a.type is T.ENTER:
         return _why_enter(s)
@@ -608,6 +609,15 @@ def _describe(s: State, a: Action) -> ActionInfo:
     )
 
 
+def _last_cells(s: State) -> list[Cell]:
+    """Origin and target cells of the last move (§3.5 highlight); empty if none."""
+    m = s.last_move
+    if m is None or not s.active[m.seat]:
+        return []
+    arm = s.arms[m.seat]
+    return [cell_of(arm, m.from_rel, m.token - 1), cell_of(arm, m.to_rel, m.token - 1)]
+
+
 def _view(s: State, player: int | None) -> View:
     me = s.players.index(player) if player in s.players else None
     over = s.phase == Phase.GAME_OVER
@@ -657,6 +667,7 @@ def _view(s: State, player: int | None) -> View:
         forced_jumps=s.forced_jumps,
         actions=[_describe(s, a) for a in GAME.legal_actions(s)] if moving else [],
         last_move=s.last_move,
+        last_move_cells=_last_cells(s),
         turn_no=s.turn_no,
         roll_no=s.roll_no,
         rolloff=list(s.rolloff),

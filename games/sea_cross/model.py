@@ -287,6 +287,7 @@ class View(BaseModel):
     forced_jumps: int
     actions: list[ActionInfo]  # legal actions in canonical order (empty unless it is a move)
     last_move: LastMove | None
+    last_move_cells: list[Cell]  # [origin, target] grid cells of the last move, or []
     turn_no: int
     roll_no: int
     rolloff: list[RollOffRound]

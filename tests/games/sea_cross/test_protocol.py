@@ -134,6 +134,10 @@ def test_view_is_public_and_complete() -> None:
     assert v.dice == [3, 4] and v.unused == [3, 4] and not v.double
     assert v.to_act == 101 and v.to_act_seat == 0
     assert v.players[0].tokens[0].cell == (4, 7)
+    assert v.last_move_cells == []
+    v = GAME.view(act(s, "M,1,3"))
+    assert v.last_move_cells == [(4, 7), (4, 10)]
+    assert v.last_move is not None and v.last_move.kind == "move"
 
 
 def test_json_round_trip_and_purity() -> None:
