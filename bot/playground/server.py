@@ -114,11 +114,11 @@ class Playground:
             self._remove_listener = self.tg.server.add_listener(
                 on_call=self._on_call, on_update=self._on_update
             )
+            await self._start_web()  # first: a busy port fails before the bot starts
             self.app = App(playground_settings(self.tg, **self._settings))
             await self.app.start()
             for member in self.members:
                 await self.tg.start_private(member)
-            await self._start_web()
         except BaseException:
             await self.stop()
             raise
