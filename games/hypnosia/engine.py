@@ -115,7 +115,7 @@ class Hypnosia:
         if code is None and action not in _candidates(state):
             code = "malformed"
         if code is not None:
-            raise IllegalAction(code, action=action.encode())
+            raise IllegalAction(code, action=_text(action))
         s = state.model_copy(deep=True)
         events: list[Event] = []
         if action.type is ActionType.ROLL:
@@ -131,7 +131,7 @@ class Hypnosia:
         if code is None and action.type is not ActionType.MOVE:
             code = "wrong_phase"
         if code is not None:
-            raise IllegalAction(code, action=action.encode())
+            raise IllegalAction(code, action=_text(action))
         return _preview(state, action)
 
     def is_over(self, state: State) -> bool:
@@ -176,6 +176,14 @@ def _rng(s: State) -> random.Random:
     """A fresh generator per use, derived from the seed and a counter: small to store."""
     s.rng_calls += 1
     return random.Random(f"{s.seed}:{s.rng_calls}")
+
+
+def _text(a: Action) -> str:
+    """The action's text for error details, even for one built bypassing validation."""
+    try:
+        return a.encode()
+    except (AttributeError, AssertionError):
+        return repr(a)[:60]
 
 
 def _ev(events: list[Event], type_: str, seat: int | None = None, **data: Any) -> None:
@@ -274,7 +282,9 @@ def _why(s: State, a: Action) -> str | None:
         return None if s.phase == Phase.ROLL else "wrong_phase"
     if s.phase != Phase.MOVE:
         return "wrong_phase"
-    if a.token is None or a.die is None or a.route is None:
+    if a.token is None or a.die is None or not isinstance(a.route, Route):
+        return "malformed"
+    if not 1 <= a.token <= TOKENS or not 1 <= a.die <= 6:  # bypassed validation
         return "malformed"
     if a.die not in s.unused:
         return "no_such_die"

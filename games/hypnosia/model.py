@@ -251,6 +251,13 @@ class State(BaseModel):
         for row in self.tokens:
             if len(row) != TOKENS or any(_POS_RE.match(p) is None for p in row):
                 raise ValueError("bad token places")
+        seats = range(n)
+        if len(self.centre) > len(CENTRE_VALUES) or any(x not in seats for x in self.centre):
+            raise ValueError("bad centre")
+        if self.current not in seats or self.first not in seats:
+            raise ValueError("bad current seat")
+        if any(x not in seats for x in self.left) or len(set(self.left)) != len(self.left):
+            raise ValueError("bad left seats")
         return self
 
 

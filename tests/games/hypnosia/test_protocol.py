@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from pydantic import ValidationError
 
@@ -79,7 +81,14 @@ def test_apply_refuses_non_actions_and_bypassed_validation() -> None:
     s = roll(build(), 3, 4)
     with pytest.raises(IllegalAction) as exc:
         GAME.apply(s, bad)
-    assert exc.value.code in ("malformed", "no_such_die")
+    assert exc.value.code == "malformed"
+    cases: list[dict[str, Any]] = [{"token": 9, "die": 3}, {"token": 1, "die": 3, "route": "x"}]
+    for fields in cases:
+        raw: dict[str, Any] = {"type": ActionType.MOVE, "route": Route.RING, **fields}
+        bad = Action.model_construct(**raw)
+        with pytest.raises(IllegalAction) as exc:
+            GAME.apply(s, bad)
+        assert exc.value.code == "malformed"
 
 
 def test_wrong_phase_stale_and_game_over_codes() -> None:
