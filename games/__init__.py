@@ -11,6 +11,8 @@ __all__ = ["Event", "Game", "IllegalAction", "Result", "Standing", "get", "ids"]
 _REGISTRY: dict[str, str] = {
     "seven_tracks": "games.seven_tracks",
     "cell_capture": "games.cell_capture",
+    "sea_cross": "games.sea_cross",
+    "hypnosia": "games.hypnosia",
 }
 
 
