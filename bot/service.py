@@ -530,8 +530,8 @@ class GameService:
             events.extend(adv.events)
             old_json = rec.state
             old_deadline = rec.deadline
-            rec.log = (rec.log + lines)[-LOG_LINES:]
             self._absorb(rec, p, adv.state, adv.ui, events, adv.deadline, t)
+            rec.log = (rec.log + lines)[-LOG_LINES:]  # the table says the bot acted (last)
             changed = rec.state != old_json
             if changed and p.seq_changes(p.load(old_json or ""), adv.state):
                 rec.seq += 1

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import AsyncIterator
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -41,3 +46,62 @@ def backend(request: pytest.FixtureRequest) -> str | None:
     if not REDIS_URL:
         pytest.skip(NO_REDIS)
     return REDIS_URL
+
+
+class OwnRedis:
+    """A redis-server of this test alone (append-only, fsync always), to stop and start."""
+
+    def __init__(self, directory: str) -> None:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        sock.close()
+        self.dir = directory
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                self.dir,
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        """Gone at once (SIGKILL): what is acknowledged is in the append-only file."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    server = OwnRedis(str(tmp_path))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -76,3 +76,31 @@ async def test_chats_and_started_users(store: Store) -> None:
     assert not await store.has_started(7)
     await store.mark_started(7)
     assert await store.has_started(7)
+
+
+async def test_a_due_deadline_is_claimed_by_one_caller_and_again_after_its_lease(
+    store: Store,
+) -> None:
+    await store.set_deadline(-1, 100.0)
+    await store.set_deadline(-2, 200.0)
+    assert await store.claim_due(99.0, lease=30) == []
+    # many pollers at once (instances): each due chat goes to exactly one of them
+    claims = await asyncio.gather(*(store.claim_due(150.0, lease=30) for _ in range(8)))
+    assert sorted(c for claim in claims for c in claim) == [-1]
+    assert await store.claim_due(170.0, lease=30) == []  # leased until 180
+    # the claimer died without finishing: after the lease someone else gets it
+    assert await store.claim_due(181.0, lease=30) == [-1]
+    await store.set_deadline(-1, None)
+    assert sorted(await store.claim_due(1000.0, lease=30)) == [-2]
+
+
+async def test_the_send_window_allows_limit_messages_per_window(store: Store) -> None:
+    import time
+
+    now = time.time()
+    waits = [await store.reserve_send(-5, now, limit=3, window=0.5) for _ in range(4)]
+    assert waits[:3] == [0.0, 0.0, 0.0]
+    assert 0 < waits[3] <= 0.5
+    assert await store.reserve_send(-6, now, limit=3, window=0.5) == 0.0  # per chat
+    await asyncio.sleep(waits[3] + 0.05)
+    assert await store.reserve_send(-5, time.time(), limit=3, window=0.5) == 0.0

@@ -1,0 +1,140 @@
+"""Flood limits: at most N new messages per window in a group, a burst of taps gives one
+edit with the latest state, `RetryAfter` honoured, "not modified" harmless, a deleted
+table re-posted."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.app import App
+from bot.callbacks import PlayCB
+from tests.bot.e2e import mover, open_lobby, record, running, settings_for, start_game, wait_phase
+from tests.fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
+from tests.fake_telegram.server import FloodLimit, StoredMessage
+
+EDITS = ("editMessageCaption", "editMessageMedia")
+
+
+def errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def press_latest(
+    app: App, chat: Chat, user: User, table: StoredMessage, text: str
+) -> CallbackAnswer:
+    """Press `text` as the latest table shows it (even if its edit has not arrived yet)."""
+    rec = await record(app, chat)
+    p = app.service.presenter(rec.game_id)
+    view = app.service.table_view(rec, p, p.load(rec.state or ""))
+    code = next(b.code for row in view.buttons for b in row if b.text == text)
+    data = PlayCB(g=rec.uid, s=rec.seq, c=code).pack()
+    return await chat.press(user, table, by_data=data, check=False)
+
+
+async def test_new_messages_in_a_group_stay_within_the_limit_and_none_is_lost(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
+    # the server answers 429 beyond 5 messages a 0.9 s; the bot keeps to 5 a second
+    async with FakeTelegram(flood_limit=FloodLimit(count=5, window=0.9)) as tg:
+        anna = tg.user(1601, "Аня")
+        chat = tg.group(members=[anna])
+        settings = settings_for(tg, chat_messages_per_minute=5, chat_window_seconds=1.0)
+        async with running(settings):
+            for _ in range(12):
+                await chat.send(anna, "/help")
+            await chat.wait_for(lambda: len(chat.bot_messages) >= 12, 10)
+            await tg.settle()
+        sends = [c for c in chat.calls("sendMessage")]
+        assert [c.ok for c in sends] == [True] * 12  # no 429, nothing dropped
+        times = sorted(c.time for c in sends)
+        for i in range(len(times) - 5):
+            assert times[i + 5] - times[i] >= 0.9, times  # never 6 within a window
+        assert times[-1] - times[0] >= 1.8
+    assert not errors(caplog)
+
+
+async def test_a_burst_of_taps_gives_one_edit_with_the_latest_state_after_retry_after(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(1611, "Аня"), tg.user(1612, "Борис")
+        users = [anna, boris]
+        chat = tg.group(members=users)
+        async with running(settings_for(tg, turn_seconds=0)) as app:
+            lobby = await open_lobby(chat, anna, boris)
+            table = await start_game(chat, anna, lobby)
+            await wait_phase(chat, table, "🎲 Один кубик")
+            await tg.settle()
+            player = mover(table, users)
+            assert player is not None
+            await chat.press(player, table, "🎲🎲 Два кубика")
+            await wait_phase(chat, table, "▶ Выставить всё")
+            await tg.settle()
+            mark = len(tg.calls())
+            for method in EDITS:
+                tg.server.inject_error(
+                    method, 429, "Too Many Requests: retry after 1", retry_after=1
+                )
+            # seven taps while the edit waits out the flood limit
+            for label in ["⭐ Приоритет…", "« Назад"] * 3 + ["⭐ Приоритет…"]:
+                answer = await press_latest(app, chat, player, table, label)
+                assert not answer.show_alert, answer
+            await wait_phase(chat, table, "« Назад")
+            await tg.settle(quiet=1.5, timeout=10)  # no late edit follows
+            edits = [c for c in tg.calls()[mark:] if c.method in EDITS and c.chat_id == chat.id]
+            assert any(c.error_code == 429 for c in edits)
+            assert len([c for c in edits if c.ok]) == 1, [(c.method, c.ok) for c in edits]
+            # the one edit shows the latest state: the priority menu, the current seq
+            rec = await record(app, chat)
+            assert "« Назад" in table.button_texts
+            assert all(f":{rec.seq}:" in str(d) for row in table.buttons for _, d in row)
+    assert not errors(caplog)
+
+
+async def test_not_modified_is_harmless_and_a_deleted_table_is_posted_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(1621, "Аня"), tg.user(1622, "Борис")
+        users = [anna, boris]
+        chat = tg.group(members=users)
+        async with running(settings_for(tg, turn_seconds=0)) as app:
+            lobby = await open_lobby(chat, anna, boris)
+            table = await start_game(chat, anna, lobby)
+            await wait_phase(chat, table, "🎲 Один кубик")
+            await tg.settle()
+            player = mover(table, users)
+            assert player is not None
+            await chat.press(player, table, "🎲🎲 Два кубика")
+            await wait_phase(chat, table, "▶ Выставить всё")
+            await tg.settle()
+            tg.server.inject_error(
+                "editMessageCaption",
+                400,
+                "Bad Request: message is not modified: specified new message content and "
+                "reply markup are exactly the same as a current content and reply markup "
+                "of the message",
+            )
+            answer = await chat.press(player, table, "⭐ Приоритет…")
+            assert not answer.show_alert
+            await tg.wait_for(lambda: any(c.error_code == 400 for c in chat.calls()))
+            await tg.settle()
+            answer = await press_latest(app, chat, player, table, "« Назад")
+            assert not answer.show_alert
+            await wait_phase(chat, table, "▶ Выставить всё")
+            answer = await chat.press(player, table, "⭐ Приоритет…")
+            await wait_phase(chat, table, "« Назад")
+            # someone deletes the table message: the next change posts it again
+            table.deleted = True
+            answer = await press_latest(app, chat, player, table, "« Назад")
+            assert not answer.show_alert
+            new_table = await chat.wait_message(lambda m: m.photo is not None, after=table)
+            await tg.settle()
+            assert (await record(app, chat)).table_message_id == new_table.message_id
+            answer = await chat.press(player, new_table, "⭐ Приоритет…")
+            assert not answer.show_alert
+            await wait_phase(chat, new_table, "« Назад")
+    assert not errors(caplog)
