@@ -99,10 +99,12 @@ def check(s: State, prev: State | None = None) -> None:
 def check_step(s: State, prev: State) -> None:
     assert s.version == prev.version + 1
     if prev.game_no == s.game_no and prev.phase is not Phase.OVER:
-        if len(s.left_order) == len(prev.left_order):
+        left = len(s.left_order) != len(prev.left_order)
+        assert len(s.figure) >= len(prev.figure)
+        if not left:
             assert len(s.bazaar) <= len(prev.bazaar), "the bazaar only shrinks in a game"
-            assert len(s.figure) >= len(prev.figure)
-        if prev.phase is Phase.BONUS and s.phase is Phase.BONUS and s.current == prev.current:
+        in_bonus = prev.phase is Phase.BONUS and s.phase is Phase.BONUS
+        if in_bonus and s.current == prev.current and not left:
             assert s.bazaar == prev.bazaar, "I5 no draw during a bonus"
             assert len(s.figure) == len(prev.figure) + 1
     if prev.game_no == 1 and s.game_no == 2:
