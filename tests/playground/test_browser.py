@@ -205,13 +205,13 @@ async def scenario(browser: Any, playground: Playground, tmp_path: Path) -> None
     turns: list[tuple[str, list[str]]] = []
     for _ in range(3):
         _, caption = await table_state(anna)
-        name = mover_of(caption)
-        assert name in pages, caption
-        pressed = await play_turn(pages[name], playground)
+        who = mover_of(caption)
+        assert who is not None and who in pages, caption
+        pressed = await play_turn(pages[who], playground)
         assert pressed, caption
-        turns.append((name, pressed))
+        turns.append((who, pressed))
         await synced(anna, playground)
-    assert {name for name, _ in turns} == {"Аня", "Борис"}, turns
+    assert {who for who, _ in turns} == {"Аня", "Борис"}, turns
     src, caption = await table_state(anna)
     assert src != first_src, "the board picture did not change"
     assert caption != first_caption, "the caption did not change"
