@@ -357,7 +357,7 @@ function renderQuick() {
   const box = $("#quick");
   box.replaceChildren();
   const cmds = S.view === "group"
-    ? ["/new", "/new захват", "/rules", "/help", "/leave", "/cancel"]
+    ? ["/new", "/rules", "/help", "/leave", "/cancel"]
     : ["/start", "/rules", "/help"];
   for (const cmd of cmds) {
     const b = el("button", "qcmd", cmd);
