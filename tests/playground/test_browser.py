@@ -56,7 +56,12 @@ CAPTION_JS = """el => Array.from(el.querySelector('.text').childNodes)
 
 @pytest.fixture
 async def playground() -> AsyncIterator[Playground]:
-    settings = {"redis_url": None, "first_move_seconds": 0.5, "turn_seconds": 0}
+    settings = {
+        "redis_url": None,
+        "first_move_seconds": 0.5,
+        "turn_seconds": 0,
+        "bot_language": "ru",
+    }
     async with Playground(port=0, settings=settings) as pg:
         yield pg
 

@@ -16,7 +16,8 @@ from bot.playground.server import GROUP_TITLE, Playground
 
 @pytest.fixture
 async def playground() -> AsyncIterator[Playground]:
-    async with Playground(port=0, settings={"redis_url": None, "turn_seconds": 0}) as pg:
+    settings = {"redis_url": None, "turn_seconds": 0, "bot_language": "ru"}
+    async with Playground(port=0, settings=settings) as pg:
         yield pg
 
 
@@ -99,6 +100,25 @@ async def test_snapshot_send_press_and_live_events(playground: Playground) -> No
                 lambda v: v["message_id"] == lobby["message_id"] and v["edit_count"] > 0
             )
             assert "Борис" in edited["text"]
+
+            # Аня starts the game: the table's picture is served by the page's server
+            start = next(b for row in edited["keyboard"] for b in row if "Начать" in b["text"])
+            started = await http.post(
+                "/api/press",
+                json={
+                    "user": 101,
+                    "chat_id": lobby["chat_id"],
+                    "message_id": lobby["message_id"],
+                    "data": start["callback_data"],
+                },
+            )
+            assert (await started.json())["text"]
+            table = await events.until(lambda v: v["photo"] is not None)
+            assert table["caption"] and table["keyboard"]
+            photo = await http.get(table["photo"]["url"])
+            assert photo.status == 200 and photo.content_type == "image/png"
+            assert (await photo.read()).startswith(b"\x89PNG")
+            assert "immutable" in photo.headers["Cache-Control"]
 
             # a button that is not on the message any more is refused, like Telegram does
             stale = await http.post(
