@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import re
@@ -56,6 +57,26 @@ FM_DECLARE = "⭐ Заявить право первого хода"
 FM_PASS = "Не использовать"
 HAND = "🂠 Мои фишки"
 TIMEOUT = 60.0
+
+# The processes measured: the echo baseline, the bot as it is, and the bot with the
+# fixes bench/patched_bot.py tries (recommended for bot/, see docs/performance.md).
+FIXES = "warm,gcfreeze,pool,generics,renderpool"
+VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
+    "echo": ("bench.echo_bot", {}),
+    "bot": ("bot", {}),
+    "fixed": ("bench.patched_bot", {"BENCH_FIXES": FIXES, "MALLOC_ARENA_MAX": "2"}),
+    "stats": ("bench.patched_bot", {"BENCH_STATS": "1"}),  # as is, logging GC and stalls
+    "fixstats": ("bench.patched_bot", {"BENCH_STATS": "1", "BENCH_FIXES": FIXES}),
+}
+
+
+def think_for(games: int) -> tuple[float, float]:
+    """Seconds a player waits before his next tap.
+
+    With many games a player taps every 5–15 s (10 on average: half of Telegram's own
+    limit of about 20 edits a minute in one group); one or ten games are played by
+    quick players (0.3–1 s) so that the idle bot yields enough samples."""
+    return (0.3, 1.0) if games <= 10 else (5.0, 15.0)
 
 
 # ---------------------------------------------------------------- Redis for the run
@@ -196,6 +217,7 @@ class Samples:
 
     window: tuple[float, float] = (float("inf"), float("inf"))
     answer: list[float] = field(default_factory=list)
+    when: list[float] = field(default_factory=list)  # seconds into the window, per answer
     edit: list[float] = field(default_factory=list)
     answered_first: int = 0  # accepted presses whose answer came before the table edit
     accepted: int = 0
@@ -215,6 +237,7 @@ class Samples:
             return
         self.updates += 1
         self.answer.append(rec.answered_at - rec.created_at)
+        self.when.append(rec.created_at - self.window[0])
         if alert:
             self.refused += 1
 
@@ -250,7 +273,10 @@ class Scenario:
     unanswered: int = 0
     no_edit: int = 0
     errors: int = 0
+    failed_games: int = 0  # games whose lobby or table never came (setup burst)
     setup_s: float = 0.0
+    worst: list[tuple[float, float]] = field(default_factory=list)  # (latency, at second)
+    load: float = float("nan")  # the machine's 1-minute load average after the window
 
 
 def data_of(table: StoredMessage) -> list[str | None]:
@@ -430,7 +456,8 @@ async def bot_process(
         "REDIS_PREFIX": prefix,
         "FIRST_MOVE_SECONDS": "2",
     }
-    module = "bot" if kind == "bot" else "bench.echo_bot"
+    module, extra = VARIANTS[kind]
+    env.update(extra)
     proc = BotProcess(module, env, logdir / f"{kind}-{prefix}.log")
     proc.start()
     try:
@@ -467,17 +494,24 @@ async def run_scenario(
         FakeTelegram(keep_files=False, log_results=False, callback_answer_timeout=120) as tg,
         bot_process(tg, kind, redis_url, prefix, logdir) as proc,
     ):
-        cls: type[GamePlayer | EchoPlayer] = GamePlayer if kind == "bot" else EchoPlayer
+        cls: type[GamePlayer | EchoPlayer] = EchoPlayer if kind == "echo" else GamePlayer
         players = [cls(tg, i + 1, samples, stop, think) for i in range(games)]
         started = time.monotonic()
-        gate = asyncio.Semaphore(50)
+        gate = asyncio.Semaphore(25)
 
-        async def setup(p: Player) -> None:
+        async def setup(p: Player) -> Player | None:
             async with gate:
-                await p.setup()  # type: ignore[attr-defined]
+                try:
+                    await p.setup()  # type: ignore[attr-defined]
+                except (TimeoutError, AssertionError, LookupError):
+                    result.failed_games += 1  # the bot lost it; the others play on
+                    return None
+                return p
 
-        await asyncio.gather(*(setup(p) for p in players))
+        players = [p for p in await asyncio.gather(*(setup(p) for p in players)) if p]
         result.setup_s = time.monotonic() - started
+        gc.collect()
+        gc.freeze()  # the harness's own collector must not pause the fake server
         tasks = [asyncio.ensure_future(p.play()) for p in players]  # type: ignore[attr-defined]
         await asyncio.sleep(warmup)
         t0 = time.monotonic()
@@ -507,7 +541,8 @@ async def run_scenario(
         await asyncio.sleep(measure)
         cpu1 = proc.cpu_seconds()
         result.rss = proc.rss_bytes()
-        if kind == "bot":
+        result.load = os.getloadavg()[0]
+        if kind != "echo":
             per_game, _, value_len = redis_bytes_per_game(redis_url, prefix)
             result.redis_per_game = per_game
             result.redis_value_len = value_len
@@ -529,6 +564,7 @@ async def run_scenario(
     result.updates_per_s = samples.updates / measure
     result.bot_cpu = (cpu1 - cpu0) / measure
     result.samples = len(samples.answer)
+    result.worst = sorted(zip(samples.answer, samples.when, strict=True), reverse=True)[:8]
     result.refused = samples.refused
     result.unanswered = samples.unanswered
     result.no_edit = samples.no_edit
@@ -543,23 +579,24 @@ async def run_all(
     redis_url: str,
     warmup: float,
     measure: float,
-    think: tuple[float, float],
+    think: tuple[float, float] | None,
     saturate: int,
     logdir: Path,
+    variants: tuple[str, ...] = ("echo", "bot", "fixed"),
     profile_dir: Path | None = None,
     progress: Callable[[str], None] = print,
 ) -> list[Scenario]:
     out: list[Scenario] = []
     plans: list[tuple[str, int, tuple[float, float]]] = []
     for n in games:
-        plans += [("echo", n, think), ("bot", n, think)]
+        plans += [(v, n, think or think_for(n)) for v in variants]
     if saturate:
-        plans += [("echo", saturate, (0.0, 0.0)), ("bot", saturate, (0.0, 0.0))]
+        plans += [(v, saturate, (0.0, 0.0)) for v in variants]
     for kind, n, th in plans:
         profile = None
-        if profile_dir is not None and kind == "bot" and (n == max(games) or th == (0.0, 0.0)):
+        if profile_dir is not None and kind != "echo" and (n == max(games) or th == (0.0, 0.0)):
             profile_dir.mkdir(parents=True, exist_ok=True)
-            profile = profile_dir / f"bot-{n}-{'sat' if th == (0.0, 0.0) else 'think'}.txt"
+            profile = profile_dir / f"{kind}-{n}-{'sat' if th == (0.0, 0.0) else 'think'}.txt"
         progress(f"  e2e: {kind} bot, {n} games, think {th[0]:g}–{th[1]:g} s …")
         s = await run_scenario(
             kind,
@@ -575,8 +612,11 @@ async def run_all(
             f"    answer p50 {s.answer_p50 * 1e3:.1f} ms p99 {s.answer_p99 * 1e3:.1f} ms, "
             f"edit p50 {s.edit_p50 * 1e3:.1f} ms p99 {s.edit_p99 * 1e3:.1f} ms, "
             f"{s.updates_per_s:.0f} upd/s, bot CPU {s.bot_cpu:.2f}, "
-            f"RSS {s.rss / 2**20:.0f} MiB, setup {s.setup_s:.1f} s, errors {s.errors}"
+            f"RSS {s.rss / 2**20:.0f} MiB, setup {s.setup_s:.1f} s, errors {s.errors}, "
+            f"games lost in setup {s.failed_games}, load {s.load:.1f}"
         )
+        worst = ", ".join(f"{lat * 1e3:.0f} ms @{at:.1f}s" for lat, at in s.worst)
+        progress(f"    slowest answers: {worst}")
         out.append(s)
     return out
 
@@ -586,9 +626,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[1, 10, 100])
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--measure", type=float, default=15)
-    parser.add_argument("--think", type=float, nargs=2, default=[2.0, 6.0])
+    parser.add_argument("--think", type=float, nargs=2, default=None)
     parser.add_argument("--saturate", type=int, default=0)
     parser.add_argument("--redis-url", default=None)
+    parser.add_argument("--variants", nargs="+", default=["echo", "bot", "fixed"])
     parser.add_argument("--profile", default=None, help="py-spy raw profiles to this dir")
     args = parser.parse_args()
     logdir = Path(tempfile.mkdtemp(prefix="bench-logs-"))
@@ -599,9 +640,10 @@ def main() -> None:
             redis_url=url,
             warmup=args.warmup,
             measure=args.measure,
-            think=(args.think[0], args.think[1]),
+            think=(args.think[0], args.think[1]) if args.think else None,
             saturate=args.saturate,
             logdir=logdir,
+            variants=tuple(args.variants),
             profile_dir=Path(args.profile) if args.profile else None,
         )
 

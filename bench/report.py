@@ -25,7 +25,7 @@ def ms(x: float) -> str:
 
 
 def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(head)]
     line = "  ".join(h.rjust(w) for h, w in zip(head, widths, strict=True))
     out = [line, "-" * len(line)]
     for r in rows:
@@ -71,7 +71,7 @@ def e2e_table(results: Sequence[Scenario]) -> str:
     echo = {(s.games, s.think): s for s in results if s.kind == "echo"}
     rows = []
     for s in results:
-        if s.kind != "bot":
+        if s.kind == "echo":
             continue
         base = echo.get((s.games, s.think))
         think = "none" if s.think == (0.0, 0.0) else f"{s.think[0]:g}–{s.think[1]:g} s"
@@ -82,6 +82,7 @@ def e2e_table(results: Sequence[Scenario]) -> str:
             ok = s.answer_p99 <= 3 * b_p99 and s.answer_p99 < MAX_P99
         rows.append(
             [
+                s.kind,
                 str(s.games),
                 think,
                 f"{ms(s.answer_p50)} ({ms(b_p50)})",
@@ -96,6 +97,7 @@ def e2e_table(results: Sequence[Scenario]) -> str:
             ]
         )
     head = [
+        "bot",
         "games",
         "think",
         "answer p50 ms",
@@ -111,4 +113,75 @@ def e2e_table(results: Sequence[Scenario]) -> str:
     return (
         "The bot end to end (bot process; baseline in brackets: the echo bot, same harness)\n"
         "target: answer p99 ≤ 3 × echo p99 and < 50 ms\n" + table(head, rows)
+    )
+
+
+def memory_table(results: Sequence[Scenario]) -> str:
+    echo = {(s.games, s.think): s for s in results if s.kind == "echo"}
+    one = {s.kind: s for s in results if s.games == min(x.games for x in results)}
+    rows = []
+    for s in results:
+        if s.kind == "echo" or s.think == (0.0, 0.0):
+            continue
+        base = echo.get((s.games, s.think))
+        first = one.get(s.kind)
+        per_game = (
+            (s.rss - first.rss) / max(1, s.games - first.games)
+            if first is not None and s.games > first.games
+            else math.nan
+        )
+        rows.append(
+            [
+                s.kind,
+                str(s.games),
+                f"{s.redis_per_game / KB:.1f} {mark(s.redis_per_game < MAX_REDIS)}"
+                if not math.isnan(s.redis_per_game)
+                else "n/a",
+                f"{s.redis_value_len / KB:.1f}",
+                f"{s.rss / 2**20:.0f}",
+                f"{base.rss / 2**20:.0f}" if base else "n/a",
+                "n/a" if math.isnan(per_game) else f"{per_game / KB:.0f}",
+            ]
+        )
+    head = [
+        "bot",
+        "games",
+        "Redis KB/game <16",
+        "JSON KB/game",
+        "RSS MiB",
+        "echo RSS MiB",
+        "RSS KB per extra game",
+    ]
+    return (
+        "Memory (Redis MEMORY USAGE of the game keys, beside the JSON value's own length;\n"
+        "the bot process's RSS beside the echo bot's)\n" + table(head, rows)
+    )
+
+
+def engine_table(results: Sequence[dict[str, float]], players: Sequence[int] = (2, 4, 6)) -> str:
+    rows = []
+    for n, m in zip(players, results, strict=True):
+        rows.append(
+            [
+                str(n),
+                f"{m['games_per_s']:.2f}",
+                f"{m['actions_per_game']:.0f}",
+                f"{m['step_median_us']:.0f}",
+                f"{m['legal_median_us']:.0f}",
+                f"{m['copy_median_us']:.0f}",
+                f"{m['json_median_b'] / KB:.1f}",
+            ]
+        )
+    head = [
+        "players",
+        "games/s",
+        "actions/game",
+        "step p50 µs",
+        "legal_actions p50 µs",
+        "deep copy p50 µs",
+        "state JSON KB",
+    ]
+    return (
+        "Engine: random full games of «Семидорожник» to 144 (baselines: legal_actions alone,\n"
+        "a bare pydantic deep copy of the state)\n" + table(head, rows)
     )
