@@ -123,6 +123,8 @@ class Dominas:
         if not isinstance(action, Action):
             raise IllegalAction("malformed")
         code = _why(state, action)
+        if code is None and action not in _candidates(state):
+            code = "malformed"  # pragma: no cover (every legal action is a candidate)
         if code is not None:
             raise IllegalAction(code, action=action.encode())
         s = state.model_copy(deep=True)

@@ -22,6 +22,7 @@ from games.dominas.tiles import (
     SAMOHODS,
     SYMBOLS,
     from_ascii,
+    label,
     sort_key,
     to_ascii,
 )
@@ -352,9 +353,8 @@ def test_r24_fish_is_checked_after_a_skip_too() -> None:
     s = run_position(["О2", "О8", "О4"], "О12", placer_extra=["М2"], other=["М4"], bazaar=["В4"])
     s = s.model_copy(update={"options": s.options.model_copy(update={"match_games": 1})})
     s, ev = act(s, P("О12", C))
-    if not GAME.is_over(s):
-        pytest.skip("the parent's other symbols fit a hand")
-    assert s.records[0].reason == "fish" and of_type(ev, "skipped")
+    assert GAME.is_over(s) and s.records[0].reason == "fish"
+    assert [e.type for e in ev][-5:] == ["skipped", "drew", "drew_tiles", "game_over", "match_over"]
 
 
 def finished(records: list[GameRecord], n: int = 2, mode: str = "solo") -> State:
@@ -493,6 +493,12 @@ def test_encode_decode_is_compact_ascii() -> None:
     with pytest.raises(IllegalAction) as exc:
         GAME.apply(GAME.new([1, 2], seed=0), "P,V14,R,0")  # type: ignore[arg-type]
     assert exc.value.code == "malformed"
+
+
+def test_popup_labels() -> None:
+    assert [label(t) for t in ("В14", "З1", "В⚙")] == ["В14·234", "З1·000★", "В⚙"]
+    with pytest.raises(IllegalAction):
+        GAME.decode_action(None)  # type: ignore[arg-type]
 
 
 def test_every_code_the_engine_can_raise_is_listed() -> None:
