@@ -13,6 +13,7 @@ _REGISTRY: dict[str, str] = {
     "cell_capture": "games.cell_capture",
     "sea_cross": "games.sea_cross",
     "hypnosia": "games.hypnosia",
+    "dominas": "games.dominas",
 }
 
 
