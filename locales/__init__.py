@@ -29,6 +29,10 @@ _DIR = Path(__file__).resolve().parent
 def _catalogue(lang: str) -> dict[str, Any]:
     with (_DIR / f"{lang}.json").open(encoding="utf-8") as f:
         data: dict[str, Any] = json.load(f)
+    # Per-game catalogues (locales/<lang>/<game>.json) let a game add its strings alone.
+    for path in sorted((_DIR / lang).glob("*.json")):
+        with path.open(encoding="utf-8") as f:
+            data.update(json.load(f))
     return data
 
 
