@@ -1,7 +1,12 @@
-"""Presenters per game. Adding a game = a presenter module + one line in `registry`."""
+"""Presenters per game. Adding a game = `bot/presenters/<game id>.py` exposing
+`make_presenter(settings)`; the game's id in `games` registry is the only list."""
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
+import games
 from bot.config import Settings
 from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
 
@@ -9,13 +14,18 @@ __all__ = ["Btn", "LengthChoice", "Outcome", "Presenter", "Refusal", "registry"]
 
 
 def registry(settings: Settings | None = None) -> dict[str, Presenter]:
-    """Game id -> presenter, flagship first."""
-    from bot.presenters.cell_capture import CellCapturePresenter
-    from bot.presenters.seven_tracks import SevenTracksPresenter
+    """Game id -> presenter, in the games registry's order (flagship first).
 
-    first_move = settings.first_move_seconds if settings else 20.0
-    presenters: list[Presenter] = [
-        SevenTracksPresenter(first_move_seconds=first_move),
-        CellCapturePresenter(),
-    ]
-    return {p.game_id: p for p in presenters}
+    A registered game without a presenter module yet is simply not offered."""
+    found: dict[str, Presenter] = {}
+    for game_id in games.ids():
+        name = f"bot.presenters.{game_id}"
+        try:
+            module: Any = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        presenter: Presenter = module.make_presenter(settings)
+        found[presenter.game_id] = presenter
+    return found

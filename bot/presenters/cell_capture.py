@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot.config import Settings
 from bot.presenters.base import Btn, Outcome, Presenter, Refusal
 from games import Event, IllegalAction
 from games.cell_capture import GAME, Action, ActionType, CellCaptureGame, Direction, Phase, State
@@ -261,3 +262,7 @@ class CellCapturePresenter(Presenter):
                 )
             out.append("\n".join(lines))
         return out
+
+
+def make_presenter(settings: Settings | None) -> CellCapturePresenter:
+    return CellCapturePresenter()

@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot.config import Settings
 from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
 from games import Event, IllegalAction
 from games.seven_tracks import (
@@ -1135,3 +1136,8 @@ class SevenTracksPresenter(Presenter):
             crown = " 🏆" if st.player in res.winners else ""
             lines.append(t("st.final.line", place=st.place, name=n, score=st.score) + crown)
         return "\n".join(lines)
+
+
+def make_presenter(settings: Settings | None) -> SevenTracksPresenter:
+    seconds = settings.first_move_seconds if settings else 20.0
+    return SevenTracksPresenter(first_move_seconds=seconds)
