@@ -119,6 +119,9 @@ class Playground:
             await self.app.start()
             for member in self.members:
                 await self.tg.start_private(member)
+            # the bot has answered every /start (and so knows it may write to them)
+            with contextlib.suppress(TimeoutError):
+                await self.tg.wait_for(self._all_started, timeout=15)
         except BaseException:
             await self.stop()
             raise
@@ -168,6 +171,11 @@ class Playground:
         if sockets:
             self.port = int(sockets[0].getsockname()[1])
 
+    def _all_started(self) -> bool:
+        return all(
+            any(m.from_bot for m in self.tg.private(member).messages) for member in self.members
+        )
+
     # ------------------------------------------------------------------ what the page sees
 
     def member(self, user_id: int) -> User:
@@ -187,6 +195,18 @@ class Playground:
         if photo is not None:
             photo["url"] = f"/photo/{photo['file_id']}" if photo.get("url") else None
         return view
+
+    def commands(self, chat_type: str) -> list[dict[str, Any]]:
+        """The bot's command menu as a member's app would show it in a chat of this type
+        (`group` or `private`): the most specific scope and language the bot set."""
+        scopes = ["all_group_chats" if chat_type == "group" else "all_private_chats", "default"]
+        language = self.members[0].language_code or ""
+        for scope in scopes:
+            for lang in (language, ""):
+                key = (json.dumps({"type": scope}, sort_keys=True), lang)
+                if self.tg.server.commands.get(key):
+                    return list(self.tg.server.commands[key])
+        return []
 
     def snapshot(self) -> dict[str, Any]:
         """Everything the page shows: the bot, the members, the group and the private
@@ -213,11 +233,15 @@ class Playground:
                 {"id": m.id, "name": m.full_name, "username": m.username} for m in self.members
             ],
             "chats": chats,
+            "commands": {kind: self.commands(kind) for kind in ("group", "private")},
         }
 
     # ------------------------------------------------------------------ live updates
 
     def _on_call(self, call: ApiCall) -> None:
+        if call.method.lower() in ("setmycommands", "deletemycommands") and self.group is not None:
+            commands = {kind: self.commands(kind) for kind in ("group", "private")}
+            self._broadcast([("commands", commands)])
         chat_id = call.chat_id
         if isinstance(chat_id, str):
             with contextlib.suppress(ValueError):
@@ -254,6 +278,11 @@ class Playground:
                 if self._seen.get(key) != signature:
                     self._seen[key] = signature
                     events.append(("msg", self.message_view(message)))
+        self._broadcast(events)
+
+    def _broadcast(self, events: list[Event]) -> None:
+        if not events:
+            return
         for queue in list(self._clients):
             if queue.qsize() > 5000:  # a stuck page: drop it, it reconnects with a snapshot
                 queue.put_nowait(None)

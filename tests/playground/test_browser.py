@@ -58,7 +58,7 @@ CAPTION_JS = """el => Array.from(el.querySelector('.text').childNodes)
 async def playground() -> AsyncIterator[Playground]:
     settings = {
         "redis_url": None,
-        "first_move_seconds": 0.5,
+        "first_move_seconds": 5,
         "turn_seconds": 0,
         "bot_language": "ru",
     }
@@ -74,12 +74,12 @@ async def table_state(page: Any) -> tuple[str, str]:
     return str(src), str(caption)
 
 
-async def click(page: Any, label: str) -> dict[str, Any]:
+async def click(page: Any, label: str, timeout: float = TIMEOUT) -> dict[str, Any]:
     """Click the inline button ``label`` on the newest message showing it and wait until
     the bot has answered (the page shows the answer as a toast or a popup)."""
     button = page.locator(".kbtn", has_text=label).last
-    async with page.expect_response("**/api/press") as response:
-        await button.click()
+    async with page.expect_response("**/api/press", timeout=TIMEOUT) as response:
+        await button.click(timeout=timeout)
     answer: dict[str, Any] = await (await response.value).json()
     assert "error" not in answer, (label, answer)
     return answer
@@ -152,6 +152,7 @@ async def test_play_in_the_browser(playground: Playground, tmp_path: Path) -> No
 async def scenario(browser: Any, playground: Playground, tmp_path: Path) -> None:
     expect = async_api.expect
     phone = await browser.new_context(viewport=PHONE, device_scale_factor=1, locale="ru-RU")
+    phone.set_default_timeout(TIMEOUT)
     anna = await phone.new_page()
     boris = await phone.new_page()
     pages = {"Аня": anna, "Борис": boris}
@@ -187,7 +188,11 @@ async def scenario(browser: Any, playground: Playground, tmp_path: Path) -> None
         decline = page.locator(TABLE).last.locator(".kbtn", has_text="Не использовать")
         if not await decline.count():
             continue
-        if (await click(page, "Не использовать")).get("show_alert"):  # the window closed
+        try:
+            answer = await click(page, "Не использовать", timeout=2000)
+        except async_api.Error:  # the window has just closed: the button is gone
+            continue
+        if answer.get("show_alert"):  # too late: refused with a popup
             await page.locator("#modal .modal-ok").click()
     await anna.wait_for_function(
         "sel => { const t = document.querySelectorAll(sel); "

@@ -69,6 +69,8 @@ async def test_snapshot_send_press_and_live_events(playground: Playground) -> No
             chats = {chat["id"]: chat for chat in snapshot["chats"]}
             group = chats[snapshot["group_id"]]
             assert group["title"] == GROUP_TITLE and group["members"] == 4
+            menu = [c["command"] for c in snapshot["commands"]["group"]]
+            assert "new" in menu and "rules" in menu  # the bot's setMyCommands
             for member in snapshot["members"]:  # everyone has started the bot in private
                 private = chats[member["id"]]["messages"]
                 assert private[0]["text"] == "/start" and private[1]["from_bot"]

@@ -22,6 +22,7 @@ const S = {
   me: null, // selected member id
   view: "group", // "group" | "private"
   unread: new Map(), // member id → unread bot messages in his private chat
+  commands: {}, // "group" | "private" → the bot's command menu
   connected: false,
 };
 
@@ -356,12 +357,13 @@ function renderHeader() {
 function renderQuick() {
   const box = $("#quick");
   box.replaceChildren();
-  const cmds = S.view === "group"
-    ? ["/new", "/rules", "/help", "/leave", "/cancel"]
-    : ["/start", "/rules", "/help"];
-  for (const cmd of cmds) {
+  // the bot's own command menu (setMyCommands) for this kind of chat
+  const menu = (S.commands[S.view] || []).map((c) => [`/${c.command}`, c.description]);
+  const cmds = menu.length ? menu : [["/new", ""], ["/rules", ""], ["/help", ""]];
+  for (const [cmd, description] of cmds) {
     const b = el("button", "qcmd", cmd);
     b.type = "button";
+    if (description) b.title = description;
     b.addEventListener("click", () => sendText(cmd));
     box.append(b);
   }
@@ -569,6 +571,7 @@ function connect() {
     S.bot = snap.bot;
     S.groupId = snap.group_id;
     S.members = snap.members;
+    S.commands = snap.commands || {};
     S.chats = new Map();
     for (const chat of snap.chats) {
       const { messages, ...info } = chat;
@@ -581,6 +584,10 @@ function connect() {
     document.body.dataset.ready = "1";
   });
   source.addEventListener("msg", (event) => upsert(JSON.parse(event.data)));
+  source.addEventListener("commands", (event) => {
+    S.commands = JSON.parse(event.data);
+    if (S.members.length) renderQuick();
+  });
   source.onerror = () => {
     S.connected = false;
     if (S.members.length) renderHeader();
