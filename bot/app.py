@@ -51,6 +51,16 @@ COMMANDS = ("new", "leave", "cancel", "rules", "help")
 
 def make_store(settings: Settings) -> Store:
     ttl = settings.game_ttl_days * 86400
+    sentinels = settings.sentinel_list()
+    if sentinels:
+        log.info("storage: Redis %r via Sentinel %s", settings.redis_sentinel_master, sentinels)
+        return RedisStore(
+            settings.redis_url or "redis://",
+            prefix=settings.redis_prefix,
+            ttl_seconds=ttl,
+            sentinels=sentinels,
+            sentinel_master=settings.redis_sentinel_master,
+        )
     if settings.redis_url:
         log.info("storage: Redis at %s (persistent)", settings.redis_url.split("@")[-1])
         return RedisStore(settings.redis_url, prefix=settings.redis_prefix, ttl_seconds=ttl)

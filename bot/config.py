@@ -35,6 +35,16 @@ class Settings(BaseSettings):
     chat_messages_per_minute: int = Field(default=20, ge=1)  # new messages per group
     chat_window_seconds: float = Field(default=60.0, gt=0)  # ... in this sliding window
     redis_prefix: str = "nastolka"
+    redis_sentinels: str | None = None  # "host:26379,host2:26379": ask them for the primary
+    redis_sentinel_master: str = "mymaster"
+
+    def sentinel_list(self) -> list[tuple[str, int]]:
+        out: list[tuple[str, int]] = []
+        for item in (self.redis_sentinels or "").split(","):
+            host, _, port = item.strip().rpartition(":")
+            if host and port.isdigit():
+                out.append((host, int(port)))
+        return out
 
     @field_validator("bot_language")
     @classmethod
@@ -46,7 +56,9 @@ class Settings(BaseSettings):
             raise ValueError(f"unsupported language {value!r}; one of {', '.join(LANGUAGES)}")
         return value
 
-    @field_validator("redis_url", "telegram_api_url", "webhook_url", mode="before")
+    @field_validator(
+        "redis_url", "telegram_api_url", "webhook_url", "redis_sentinels", mode="before"
+    )
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():

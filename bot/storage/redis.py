@@ -12,9 +12,11 @@ import functools
 import secrets
 from collections.abc import Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
+from urllib.parse import unquote, urlparse
 
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
+from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -79,14 +81,40 @@ def _guarded(
 class RedisStore:
     persistent = True
 
-    def __init__(self, url: str, prefix: str = "nastolka", ttl_seconds: int = 30 * 86400) -> None:
-        self._redis: Redis = Redis.from_url(
-            url,
-            decode_responses=True,
-            socket_connect_timeout=2,
-            socket_timeout=3,
-            retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), 2),
-        )
+    def __init__(
+        self,
+        url: str,
+        prefix: str = "nastolka",
+        ttl_seconds: int = 30 * 86400,
+        *,
+        sentinels: list[tuple[str, int]] | None = None,
+        sentinel_master: str = "mymaster",
+    ) -> None:
+        """`url` of the Redis; with `sentinels` the current primary of `sentinel_master` is
+        asked from them instead (and again after a failover); `url` then gives only the
+        database, user and password."""
+        options: dict[str, Any] = {
+            "decode_responses": True,
+            "socket_connect_timeout": 2,
+            "socket_timeout": 3,
+            "retry": Retry(ExponentialBackoff(cap=0.2, base=0.05), 2),
+        }
+        self._redis: Redis
+        if sentinels:
+            parsed = urlparse(url)
+            db = int((parsed.path or "/0").lstrip("/") or 0)
+            sentinel = Sentinel(  # type: ignore[no-untyped-call]
+                sentinels, socket_connect_timeout=2, socket_timeout=3
+            )
+            self._redis = sentinel.master_for(
+                sentinel_master,
+                db=db,
+                username=unquote(parsed.username) if parsed.username else None,
+                password=unquote(parsed.password) if parsed.password else None,
+                **options,
+            )
+        else:
+            self._redis = Redis.from_url(url, **options)
         self._prefix = prefix
         self._ttl = int(ttl_seconds)
         self._cas: Any = self._redis.register_script(_CAS)

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import socket
+import subprocess
+from pathlib import Path
 
 import pytest
 
-from bot.storage import Conflict, GameRecord, RecordStatus, Store
+from bot.app import make_store
+from bot.config import Settings
+from bot.storage import Conflict, GameRecord, RecordStatus, RedisStore, Store
+from tests.bot.conftest import OwnRedis
 
 
 def record(chat_id: int = -100, **kw: object) -> GameRecord:
@@ -104,3 +110,60 @@ async def test_the_send_window_allows_limit_messages_per_window(store: Store) ->
     assert await store.reserve_send(-6, now, limit=3, window=0.5) == 0.0  # per chat
     await asyncio.sleep(waits[3] + 0.05)
     assert await store.reserve_send(-5, time.time(), limit=3, window=0.5) == 0.0
+
+
+async def test_through_sentinel_the_store_finds_the_primary(
+    own_redis: OwnRedis, tmp_path: Path
+) -> None:
+    """REDIS_SENTINELS: the bot asks the Sentinels for the current primary."""
+    port = free_port()
+    conf = tmp_path / "sentinel.conf"
+    conf.write_text(
+        f"port {port}\nbind 127.0.0.1\ndir {tmp_path}\n"
+        f"sentinel monitor games 127.0.0.1 {own_redis.port} 1\n"
+    )
+    proc = subprocess.Popen(["redis-server", str(conf), "--sentinel"], stdout=subprocess.DEVNULL)
+    try:
+        await wait_port(port)
+        settings = Settings(
+            bot_token="1:x",
+            redis_url="redis:///0",
+            redis_sentinels=f"127.0.0.1:{port}",
+            redis_sentinel_master="games",
+            redis_prefix="sentinel-test",
+        )
+        store = make_store(settings)
+        assert isinstance(store, RedisStore)
+        try:
+            await store.put(record(-7), expected=0)
+            await store.set_deadline(-7, 1.0)
+            assert await store.claim_due(2.0, lease=5) == [-7]
+        finally:
+            await store.close()
+        direct = RedisStore(own_redis.url, prefix="sentinel-test")
+        try:
+            got = await direct.get(-7)  # it is the same Redis
+            assert got is not None and got.uid == "abc123"
+        finally:
+            await direct.close()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def wait_port(port: int) -> None:
+    for _ in range(100):
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.05)
+            continue
+        writer.close()
+        return
+    raise RuntimeError(f"nothing listens on {port}")
