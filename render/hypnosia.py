@@ -1,0 +1,520 @@
+"""The board of «Гипнозия» as a phone-readable picture.
+
+Drawn from the public `View` only. Three concentric rings (outer 1, middle 2, inner 3),
+each cell numbered in pale type so that a button's «→ 1.7» can be found; bridge cells
+are split in two colours with a dark arrow pointing inwards; the centre holds the five
+fields 5·4·3·2·1 (taken ones in the holder's colour). Each player's four start positions
+lie radially outside his entry cell, №1 nearest the ring. A token is a disc in its
+owner's colour with its number; a pair is two discs side by side. Above the board: whose
+turn it is and the dice (a used die greyed); below: every player with his score, centre
+fields, captures and losses.
+
+Example:
+    >>> from games.hypnosia import GAME
+    >>> v = GAME.view(GAME.new(players=[1, 2], seed=1), None)
+    >>> render(v, {1: "Аня", 2: "Борис"})[:4] == b"\\x89PNG"
+    True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from games.hypnosia.model import (
+    CENTRE_VALUES,
+    RING_SIZES,
+    START,
+    EndReason,
+    Phase,
+    View,
+    bridge_target,
+    entry,
+    is_bridge,
+    parse_cell,
+)
+from render.common import (
+    HIGHLIGHT,
+    INK,
+    INK_SOFT,
+    MUTED,
+    PAPER,
+    RGB,
+    WHITE,
+    Canvas,
+    clean_text,
+    contrast_ink,
+    draw_text,
+    encode_png,
+    mix,
+    paste,
+)
+
+WIDTH = 1000
+HEADER = 118
+BOARD = 1040  # the square the board is drawn in
+LEGEND_ROW = 74
+PAD = 22
+CX = WIDTH / 2
+CY = HEADER + BOARD / 2
+
+# Ring k: centre radius of the band, half-width of the band.
+RADIUS: dict[int, float] = {1: 352.0, 2: 273.0, 3: 196.0}
+HALF = 34.0
+CENTRE_R = 150.0
+FIELD_R = 38.0
+FIELD_RING = 90.0
+TOKEN_R = 21.0
+PAIR_R = 17.0
+START_R0 = 412.0  # radius of start position №1
+START_STEP = 31.0
+
+PLAYER_RGB: dict[str, RGB] = {
+    "red": (222, 45, 45),
+    "orange": (245, 130, 0),
+    "yellow": (250, 208, 30),
+    "green": (46, 150, 60),
+    "blue": (30, 90, 210),
+    "purple": (140, 50, 175),
+}
+RING_RGB: dict[int, RGB] = {1: (236, 222, 194), 2: (206, 226, 206), 3: (222, 210, 238)}
+CENTRE_RGB: RGB = (70, 62, 92)
+BOARD_RGB: RGB = (250, 246, 236)
+EDGE: RGB = (150, 136, 112)
+ARROW_RGB: RGB = (70, 60, 50)
+
+END_TEXT: dict[EndReason, str] = {
+    EndReason.CENTRE_FULL: "центр заполнен",
+    EndReason.NO_TOKENS: "фишек в игре не осталось",
+    EndReason.ROUND_LIMIT: "достигнут предел кругов",
+    EndReason.PLAYERS_LEFT: "игроки вышли",
+}
+
+
+# ---------------------------------------------------------------- geometry
+
+
+def angle(k: int, j: float) -> float:
+    """§3.1: degrees counter-clockwise from east of cell `k.j`'s middle."""
+    return 90.0 + (j + 0.5) * 360.0 / RING_SIZES[k]
+
+
+def polar(radius: float, degrees: float) -> tuple[float, float]:
+    a = math.radians(degrees)
+    return CX + radius * math.cos(a), CY - radius * math.sin(a)
+
+
+def cell_xy(cell: str) -> tuple[float, float]:
+    """Pixel centre of ring cell `k.j`."""
+    kj = parse_cell(cell)
+    assert kj is not None
+    k, j = kj
+    return polar(RADIUS[k], angle(k, j))
+
+
+def start_xy(board_seat: int, i: int) -> tuple[float, float]:
+    """Pixel centre of start position №i (1…4) of a board seat."""
+    return polar(START_R0 + (i - 1) * START_STEP, angle(1, entry(board_seat)))
+
+
+def field_xy(value: int) -> tuple[float, float]:
+    """Centre field of `value`: 5 at the top, then 4, 3, 2, 1 clockwise (§3.5)."""
+    i = CENTRE_VALUES.index(value)
+    return polar(FIELD_RING, 90.0 - i * 72.0)
+
+
+def image_size(view: View) -> tuple[int, int]:
+    rows = (len(view.players) + 1) // 2
+    return WIDTH, HEADER + BOARD + 8 + rows * LEGEND_ROW + PAD
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _name(view: View, seat: int, names: Mapping[int, str] | None) -> str:
+    pid = view.players[seat].player
+    if names and pid in names and clean_text(names[pid]):
+        return clean_text(names[pid])
+    return f"Игрок {seat + 1}"
+
+
+def _colour(view: View, seat: int) -> RGB:
+    return PLAYER_RGB.get(view.players[seat].colour, INK_SOFT)
+
+
+def _sector(k: int, j: int, r0: float, r1: float, steps: int = 6) -> list[tuple[float, float]]:
+    """The polygon of cell `k.j` between radii r0 < r1."""
+    n = RING_SIZES[k]
+    a0 = 90.0 + j * 360.0 / n
+    a1 = a0 + 360.0 / n
+    outer = [polar(r1, a0 + (a1 - a0) * s / steps) for s in range(steps + 1)]
+    inner = [polar(r0, a1 - (a1 - a0) * s / steps) for s in range(steps + 1)]
+    return outer + inner
+
+
+@lru_cache(maxsize=1)
+def _board_layer() -> Image.Image:
+    """Everything that never changes: rings, bridges, cell numbers, centre disc."""
+    c = Canvas((WIDTH, BOARD), origin=(0, HEADER), scale=3)
+    c.circle((CX, CY), RADIUS[1] + HALF + 6, fill=EDGE)
+    c.circle((CX, CY), RADIUS[1] + HALF + 3, fill=BOARD_RGB)
+    for k in (1, 2, 3):
+        r0, r1 = RADIUS[k] - HALF, RADIUS[k] + HALF
+        c.circle((CX, CY), r1, fill=EDGE)
+        for j in range(RING_SIZES[k]):
+            pts = _sector(k, j, r0 + 1.2, r1 - 1.2)
+            if is_bridge(k, j):
+                # half in its ring's colour (outer), half in the next ring's (inner)
+                inner_rgb = RING_RGB[k + 1] if k < 3 else mix(CENTRE_RGB, WHITE, 0.55)
+                c.polygon(_sector(k, j, RADIUS[k], r1 - 1.2), fill=RING_RGB[k])
+                c.polygon(_sector(k, j, r0 + 1.2, RADIUS[k]), fill=inner_rgb)
+                c.polygon(pts, outline=ARROW_RGB, width=3)
+            else:
+                c.polygon(pts, fill=RING_RGB[k])
+        c.circle((CX, CY), r0, fill=BOARD_RGB)
+    # bridges: an arrow from the bridge cell to its target (or into the centre)
+    for k in (1, 2, 3):
+        for j in range(RING_SIZES[k]):
+            if not is_bridge(k, j):
+                continue
+            a = angle(k, j)
+            target = bridge_target(k, j)
+            if target is None:
+                end_r, end_a = CENTRE_R - 4, a
+            else:
+                end_r, end_a = RADIUS[target[0]] + HALF - 4, angle(*target)
+            start = polar(RADIUS[k] - HALF + 4, a)
+            tip = polar(end_r, end_a)
+            mid = polar(end_r + 16, end_a)
+            c.line([start, mid], fill=ARROW_RGB, width=5)
+            ux, uy = tip[0] - mid[0], tip[1] - mid[1]
+            norm = math.hypot(ux, uy) or 1.0
+            ux, uy = ux / norm, uy / norm
+            wing = 10.0
+            c.polygon(
+                [
+                    (tip[0] + ux * 4, tip[1] + uy * 4),
+                    (tip[0] - ux * 14 - uy * wing, tip[1] - uy * 14 + ux * wing),
+                    (tip[0] - ux * 14 + uy * wing, tip[1] - uy * 14 - ux * wing),
+                ],
+                fill=ARROW_RGB,
+            )
+    # centre
+    c.circle((CX, CY), CENTRE_R, fill=CENTRE_RGB, outline=EDGE, width=4)
+    img = c.image()
+    d = ImageDraw.Draw(img)
+    # cell numbers (pale; a token covers them)
+    for k in (1, 2, 3):
+        size = {1: 21, 2: 23, 3: 26}[k]
+        for j in range(RING_SIZES[k]):
+            x, y = polar(RADIUS[k], angle(k, j))
+            fill = mix(RING_RGB[k], INK, 0.45)
+            if is_bridge(k, j):
+                y -= 0  # the bridge number sits across both halves
+                fill = INK
+            d.text(
+                (x, y - HEADER),
+                str(j),
+                font=_font(size, is_bridge(k, j)),
+                fill=fill,
+                anchor="mm",
+            )
+    # ring names along the top of each ring
+    return img
+
+
+def _font(size: int, bold: bool) -> object:
+    from render.common import font
+
+    return font(size, bold)
+
+
+def _disc(
+    img: Image.Image,
+    centre: tuple[float, float],
+    radius: float,
+    fill: RGB,
+    outline: RGB | None = INK,
+    width: float = 2.5,
+) -> None:
+    pad = radius + width + 2
+    ox, oy = round(centre[0] - pad), round(centre[1] - pad)
+    sprite = _disc_sprite(
+        round(centre[0] - ox, 2), round(centre[1] - oy, 2), radius, fill, outline, width, pad
+    )
+    paste(img, sprite, (ox, oy))
+
+
+@lru_cache(maxsize=512)
+def _disc_sprite(
+    cx: float,
+    cy: float,
+    radius: float,
+    fill: RGB,
+    outline: RGB | None,
+    width: float,
+    pad: float,
+) -> Image.Image:
+    side = round(2 * pad) + 1
+    c = Canvas((side, side))
+    c.circle((cx, cy), radius, fill=fill, outline=outline, width=width)
+    return c.image()
+
+
+def _token(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    colour: RGB,
+    number: int,
+    radius: float = TOKEN_R,
+    ring: RGB | None = None,
+) -> None:
+    if ring is not None:
+        _disc(img, xy, radius + 5, ring, None, 0)
+    _disc(img, xy, radius, colour, INK, 2.5)
+    draw_text(
+        d,
+        (xy[0], xy[1] + 1),
+        str(number),
+        size=round(radius * 1.25),
+        bold=True,
+        fill=contrast_ink(colour),
+        anchor="mm",
+    )
+
+
+# ---------------------------------------------------------------- parts
+
+
+def _draw_starts(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+    for p in view.players:
+        col = _colour(view, p.seat)
+        # the entry cell's outer edge in the player's colour
+        e = parse_cell(p.entry)
+        assert e is not None
+        a = angle(1, e[1])
+        for i in range(1, 5):
+            x, y = start_xy(p.board_seat, i)
+            box = (x - 15, y - 15, x + 15, y + 15)
+            d.rounded_rectangle(
+                box, radius=6, fill=mix(col, WHITE, 0.75), outline=mix(col, INK, 0.3), width=2
+            )
+            if p.tokens[i - 1] == START:
+                _token(img, d, (x, y), col, i, radius=16)
+            else:
+                draw_text(d, (x, y + 1), str(i), size=17, fill=mix(col, INK, 0.4), anchor="mm")
+        # a short tick joining the start column to the ring
+        x0, y0 = polar(RADIUS[1] + HALF + 4, a)
+        x1, y1 = polar(START_R0 - 17, a)
+        d.line([(x0, y0), (x1, y1)], fill=mix(col, INK, 0.2), width=5)
+
+
+def _draw_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+    current = view.current
+    for cell, cv in sorted(view.board.items()):
+        kj = parse_cell(cell)
+        if kj is None:
+            continue
+        k, j = kj
+        col = _colour(view, cv.seat)
+        ring = HIGHLIGHT if cv.seat == current else None
+        if len(cv.tokens) == 1:
+            _token(img, d, cell_xy(cell), col, cv.tokens[0], ring=ring)
+        else:
+            a = angle(k, j)
+            for n, dr in zip(cv.tokens[:2], (+15.0, -15.0), strict=False):
+                _token(img, d, polar(RADIUS[k] + dr, a), col, n, radius=PAIR_R, ring=ring)
+
+
+def _draw_centre(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+    for value, holder in zip(CENTRE_VALUES, view.centre, strict=True):
+        xy = field_xy(value)
+        if holder is None:
+            _disc(img, xy, FIELD_R, mix(CENTRE_RGB, WHITE, 0.2), mix(CENTRE_RGB, WHITE, 0.55), 3)
+            draw_text(d, (xy[0], xy[1] + 2), str(value), size=34, bold=True, fill=WHITE,
+                      anchor="mm")  # fmt: skip
+        else:
+            col = _colour(view, holder)
+            _disc(img, xy, FIELD_R, col, WHITE, 4)
+            draw_text(d, (xy[0], xy[1] + 2), str(value), size=34, bold=True,
+                      fill=contrast_ink(col), anchor="mm")  # fmt: skip
+    draw_text(d, (CX, CY + 6), "★", size=30, fill=mix(CENTRE_RGB, WHITE, 0.5), anchor="mm")
+
+
+def _draw_die(
+    img: Image.Image, d: ImageDraw.ImageDraw, xy: tuple[float, float], value: int, used: bool
+) -> None:
+    x, y = xy
+    s = 30
+    fill = mix(WHITE, PAPER, 0.6) if used else WHITE
+    pip = MUTED if used else INK
+    d.rounded_rectangle(
+        (x - s, y - s, x + s, y + s), radius=12, fill=fill, outline=pip, width=3
+    )
+    spots = {
+        1: [(0, 0)],
+        2: [(-1, -1), (1, 1)],
+        3: [(-1, -1), (0, 0), (1, 1)],
+        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+        5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+        6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+    }[value]
+    for sx, sy in spots:
+        _disc(img, (x + sx * 15, y + sy * 15), 6, pip, None, 0)
+    if used:
+        d.line([(x - s + 6, y + s - 6), (x + s - 6, y - s + 6)], fill=MUTED, width=4)
+
+
+def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
+    if view.phase is Phase.GAME_OVER:
+        seats = [p.seat for p in view.players if p.player in view.winners]
+        who = ", ".join(_name(view, s, names) for s in seats)
+        title = ("Ничья: " if len(seats) > 1 else "Победа: ") + who
+        reason = END_TEXT.get(view.end_reason) if view.end_reason else None
+        return title, "Игра окончена" + (f" · {reason}" if reason else "")
+    seat = view.current
+    if seat is None:
+        return "", ""
+    title = f"Ходит {_name(view, seat, names)}"
+    if view.phase is Phase.ROLL:
+        line = "бросает кубики"
+    elif len(view.unused) == 2:
+        line = "выбирает ход: два кубика"
+    else:
+        line = "выбирает ход: остался один кубик"
+    return title, f"Круг {view.round_no} · {line}"
+
+
+def _draw_header(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+) -> None:
+    title, line = _status(view, names)
+    x = PAD
+    if view.current is not None and view.phase is not Phase.GAME_OVER:
+        _disc(img, (x + 18, 42), 17, _colour(view, view.current), INK, 2.5)
+        x += 48
+    dice_w = 170 if view.dice else 0
+    draw_text(d, (x, 42), title, size=42, bold=True, anchor="lm",
+              max_width=WIDTH - PAD - x - dice_w - 10, min_size=26)  # fmt: skip
+    draw_text(d, (PAD, 94), line, size=30, fill=INK_SOFT, anchor="lm",
+              max_width=WIDTH - 2 * PAD - dice_w - 10, min_size=20)  # fmt: skip
+    if view.dice:
+        left = list(view.unused)
+        flags: list[bool] = []
+        for v in view.dice:  # a die is used when its value is no longer unused
+            if v in left:
+                left.remove(v)
+                flags.append(False)
+            else:
+                flags.append(True)
+        for i, (v, used) in enumerate(zip(view.dice, flags, strict=True)):
+            _draw_die(img, d, (WIDTH - PAD - 34 - (1 - i) * 80, 62), v, used)
+    # the direction of movement, in the board's top-left corner
+    draw_text(d, (PAD, HEADER + 24), "↺ фишки идут", size=24, fill=INK_SOFT, anchor="lm")
+    draw_text(d, (PAD, HEADER + 52), "против часовой", size=24, fill=INK_SOFT, anchor="lm")
+    draw_text(d, (WIDTH - PAD, HEADER + 24), "мост ➜ на круг", size=24, fill=INK_SOFT,
+              anchor="rm")  # fmt: skip
+    draw_text(d, (WIDTH - PAD, HEADER + 52), "ближе к центру", size=24, fill=INK_SOFT,
+              anchor="rm")  # fmt: skip
+    draw_text(d, (PAD, HEADER + BOARD - 52), "поле = круг.номер", size=24, fill=INK_SOFT,
+              anchor="lm")  # fmt: skip
+    draw_text(d, (PAD, HEADER + BOARD - 24), "1 — внешний круг", size=24, fill=INK_SOFT,
+              anchor="lm")  # fmt: skip
+
+
+def _legend_seats(view: View) -> list[int]:
+    if view.phase is Phase.GAME_OVER:
+        return [p.seat for p in sorted(view.players, key=lambda p: (p.place or 99, p.seat))]
+    n = len(view.players)
+    return [(view.first + i) % n for i in range(n)]
+
+
+def _details(view: View, seat: int) -> str:
+    """The second legend line: tokens in play, centre fields, captures and losses."""
+    p = view.players[seat]
+    parts = ["вышел" if p.left else f"в игре {p.in_play}"]
+    if p.centre_fields:
+        parts.append("центр " + "+".join(str(v) for v in p.centre_fields))
+    if p.captured:
+        parts.append(f"взял {p.captured}")
+    if p.lost:
+        parts.append(f"потерял {p.lost}")
+    return " · ".join(parts)
+
+
+def _draw_legend(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+) -> None:
+    top = HEADER + BOARD + 8
+    seats = _legend_seats(view)
+    rows = (len(seats) + 1) // 2
+    col_w = (WIDTH - 2 * PAD) // 2
+    over = view.phase is Phase.GAME_OVER
+    for i, seat in enumerate(seats):
+        p = view.players[seat]
+        x = PAD + (i // rows) * col_w
+        y = top + (i % rows) * LEGEND_ROW
+        ym = y + (LEGEND_ROW - 8) // 2
+        acting = seat == view.current and not over
+        winner = over and p.player in view.winners
+        if acting or winner:
+            d.rounded_rectangle(
+                (x, y, x + col_w - 12, y + LEGEND_ROW - 8), radius=14, fill=HIGHLIGHT
+            )
+        col = _colour(view, seat)
+        box_x = x + 10
+        if over:
+            draw_text(d, (x + 20, ym + 1), str(p.place or ""), size=28, bold=True,
+                      fill=INK_SOFT, anchor="mm")  # fmt: skip
+            box_x = x + 38
+        d.rounded_rectangle((box_x, ym - 24, box_x + 72, ym + 24), radius=10, fill=col,
+                            outline=INK, width=2)  # fmt: skip
+        draw_text(d, (box_x + 36, ym + 1), str(p.score), size=32, bold=True,
+                  fill=contrast_ink(col), anchor="mm")  # fmt: skip
+        tx = box_x + 86
+        width = x + col_w - 24 - tx
+        draw_text(d, (tx, ym - 12), _name(view, seat, names), size=30,
+                  bold=acting or winner, fill=MUTED if p.left else INK, anchor="lm",
+                  max_width=width, min_size=20)  # fmt: skip
+        draw_text(d, (tx, ym + 18), _details(view, seat), size=22, fill=INK_SOFT,
+                  anchor="lm", max_width=width, min_size=16)  # fmt: skip
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
+    """The picture of `view` as an RGB image (see `render` for the bytes)."""
+    img = Image.new("RGB", image_size(view), PAPER)
+    paste(img, _board_layer(), (0, HEADER))
+    d = ImageDraw.Draw(img)
+    _draw_header(img, d, view, names)
+    _draw_starts(img, d, view)
+    _draw_centre(img, d, view)
+    _draw_tokens(img, d, view)
+    _draw_legend(img, d, view, names)
+    return img
+
+
+def encode(img: Image.Image) -> bytes:
+    return encode_png(img)
+
+
+def warm_up() -> None:
+    """Draw one board so that the first real picture costs what every later one does."""
+    from games.hypnosia import GAME
+
+    encode(draw(GAME.view(GAME.new(players=[1, 2], seed=1), None), {1: "А", 2: "Б"}))
+
+
+def render(view: View, names: Mapping[int, str] | None = None) -> bytes:
+    """PNG bytes of the table picture for the public `view`.
+
+    `names` maps player ids to display names; a missing one is shown as "Игрок N"
+    (N = seat + 1). The same view and names give the same bytes.
+    """
+    return encode(draw(view, names))
