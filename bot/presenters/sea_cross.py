@@ -1,0 +1,379 @@
+"""«Морской крест» at the table: a full-information dice race, so the keyboard simply
+offers the legal moves the public view lists, one button each («№2 ▸ +5 ⚔ 🏠»).
+
+Formalities are played by the bot (spec §5 "UI" decision): the roll (the only action
+before a move) and any move that is the only legal one are applied at once and
+narrated, so a player taps only when he has a real choice — usually one or two taps a
+turn. The roll-off for the first player is made by the engine and told in the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.config import Settings
+from bot.presenters.base import Btn, Outcome, Presenter
+from games import Event
+from games.sea_cross import GAME, ActionType, Phase, SeaCross, State, rolloff_events
+from games.sea_cross.model import EMOJI, HOME, ActionInfo, View
+from locales import Translator
+
+T = ActionType
+MAX_AUTO = 400  # automatic steps in one go (a chain of rolls nobody can use ends far sooner)
+PER_ROW = 3
+
+
+class SeaCrossPresenter(Presenter):
+    game_id = "sea_cross"
+    title_key = "game.sea_cross.title"
+    title_short_key = "game.sea_cross.short"
+    aliases = ("морской крест", "крест", "морской", "sea cross", "sea", "cross", "лудо")
+    game: SeaCross
+
+    def __init__(self) -> None:
+        self.game = GAME
+
+    def _st(self, state: BaseModel) -> State:
+        assert isinstance(state, State)
+        return state
+
+    def _view(self, state: BaseModel) -> View:
+        return self.game.view(self._st(state), None)
+
+    @staticmethod
+    def _name(names: dict[int, str], user: int | None) -> str:
+        if user is None:
+            return "?"
+        return html.escape(names.get(user) or str(user))
+
+    def _who(self, v: View, names: dict[int, str], player: int | None, bold: bool = False) -> str:
+        """«🔵 Аня»: the player's colour and name."""
+        info = next((p for p in v.players if p.player == player), None)
+        mark = EMOJI[info.arm] if info is not None else ""
+        name = self._name(names, player)
+        if bold:
+            name = f"<b>{name}</b>"
+        return f"{mark} {name}".strip()
+
+    # ---------------------------------------------------------------- caption
+
+    @staticmethod
+    def _dice(v: View) -> str:
+        """«6:3», the used dice struck through while the player moves."""
+        if not v.dice:
+            return ""
+        unused = list(v.unused)
+        parts = []
+        for d in v.dice:
+            if v.phase == Phase.AWAIT_MOVE and d in unused:
+                unused.remove(d)
+                parts.append(str(d))
+            else:
+                parts.append(f"<s>{d}</s>" if v.phase == Phase.AWAIT_MOVE else str(d))
+        return ":".join(parts)
+
+    def caption(
+        self,
+        state: BaseModel,
+        names: dict[int, str],
+        ui: dict[str, Any],
+        log: list[str],
+        t: Translator,
+    ) -> str:
+        v = self._view(state)
+        lines = [t("sc.header", turn=v.turn_no)]
+        if v.over:
+            winners = ", ".join(self._who(v, names, w, bold=True) for w in v.winners)
+            lines.append(t("sc.phase.over", names=winners or "—"))
+        else:
+            who = self._who(v, names, v.to_act, bold=True)
+            if v.phase == Phase.AWAIT_ROLL:
+                lines.append(t("sc.phase.roll", who=who))
+            else:
+                key = "sc.phase.jump" if v.forced_jumps > 0 else "sc.phase.move"
+                lines.append(t(key, who=who, dice=self._dice(v)))
+                if v.double:
+                    lines[-1] += t("sc.phase.double")
+        if log:
+            lines.append("")
+            lines.extend(log[-3:])
+        lines.append("")
+        for p in v.players:
+            mark = "▶ " if p.seat == v.to_act_seat and not v.over else ""
+            who = self._who(v, names, p.player)
+            if not p.active:
+                lines.append(t("sc.player_left", mark=mark, who=who))
+                continue
+            field = sum(1 for x in p.tokens if x.where == "loop")
+            lines.append(
+                t(
+                    "sc.player",
+                    mark=mark,
+                    who=who,
+                    home=p.home_count,
+                    field=field,
+                    reserve=p.reserve_count,
+                )
+            )
+        return "\n".join(lines)
+
+    # ---------------------------------------------------------------- keyboard
+
+    def label(self, a: ActionInfo, t: Translator) -> str:
+        """The button of one legal action: «№2 ▸ +5 ⚔ 🏠», «⚓ Вывести (6)», «№1 ⤳ прыжок»."""
+        if a.type is T.ENTER:
+            text = t("sc.btn.enter")
+        elif a.type is T.JUMP:
+            text = t("sc.btn.jump", token=a.token)
+        elif a.type is T.MOVE:
+            text = t("sc.btn.move", token=a.token, die=a.die)
+        else:
+            text = t("sc.btn.roll")
+        if a.captures:
+            text += " ⚔"
+        if a.home:
+            text += " 🏠"
+        return text
+
+    def keyboard(
+        self, state: BaseModel, ui: dict[str, Any], names: dict[int, str], t: Translator
+    ) -> list[list[Btn]]:
+        v = self._view(state)
+        if v.over:
+            return []
+        if v.phase == Phase.AWAIT_ROLL:
+            return [[Btn(t("sc.btn.roll"), "R")]]
+        groups: dict[str, list[Btn]] = {}
+        for a in v.actions:
+            key = "j" if a.type is T.JUMP else str(6 if a.type is T.ENTER else a.die)
+            groups.setdefault(key, []).append(Btn(self.label(a, t), a.code))
+        rows: list[list[Btn]] = []
+        for key in sorted(groups, key=lambda k: (k != "j", k)):
+            btns = groups[key]
+            rows += [btns[i : i + PER_ROW] for i in range(0, len(btns), PER_ROW)]
+        return rows
+
+    # ---------------------------------------------------------------- picture
+
+    def picture_key(self, state: BaseModel) -> str:
+        v = self._view(state)
+        return hashlib.sha1(v.model_dump_json().encode()).hexdigest()[:16]
+
+    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
+        from render.sea_cross import render
+
+        return render(self._view(state), names)
+
+    def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
+        return t("sc.no_hand")
+
+    # ---------------------------------------------------------------- pressing
+
+    def press(
+        self,
+        state: BaseModel,
+        user: int,
+        code: str,
+        ui: dict[str, Any],
+        t: Translator,
+        now: float,
+    ) -> Outcome:
+        s = self._st(state)
+        action = self.game.decode_action(code)  # MalformedAction: "Такого хода нет."
+        s, events = self.game.apply(s, action)
+        return Outcome(state=s, events=events, ui=ui)
+
+    def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
+        """The roll-off story at the start; then the roll and every move that is the only
+        legal one, until a player has a real choice (or the game is over)."""
+        s = self._st(state)
+        events: list[Event] = []
+        if s.version == 0:
+            events.extend(rolloff_events(s))
+        for _ in range(MAX_AUTO):
+            if self.game.is_over(s):
+                break
+            legal = self.game.legal_actions(s)
+            if len(legal) != 1:
+                break
+            action = legal[0]
+            if action.type is not T.ROLL:
+                player = self.game.to_act(s)
+                events.append(Event(type="only_move", seat=s.current, data={"player": player}))
+            s, ev = self.game.apply(s, action)
+            events.extend(ev)
+        return Outcome(state=s, events=events, ui=ui, changed=bool(events))
+
+    def turn_id(self, state: BaseModel) -> str | None:
+        s = self._st(state)
+        if self.game.is_over(s):
+            return None
+        return f"{s.turn_no}.{s.roll_no}"
+
+    def timeout_move(self, state: BaseModel, user: int) -> Outcome:
+        """The absent player's turn is played to its end: the roll, or the first move in
+        canonical order (spec §5 AFK decision), again while it is still his turn."""
+        s = self._st(state)
+        turn = s.turn_no
+        events: list[Event] = []
+        for _ in range(MAX_AUTO):
+            if self.game.is_over(s) or self.game.to_act(s) != user or s.turn_no != turn:
+                break
+            actions = self.game.auto_actions(s)
+            if not actions:
+                break
+            s, ev = self.game.apply(s, actions[0])
+            events.extend(ev)
+        return Outcome(state=s, events=events)
+
+    def error_text(self, code: str, t: Translator) -> str:
+        key = f"sc.error.{code}"
+        return t(key) if t.has(key) else super().error_text(code, t)
+
+    # ---------------------------------------------------------------- narration
+
+    def narrate(
+        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+    ) -> list[str]:
+        """One line per roll: «🔵 Аня 🎲 6:3: ⚓ №1 на кон, №1 +3». Rolls nobody could use
+        in a row share one line: «Без ходов: 🟢 Борис 5:3, 🔵 Аня 2:4»."""
+        v = self._view(state)
+        entries: list[tuple[str, str]] = []  # (kind, text); kind "pass" = a wasted roll
+        head: str | None = None
+        who_of_head: int | None = None
+        dice = ""
+        frags: list[str] = []
+        only = False
+        marked = False  # «(единственный ход)» once a line
+
+        def flush() -> None:
+            nonlocal head, frags, dice, marked
+            marked = False
+            if head is None and not frags:
+                return
+            if frags == [t("sc.ev.passed")] and head is not None:
+                entries.append(("pass", f"{self._who(v, names, who_of_head)} 🎲 {dice}"))
+            else:
+                text = head if head is not None else self._who(v, names, who_of_head)
+                if frags:
+                    text += ": " + ", ".join(frags)
+                entries.append(("line", text))
+            head, frags, dice = None, [], ""
+
+        for e in events:
+            d = e.data
+            player = d.get("player")
+            if e.type == "roll_off":
+                rolls = ", ".join(
+                    f"{self._who(v, names, p)} {x}"
+                    for p, x in zip(d.get("players") or [], d.get("dice") or [], strict=False)
+                )
+                key = "sc.ev.roll_off" if d.get("round") == 1 else "sc.ev.reroll"
+                entries.append(("line", t(key, rolls=rolls)))
+            elif e.type == "first_player":
+                entries.append(("line", t("sc.ev.first", who=self._who(v, names, player))))
+            elif e.type == "rolled":
+                flush()
+                values = list(d.get("dice") or [])
+                dice = ":".join(str(x) for x in values)
+                who_of_head = player
+                head = t("sc.ev.rolled", who=self._who(v, names, player), dice=dice)
+                if d.get("double"):
+                    head += t("sc.ev.double")
+            elif e.type == "only_move":
+                if head is None and not frags:
+                    who_of_head = player
+                only = True
+            elif e.type in ("entered", "moved", "jumped"):
+                if head is None and not frags:
+                    who_of_head = player
+                if e.type == "entered":
+                    text = t("sc.ev.entered", token=d.get("token"))
+                elif e.type == "jumped":
+                    text = t("sc.ev.jumped", token=d.get("token"))
+                    if d.get("past_home"):
+                        text += t("sc.ev.past_home")
+                else:
+                    text = t("sc.ev.moved", token=d.get("token"), die=d.get("die"))
+                    to_rel = int(d.get("to_rel") or 0)
+                    if to_rel >= HOME:
+                        text += t("sc.ev.home", cell=to_rel - HOME + 1)
+                if only and not marked:
+                    text += t("sc.ev.only")
+                    marked = True
+                only = False
+                frags.append(text)
+            elif e.type == "captured":
+                victim = self._who(v, names, d.get("victim"))
+                text = t("sc.ev.captured", victim=victim, token=d.get("token"))
+                if frags:
+                    frags[-1] += " " + text
+                else:
+                    frags.append(text)
+            elif e.type == "jumps_void":
+                frags.append(t("sc.ev.jumps_void"))
+            elif e.type == "passed":
+                frags.append(t("sc.ev.passed"))
+            elif e.type == "dice_lapsed":
+                unused = ", ".join(str(x) for x in d.get("unused") or [])
+                frags.append(t("sc.ev.lapsed", dice=unused))
+            elif e.type == "extra_roll":
+                frags.append(t("sc.ev.extra_roll"))
+            elif e.type == "player_left":
+                flush()
+                entries.append(("line", t("sc.ev.left", who=self._who(v, names, player))))
+            elif e.type == "game_over":
+                flush()
+                who = self._who(v, names, d.get("winner"), bold=True)
+                entries.append(("line", t("sc.ev.won", who=who)))
+        flush()
+        lines: list[str] = []
+        run: list[str] = []
+        for kind, text in [*entries, ("end", "")]:
+            if kind == "pass":
+                run.append(text)
+                continue
+            if len(run) == 1:
+                lines.append(t("sc.ev.pass_one", who=run[0]))
+            elif run:
+                lines.append(t("sc.ev.pass_many", rolls=", ".join(run)))
+            run = []
+            if kind == "line":
+                lines.append(text)
+        return lines
+
+    def summaries(
+        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+    ) -> list[str]:
+        v = self._view(state)
+        out: list[str] = []
+        for e in events:
+            if e.type != "game_over":
+                continue
+            lines = [t("sc.final.title")]
+            for st in e.data.get("standings") or []:
+                player = int(st["player"])
+                who = self._who(v, names, player)
+                if st.get("left"):
+                    line = t("sc.final.left", place=st["place"], who=who)
+                else:
+                    line = t(
+                        "sc.final.line",
+                        place=st["place"],
+                        who=who,
+                        home=st["home_count"],
+                        progress=t.plural(int(st["progress"]), "sc.unit.step"),
+                    )
+                if player == e.data.get("winner"):
+                    line += " 🏆"
+                lines.append(line)
+            out.append("\n".join(lines))
+        return out
+
+
+def make_presenter(settings: Settings | None) -> SeaCrossPresenter:
+    return SeaCrossPresenter()

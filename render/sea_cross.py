@@ -1,0 +1,522 @@
+"""The cross of «Морской крест» as a phone-readable picture.
+
+Drawn from the public `View` only (everything in this game is public). The 11×11 cross:
+loop cells white, the four red corners red, each player's кон tinted in his colour with
+a small ⚓, his домик (Д1…Д4) tinted deeper, his порог with an arrow into the домик, the
+centre in the four colours. Tokens are discs in the player's colour with their number
+1–4; two tokens of one colour side by side on the loop (a блок) are joined by a dark bar.
+The reserves sit in the corners outside the cross, next to the owner's name and his
+count of tokens at home. The last move is outlined in yellow (origin thin, target
+thick). While the player to act chooses, every legal move is tagged on its target cell
+(«1+5», «⚓», «1⤳») so nobody has to count cells; a capture's tag is red. Above the
+board: whose turn it is, what he is doing, and the two dice (used ones faded).
+
+Example:
+    >>> from games.sea_cross import GAME
+    >>> v = GAME.view(GAME.new(players=[1, 2], seed=1), None)
+    >>> render(v, {1: "Аня", 2: "Борис"})[:4] == b"\\x89PNG"
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from games.sea_cross.model import (
+    CENTRE,
+    HOME_LEN,
+    LOOP_LEN,
+    RED_CELLS,
+    SIZE,
+    ActionType,
+    Cell,
+    Phase,
+    View,
+    cell_of,
+    home_cell,
+    loop_cell,
+    reserve_cell,
+    start_index,
+    threshold_index,
+)
+from render.common import (
+    HIGHLIGHT,
+    INK,
+    INK_SOFT,
+    MUTED,
+    PAPER,
+    RGB,
+    WHITE,
+    Canvas,
+    clean_text,
+    contrast_ink,
+    draw_text,
+    encode_png,
+    mix,
+    paste,
+    text_width,
+)
+
+WIDTH = 1000
+PAD = 20
+HEADER = 132
+CELL = (WIDTH - 2 * PAD) // SIZE  # 87 px
+BOARD = CELL * SIZE
+TOP = HEADER
+LEFT = (WIDTH - BOARD) // 2
+HEIGHT = TOP + BOARD + PAD
+
+ARM_RGB: tuple[RGB, ...] = (
+    (30, 90, 200),  # 🔵 blue, top
+    (250, 200, 20),  # 🟡 yellow, right
+    (46, 150, 60),  # 🟢 green, bottom
+    (142, 36, 170),  # 🟣 purple, left
+)
+RED_RGB: RGB = (214, 40, 40)
+LOOP_RGB: RGB = (255, 254, 250)
+EDGE_RGB: RGB = (120, 108, 90)
+BOARD_RGB: RGB = (214, 200, 172)  # the cross's bed, showing through the gaps
+SEA_RGB: RGB = (222, 236, 244)  # the corners outside the cross
+BLOCK_RGB: RGB = (40, 36, 34)
+GAP = 3  # inset of a cell inside its grid square
+
+DIE_SIZE = 76
+PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
+}
+
+
+def image_size(view: View | None = None) -> tuple[int, int]:
+    return WIDTH, HEIGHT
+
+
+def cell_box(cell: Cell, inset: int = GAP) -> tuple[int, int, int, int]:
+    """Pixel box of grid cell (row, col), shrunk by `inset`."""
+    r, c = cell
+    x0, y0 = LEFT + c * CELL, TOP + r * CELL
+    return x0 + inset, y0 + inset, x0 + CELL - 1 - inset, y0 + CELL - 1 - inset
+
+
+def cell_centre(cell: Cell) -> tuple[int, int]:
+    r, c = cell
+    return LEFT + c * CELL + CELL // 2, TOP + r * CELL + CELL // 2
+
+
+def _name(view: View, seat: int, names: Mapping[int, str] | None) -> str:
+    pid = view.players[seat].player
+    if names and pid in names and clean_text(names[pid]):
+        return clean_text(names[pid])
+    return f"Игрок {seat + 1}"
+
+
+def _arm_colour(view: View, seat: int) -> RGB:
+    return ARM_RGB[view.players[seat].arm]
+
+
+# ---------------------------------------------------------------- sprites
+
+
+@lru_cache(maxsize=64)
+def _disc_sprite(radius: float, fill: RGB, outline: RGB | None, width: float) -> Image.Image:
+    pad = radius + width + 2
+    side = round(2 * pad)
+    c = Canvas((side, side))
+    c.circle((side / 2, side / 2), radius, fill=fill, outline=outline, width=width)
+    return c.image()
+
+
+def _disc(
+    img: Image.Image,
+    centre: tuple[float, float],
+    radius: float,
+    fill: RGB,
+    outline: RGB | None = None,
+    width: float = 0,
+) -> None:
+    sprite = _disc_sprite(radius, fill, outline, width)
+    paste(img, sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)))
+
+
+@lru_cache(maxsize=16)
+def _ring_sprite(radius: float, colour: RGB, width: float) -> Image.Image:
+    pad = radius + 2
+    side = round(2 * pad)
+    c = Canvas((side, side))
+    c.circle((side / 2, side / 2), radius, outline=colour, width=width)
+    return c.image()
+
+
+@lru_cache(maxsize=16)
+def _arrow_sprite(direction: tuple[int, int], colour: RGB) -> Image.Image:
+    """A filled triangle pointing along (dr, dc), the size of a cell."""
+    c = Canvas((CELL, CELL))
+    m = CELL / 2
+    dr, dc = direction
+    tip = (m + dc * CELL * 0.36, m + dr * CELL * 0.36)
+    base = (m - dc * CELL * 0.12, m - dr * CELL * 0.12)
+    side = (dr * CELL * 0.26, dc * CELL * 0.26)
+    pts = [tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1])]
+    c.polygon(pts, fill=colour)
+    return c.image()
+
+
+@lru_cache(maxsize=4)
+def _centre_sprite(arms: tuple[bool, ...]) -> Image.Image:
+    """The centre: four triangles, each pointing to its arm, in the arm's colour."""
+    c = Canvas((CELL, CELL))
+    a, b = GAP, CELL - GAP
+    m = CELL / 2
+    tris = [
+        [(a, a), (b, a), (m, m)],  # top
+        [(b, a), (b, b), (m, m)],  # right
+        [(b, b), (a, b), (m, m)],  # bottom
+        [(a, b), (a, a), (m, m)],  # left
+    ]
+    for arm, pts in enumerate(tris):
+        col = ARM_RGB[arm] if arms[arm] else mix(MUTED, WHITE, 0.5)
+        c.polygon(pts, fill=col, outline=WHITE, width=2)
+    return c.image()
+
+
+# ---------------------------------------------------------------- board
+
+
+def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+    used = {p.arm: p for p in view.players}
+    d.rectangle((LEFT - 4, TOP - 4, LEFT + BOARD + 3, TOP + BOARD + 3), fill=EDGE_RGB)
+    d.rectangle((LEFT, TOP, LEFT + BOARD - 1, TOP + BOARD - 1), fill=SEA_RGB)
+    # The cross's bed.
+    lo, hi = 4, 6
+    d.rectangle(
+        (LEFT + lo * CELL, TOP, LEFT + (hi + 1) * CELL - 1, TOP + BOARD - 1), fill=BOARD_RGB
+    )
+    d.rectangle(
+        (LEFT, TOP + lo * CELL, LEFT + BOARD - 1, TOP + (hi + 1) * CELL - 1), fill=BOARD_RGB
+    )
+    for g in range(LOOP_LEN):
+        d.rounded_rectangle(cell_box(loop_cell(g)), radius=8, fill=LOOP_RGB)
+    for cell in RED_CELLS:
+        d.rounded_rectangle(cell_box(cell), radius=8, fill=RED_RGB)
+    for arm in range(4):
+        col = ARM_RGB[arm] if arm in used else MUTED
+        active = arm in used and used[arm].active
+        tint = mix(col, WHITE, 0.55 if active else 0.75)
+        deep = mix(col, WHITE, 0.3 if active else 0.7)
+        start = loop_cell(start_index(arm))
+        d.rounded_rectangle(cell_box(start), radius=8, fill=tint)
+        x0, y0, _, _ = cell_box(start)
+        draw_text(d, (x0 + 5, y0 + 2), "⚓", size=20, fill=mix(col, INK, 0.3))
+        for k in range(HOME_LEN):
+            cell = home_cell(arm, k)
+            d.rounded_rectangle(cell_box(cell), radius=8, fill=deep)
+            bx0, by0, _, _ = cell_box(cell)
+            draw_text(
+                d,
+                (bx0 + 5, by0 + 3),
+                f"Д{k + 1}",
+                size=15,
+                bold=True,
+                fill=contrast_ink(deep),
+            )
+        # The порог: an arrow from it into the домик.
+        thr = loop_cell(threshold_index(arm))
+        first = home_cell(arm, 0)
+        direction = (first[0] - thr[0], first[1] - thr[1])
+        x0, y0, _, _ = cell_box(thr, 0)
+        paste(img, _arrow_sprite(direction, mix(col, WHITE, 0.35)), (x0, y0))
+        # The reserve: four slots (none for an arm nobody plays).
+        for k in range(4 if arm in used else 0):
+            cell = reserve_cell(arm, k)
+            _disc(img, cell_centre(cell), CELL * 0.4, mix(col, WHITE, 0.8), tint, 3)
+    x0, y0, _, _ = cell_box((CENTRE, CENTRE), 0)
+    paste(img, _centre_sprite(tuple(a in used and used[a].active for a in range(4))), (x0, y0))
+
+
+def _draw_corner_labels(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+) -> None:
+    """Each player's name and home count in the free half of his corner."""
+    for p in view.players:
+        col = ARM_RGB[p.arm]
+        # The corner quadrant's inner two rows (towards the horizontal arm).
+        r0, c0 = reserve_cell(p.arm, 0)
+        rows = (2, 3) if r0 < CENTRE else (7, 8)
+        cols = (0, 3) if c0 < CENTRE else (7, 10)
+        x0 = LEFT + cols[0] * CELL + 6
+        x1 = LEFT + (cols[1] + 1) * CELL - 6
+        y0 = TOP + rows[0] * CELL + 6
+        y1 = TOP + (rows[1] + 1) * CELL - 6
+        to_act = p.seat == view.to_act_seat and not view.over
+        won = p.player in view.winners
+        fill = mix(col, WHITE, 0.82) if p.active else mix(MUTED, WHITE, 0.7)
+        border = HIGHLIGHT if to_act or won else (mix(col, WHITE, 0.4) if p.active else MUTED)
+        d.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=fill, outline=border, width=6)
+        w = x1 - x0 - 24
+        cy = (y0 + y1) // 2
+        name = _name(view, p.seat, names)
+        draw_text(
+            d,
+            (x0 + 12, cy - 30),
+            name,
+            size=34,
+            bold=True,
+            fill=INK if p.active else MUTED,
+            anchor="lm",
+            max_width=w,
+            min_size=20,
+        )
+        if not p.active:
+            line = "вышел из игры"
+        elif p.place is not None:
+            line = f"{p.place}-е место · дома {p.home_count}/4"
+        else:
+            line = f"дома {p.home_count} из 4"
+        draw_text(
+            d,
+            (x0 + 12, cy + 24),
+            line,
+            size=28,
+            bold=won,
+            fill=INK_SOFT if p.active else MUTED,
+            anchor="lm",
+            max_width=w,
+            min_size=18,
+        )
+        if won:
+            draw_text(d, (x1 - 14, cy - 30), "★", size=40, fill=(230, 160, 0), anchor="rm")
+
+
+def _draw_last_move(d: ImageDraw.ImageDraw, view: View) -> None:
+    cells = view.last_move_cells
+    if len(cells) != 2:
+        return
+    origin, target = cells
+    if origin != target:
+        d.rounded_rectangle(cell_box(origin, 1), radius=9, outline=INK, width=3)
+        d.rounded_rectangle(cell_box(origin, 3), radius=8, outline=HIGHLIGHT, width=4)
+    d.rounded_rectangle(cell_box(target, 0), radius=10, outline=INK, width=9)
+    d.rounded_rectangle(cell_box(target, 2), radius=9, outline=HIGHLIGHT, width=6)
+
+
+def _draw_blocks(d: ImageDraw.ImageDraw, view: View) -> None:
+    """A dark bar between the two tokens of a блок."""
+    for p in view.players:
+        loop = {t.cell for t in p.tokens if t.where == "loop"}
+        for t in p.tokens:
+            if not t.in_block:
+                continue
+            r, c = t.cell
+            for nb in ((r, c + 1), (r + 1, c)):
+                if nb in loop:
+                    (ax, ay), (bx, by) = cell_centre(t.cell), cell_centre(nb)
+                    half = round(CELL * 0.16)
+                    if ay == by:
+                        d.rectangle((ax, ay - half, bx, ay + half), fill=BLOCK_RGB)
+                    else:
+                        d.rectangle((ax - half, ay, ax + half, by), fill=BLOCK_RGB)
+
+
+def _draw_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+    radius = CELL * 0.36
+    jumping = view.phase == Phase.AWAIT_MOVE and view.forced_jumps > 0
+    for p in view.players:
+        if not p.active:
+            continue
+        col = ARM_RGB[p.arm]
+        ink = contrast_ink(col)
+        for t in p.tokens:
+            cx, cy = cell_centre(t.cell)
+            if jumping and p.seat == view.to_act_seat and t.on_red_corner:
+                _ring(img, (cx, cy), radius + 8, HIGHLIGHT, 6)
+            _disc(img, (cx, cy), radius, col, INK, 3)
+            draw_text(d, (cx, cy + 1), str(t.number), size=36, bold=True, fill=ink, anchor="mm")
+
+
+def _ring(img: Image.Image, centre: tuple[float, float], radius: float, col: RGB, w: float) -> None:
+    sprite = _ring_sprite(radius, col, w)
+    paste(img, sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)))
+
+
+def _target_cell(view: View, seat: int, token: int | None, to_rel: int) -> Cell:
+    arm = view.players[seat].arm
+    return cell_of(arm, to_rel, (token or 1) - 1)
+
+
+def _draw_targets(d: ImageDraw.ImageDraw, view: View) -> None:
+    """Tags on the target cells of the legal moves: «1+5», «⚓», «1⤳» (red: captures)."""
+    seat = view.to_act_seat
+    if seat is None or view.phase != Phase.AWAIT_MOVE or not view.actions:
+        return
+    col = _arm_colour(view, seat)
+    tags: dict[Cell, list[tuple[str, bool]]] = {}
+    for a in view.actions:
+        if a.to_rel is None:
+            continue
+        if a.type is ActionType.ENTER:
+            text = "⚓"
+            cell = loop_cell(start_index(view.players[seat].arm))
+        else:
+            cell = _target_cell(view, seat, a.token, a.to_rel)
+            text = f"{a.token}+{a.die}" if a.type is ActionType.MOVE else f"{a.token}→"
+        tags.setdefault(cell, []).append((text, a.captures))
+    size = 26
+    tag_h = 34
+    for cell, items in tags.items():
+        x0, _, x1, y1 = cell_box(cell)
+        widths = [max(40, text_width(text, size, True) + 14) for text, _ in items]
+        rows: list[list[int]] = [[]]
+        used = 0
+        for i, w in enumerate(widths):
+            if rows[-1] and used + w + 2 > x1 - x0:
+                rows.append([])
+                used = 0
+            rows[-1].append(i)
+            used += w + 2
+        y = y1 - 2
+        for row in reversed(rows):
+            total = sum(widths[i] for i in row) + 2 * (len(row) - 1)
+            x = (x0 + x1) // 2 - total // 2
+            for i in row:
+                text, captures = items[i]
+                edge = RED_RGB if captures else mix(col, INK, 0.25)
+                d.rounded_rectangle((x, y - tag_h, x + widths[i], y), radius=8, fill=edge)
+                d.rounded_rectangle(
+                    (x + 3, y - tag_h + 3, x + widths[i] - 3, y - 3), radius=6, fill=WHITE
+                )
+                draw_text(
+                    d,
+                    (x + widths[i] / 2, y - tag_h / 2),
+                    text,
+                    size=size,
+                    bold=True,
+                    fill=RED_RGB if captures else INK,
+                    anchor="mm",
+                )
+                x += widths[i] + 2
+            y -= tag_h + 2
+
+
+# ---------------------------------------------------------------- header
+
+
+def _draw_die(img: Image.Image, x: int, y: int, value: int, used: bool, double: bool) -> None:
+    c = Canvas((DIE_SIZE, DIE_SIZE))
+    face = mix(WHITE, PAPER, 0.6) if used else WHITE
+    edge = MUTED if used else INK
+    c.rounded_rect((2, 2, DIE_SIZE - 3, DIE_SIZE - 3), 12, fill=face, outline=edge, width=4)
+    pip = MUTED if used else (RED_RGB if double else INK)
+    for px, py in PIPS.get(value, ()):
+        c.circle((2 + px * (DIE_SIZE - 4), 2 + py * (DIE_SIZE - 4)), 7, fill=pip)
+    if used:
+        c.line([(10, DIE_SIZE - 10), (DIE_SIZE - 10, 10)], fill=(*MUTED, 255), width=4)
+    paste(img, c.image(), (x, y))
+
+
+def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
+    if view.over:
+        who = ", ".join(
+            _name(view, p.seat, names) for p in view.players if p.player in view.winners
+        )
+        return f"Победа: {who}", "Игра окончена: все четыре фишки дома"
+    seat = view.to_act_seat
+    if seat is None:
+        return "", ""
+    title = f"Ходит {_name(view, seat, names)}"
+    if view.phase == Phase.AWAIT_ROLL:
+        line = "бросает кубики"
+    elif view.forced_jumps > 0:
+        line = "прыжок с красного угла обязателен"
+    else:
+        n = len(view.unused)
+        line = "выбирает ход" if n > 1 or len(view.dice) == 1 else "выбирает ход вторым кубиком"
+        if view.double:
+            line += " · дубль: ещё бросок"
+    return title, line
+
+
+def _draw_header(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+) -> None:
+    title, line = _status(view, names)
+    dice_w = 2 * DIE_SIZE + 16 if view.dice and not view.over else 0
+    text_w = WIDTH - 2 * PAD - dice_w - 20
+    x = PAD
+    seat = view.to_act_seat
+    if view.over:
+        winners = [p for p in view.players if p.player in view.winners]
+        if winners:
+            seat = winners[0].seat
+    if seat is not None:
+        _disc(img, (x + 20, 44), 19, _arm_colour(view, seat), INK, 3)
+        x += 52
+    draw_text(
+        d,
+        (x, 44),
+        title,
+        size=42,
+        bold=True,
+        anchor="lm",
+        max_width=text_w - (x - PAD),
+        min_size=26,
+    )
+    draw_text(
+        d, (PAD, 104), line, size=32, fill=INK_SOFT, anchor="lm", max_width=text_w, min_size=20
+    )
+    if dice_w:
+        unused = list(view.unused)
+        states = []
+        for v in view.dice:
+            if v in unused and view.phase == Phase.AWAIT_MOVE:
+                unused.remove(v)
+                states.append(False)
+            else:
+                states.append(True)
+        # Unused dice first are easier to see? Keep the roll's order: it is what was thrown.
+        x = WIDTH - PAD - dice_w
+        for v, used in zip(view.dice, states, strict=True):
+            _draw_die(img, x, (HEADER - DIE_SIZE) // 2 - 4, v, used, view.double)
+            x += DIE_SIZE + 16
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
+    img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    d = ImageDraw.Draw(img)
+    _draw_header(img, d, view, names)
+    _draw_board(img, d, view)
+    _draw_corner_labels(img, d, view, names)
+    _draw_last_move(d, view)
+    _draw_blocks(d, view)
+    _draw_tokens(img, d, view)
+    _draw_targets(d, view)
+    return img
+
+
+def encode(img: Image.Image) -> bytes:
+    return encode_png(img)
+
+
+def warm_up() -> None:
+    """Load the fonts and draw one board, so the first real picture costs what later ones do."""
+    from games.sea_cross import GAME
+
+    encode(draw(GAME.view(GAME.new(players=[1, 2], seed=1), None), {1: "А", 2: "Б"}))
+
+
+def render(view: View, names: dict[int, str] | None = None) -> bytes:
+    """PNG bytes of the table picture for the public `view`.
+
+    `names` maps player ids to display names; a missing one is shown as "Игрок N".
+    The same view and names give the same bytes.
+    """
+    return encode(draw(view, names))
