@@ -22,7 +22,7 @@ import math
 from collections.abc import Mapping
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from games.hypnosia.model import (
     CENTRE_VALUES,
@@ -49,6 +49,7 @@ from render.common import (
     contrast_ink,
     draw_text,
     encode_png,
+    font,
     mix,
     paste,
 )
@@ -226,9 +227,7 @@ def _board_layer() -> Image.Image:
     return img
 
 
-def _font(size: int, bold: bool) -> object:
-    from render.common import font
-
+def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
     return font(size, bold)
 
 
@@ -352,9 +351,7 @@ def _draw_die(
     s = 30
     fill = mix(WHITE, PAPER, 0.6) if used else WHITE
     pip = MUTED if used else INK
-    d.rounded_rectangle(
-        (x - s, y - s, x + s, y + s), radius=12, fill=fill, outline=pip, width=3
-    )
+    d.rounded_rectangle((x - s, y - s, x + s, y + s), radius=12, fill=fill, outline=pip, width=3)
     spots = {
         1: [(0, 0)],
         2: [(-1, -1), (1, 1)],

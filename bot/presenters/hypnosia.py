@@ -172,10 +172,8 @@ class HypnosiaPresenter(Presenter):
         else:
             unit = t("hy.btn.token", n=a.token)
         route = " ⤵" if a.route is Route.BRIDGE else ""
-        if p.dest == "C":
-            dest = t("hy.btn.centre", fields="+".join(map(str, p.fields)))
-        else:
-            dest = p.dest
+        fields = "+".join(map(str, p.fields))
+        dest = t("hy.btn.centre", fields=fields) if p.dest == "C" else p.dest
         capture = ""
         if p.captures == 1:
             capture = " ⚔"
@@ -201,14 +199,11 @@ class HypnosiaPresenter(Presenter):
         rows: list[list[Btn]] = []
         if die is None and self._needs_die_choice(legal):
             dice = sorted({a.die for a in legal if a.die is not None})
-            rows.append(
-                [
-                    Btn(t("hy.btn.die", die=d, moves=t.plural(
-                        sum(1 for a in legal if a.die == d), "hy.unit.move")), f"d{d}")
-                    for d in dice
-                ]  # fmt: skip
-            )
-            return rows
+            buttons = []
+            for d in dice:
+                moves = t.plural(sum(1 for a in legal if a.die == d), "hy.unit.move")
+                buttons.append(Btn(t("hy.btn.die", die=d, moves=moves), f"d{d}"))
+            return [buttons]
         shown = [a for a in legal if die is None or a.die == die]
         buttons = [Btn(self.label(s, a, t), a.encode()) for a in shown]
         row: list[Btn] = []
@@ -305,9 +300,7 @@ class HypnosiaPresenter(Presenter):
         s = self._st(state)
         turn = s.turn_no
         events: list[Event] = []
-        while (
-            s.phase != Phase.GAME_OVER and s.turn_no == turn and self.game.to_act(s) == user
-        ):
+        while s.phase != Phase.GAME_OVER and s.turn_no == turn and self.game.to_act(s) == user:
             legal = self.game.legal_actions(s)
             if not legal:
                 break
@@ -341,7 +334,9 @@ class HypnosiaPresenter(Presenter):
                 auto = True
             elif e.type == "rolled":
                 dice = list(d.get("dice") or [])
-                lines.append(t("hy.ev.rolled", colour=colour, name=who, dice=self._dice_text(dice, t)))
+                lines.append(
+                    t("hy.ev.rolled", colour=colour, name=who, dice=self._dice_text(dice, t))
+                )
             elif e.type == "moved":
                 route = " ⤵" if d.get("route") == Route.BRIDGE.value else ""
                 to = str(d.get("to"))

@@ -73,7 +73,7 @@ async def test_a_whole_hypnosia_game_by_buttons(backend: str | None) -> None:
         async with running(settings_for(tg, backend)) as app:
             started = time.monotonic()
             table = await lobby_and_start(chat, anna, boris)
-            assert table.photo_bytes.startswith(b"\x89PNG")
+            assert (table.photo_bytes or b"").startswith(b"\x89PNG")
             # The bot rolled for the first player: his dice and his moves are on the table.
             assert "🎲" in table.content and "Гипнозия" in table.content
             first = await state_of(app, chat)
@@ -90,15 +90,14 @@ async def test_a_whole_hypnosia_game_by_buttons(backend: str | None) -> None:
             assert after.state == rec_before.state and after.seq == rec_before.seq
             assert data_of(table) == before
 
-            taps, turns_seen, pictures = 0, set(), set()
+            taps, pictures = 0, set()
             for _ in range(600):
                 await tg.settle(quiet=0.02)
                 rec = await record(app, chat)
                 if rec.status != RecordStatus.PLAYING:
                     break
                 s = State.model_validate_json(rec.state or "")
-                turns_seen.add(s.turn_no)
-                pictures.add(table.photo_bytes[:64] + table.photo_bytes[-64:])
+                pictures.add(hash(table.photo_bytes))
                 mover = mover_of(table, users)
                 assert s.players[s.current] == mover.id
                 label = choose(table.button_texts)
@@ -106,7 +105,11 @@ async def test_a_whole_hypnosia_game_by_buttons(backend: str | None) -> None:
                 answer = await chat.press(mover, table, label)
                 assert not answer.show_alert, (label, answer)
                 taps += 1
-                await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+
+                def changed(b: list[str | None] = before) -> bool:
+                    return data_of(table) != b
+
+                await chat.wait_for(changed, 5)
             else:
                 raise AssertionError("the game did not end")
             final = await chat.wait_message(lambda m: "окончена" in m.content, after=table)
