@@ -1,0 +1,568 @@
+"""«ДОМИНА*С» at the table: private hands behind a public two-step keyboard (spec §6).
+
+The group keyboard depends only on the public view: one button per open nest with its
+required symbol (`▲ 2`; a far nest also gets `▲ 2 ⟲`, the second way to attach), the
+hand-slot numbers 1…H of the player to move (H is public), «🂠 Мои фишки» and, during a
+bonus series, «⏹ Хватит». Everything that depends on his hand is resolved when he presses:
+
+- a slot whose tile has one legal placement is placed at once (one tap);
+- a slot with several placements is remembered in the bot's session (`ui["sel"]`, valid
+  for this state version only) and the toast lists them; the nest then completes PLACE;
+- a nest pressed with no slot chosen places the one tile that fits there, or tells him
+  privately which slots fit;
+- anything illegal is refused privately with the engine's reason.
+
+The turn timer sends the engine's TIMEOUT (a penalty tile, or the end of a bonus series).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.config import Settings
+from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
+from games import Event, IllegalAction
+from games.dominas import GAME, Action, ActionType, Dominas, Mode, Phase, Pos, State
+from games.dominas.engine import placements
+from games.dominas.figure import edges_of, far, is_far_nest, required, sides_for
+from games.dominas.model import POS_MARK, BonusKind, View
+from games.dominas.tiles import NAMED, label, pips
+from locales import Translator
+
+T = ActionType
+SLOTS_PER_ROW = 8
+SLOTS_PER_PAGE = 24
+POPUP_LIMIT = 200
+TEAM = ("А", "Б")
+BONUS_TILE = {BonusKind.KOLOBOK: "З1", BonusKind.SUM9: "О11", BonusKind.SUM10: "О15"}
+
+
+class DominasPresenter(Presenter):
+    game_id = "dominas"
+    title_key = "game.dominas.title"
+    title_short_key = "game.dominas.short"
+    aliases = ("доминас", "домина*с", "домина", "домино", "dominas", "domino")
+    game: Dominas
+
+    def __init__(self) -> None:
+        self.game = GAME
+
+    # ---------------------------------------------------------------- lobby
+
+    def choices(self) -> list[LengthChoice]:
+        return [
+            LengthChoice("m2", "game.dominas.len.match", {"match_games": 2}),
+            LengthChoice("m1", "game.dominas.len.one", {"match_games": 1}),
+            LengthChoice("t2", "game.dominas.len.teams", {"match_games": 2, "mode": "teams"}),
+            LengthChoice("t1", "game.dominas.len.teams_one", {"match_games": 1, "mode": "teams"}),
+        ]
+
+    def new_state(self, players: list[int], seed: int, options: dict[str, Any]) -> BaseModel:
+        """Teams need 4, 6 or 8 players; with another count the match is played solo
+        (the caption says which)."""
+        opts = dict(options or {})
+        if opts.get("mode") == Mode.TEAMS.value and len(players) not in (4, 6, 8):
+            opts.pop("mode")
+        return self.game.new(players=players, seed=seed, options=opts or None)
+
+    # ---------------------------------------------------------------- helpers
+
+    def _st(self, state: BaseModel) -> State:
+        assert isinstance(state, State)
+        return state
+
+    def _name(self, names: dict[int, str], s: State | View, seat: int | None) -> str:
+        if seat is None:
+            return "?"
+        players = [p.player for p in s.players] if isinstance(s, View) else s.players
+        if not 0 <= seat < len(players):
+            return "?"
+        user = players[seat]
+        return html.escape(names.get(user) or str(user))
+
+    def _side_name(self, names: dict[int, str], s: State, side: int, t: Translator) -> str:
+        if s.options.mode is Mode.TEAMS:
+            return t("dom.team", team=TEAM[side % 2])
+        return self._name(names, s, side)
+
+    @staticmethod
+    def _nest_label(pos: Pos, symbol: int | None, variant: int, t: Translator) -> str:
+        sym = t("dom.any") if symbol is None else str(symbol)
+        return f"{POS_MARK[pos]} {sym}" + (" ⟲" if variant else "")
+
+    @staticmethod
+    def _place_text(a: Action) -> str:
+        assert a.nest is not None
+        return POS_MARK[a.nest] + ("⟲" if a.variant else "")
+
+    # ---------------------------------------------------------------- caption
+
+    def caption(
+        self,
+        state: BaseModel,
+        names: dict[int, str],
+        ui: dict[str, Any],
+        log: list[str],
+        t: Translator,
+    ) -> str:
+        s = self._st(state)
+        v = self.game.view(s, None)
+        mode = t("dom.mode.teams") if v.mode is Mode.TEAMS else t("dom.mode.solo")
+        lines = [t("dom.header", game=v.game_no, games=v.match_games, mode=mode)]
+        if v.phase is Phase.OVER:
+            lines.append(t("dom.phase.over"))
+        else:
+            who = self._name(names, v, v.current)
+            hand = v.players[v.current].hand_count if v.current is not None else 0
+            if v.bonus is not None:
+                b = v.bonus
+                if b.kind is BonusKind.KOLOBOK:
+                    lines.append(t("dom.phase.kolobok", name=who, n=hand))
+                else:
+                    lines.append(t("dom.phase.sum", name=who, n=hand, left=b.left, sum=b.target))
+            elif not v.figure:
+                lines.append(t("dom.phase.first", name=who, n=hand))
+            else:
+                lines.append(t("dom.phase.play", name=who, n=hand))
+            lines.append(t("dom.table", bazaar=v.bazaar_size, floor=v.floor))
+        if log:
+            lines.append("")
+            lines.extend(log[-3:])
+        lines.append("")
+        for p in v.players:
+            mark = "▶ " if p.seat == v.current and v.phase is not Phase.OVER else ""
+            team = f"[{TEAM[p.side % 2]}] " if v.mode is Mode.TEAMS else ""
+            name = self._name(names, v, p.seat)
+            if not p.present:
+                lines.append(t("dom.player_left", mark=mark, team=team, name=name))
+                continue
+            drawn = t("dom.drawn", n=p.drawn) if p.drawn else ""
+            points = (
+                "" if v.mode is Mode.TEAMS else " · " + t.plural(v.totals[p.side], "unit.point")
+            )
+            lines.append(
+                t(
+                    "dom.player",
+                    mark=mark,
+                    team=team,
+                    name=name,
+                    tiles=t.plural(p.hand_count, "unit.tile"),
+                    drawn=drawn,
+                    points=points,
+                )
+            )
+        if v.mode is Mode.TEAMS:
+            lines.append(
+                t(
+                    "dom.team_points",
+                    a=t.plural(v.totals[0], "unit.point"),
+                    b=t.plural(v.totals[1] if len(v.totals) > 1 else 0, "unit.point"),
+                )
+            )
+        return "\n".join(lines)
+
+    # ---------------------------------------------------------------- keyboard
+
+    def keyboard(
+        self, state: BaseModel, ui: dict[str, Any], names: dict[int, str], t: Translator
+    ) -> list[list[Btn]]:
+        s = self._st(state)
+        v = self.game.view(s, None)
+        if v.phase is Phase.OVER or v.current is None:
+            return []
+        rows: list[list[Btn]] = []
+        nests: list[Btn] = []
+        for n in v.nests:
+            nests.append(Btn(self._nest_label(n.pos, n.symbol, 0, t), f"n{n.pos.value}0"))
+            if n.far:
+                nests.append(Btn(self._nest_label(n.pos, n.symbol, 1, t), f"n{n.pos.value}1"))
+        rows += [nests[i : i + 4] for i in range(0, len(nests), 4)]
+        size = v.players[v.current].hand_count
+        pages = max(1, -(-size // SLOTS_PER_PAGE))
+        page = self._page(ui, s, pages)
+        first = page * SLOTS_PER_PAGE
+        slots = [
+            Btn(str(k), f"h{k}") for k in range(first + 1, min(size, first + SLOTS_PER_PAGE) + 1)
+        ]
+        rows += [slots[i : i + SLOTS_PER_ROW] for i in range(0, len(slots), SLOTS_PER_ROW)]
+        if pages > 1:
+            rows.append(
+                [
+                    Btn("◀", f"pg{(page - 1) % pages}"),
+                    Btn(f"{page + 1}/{pages}", f"pg{page}"),
+                    Btn("▶", f"pg{(page + 1) % pages}"),
+                ]
+            )
+        last = [Btn(t("dom.btn.hand"), "hand")]
+        if v.phase is Phase.BONUS:
+            last.append(Btn(t("dom.btn.stop"), "s"))
+        rows.append(last)
+        return rows
+
+    @staticmethod
+    def _page(ui: dict[str, Any], s: State, pages: int) -> int:
+        pg = ui.get("page") or {}
+        if isinstance(pg, dict) and pg.get("v") == s.version:
+            return int(pg.get("n") or 0) % pages
+        return 0
+
+    # ---------------------------------------------------------------- picture
+
+    def picture_key(self, state: BaseModel) -> str:
+        v = self.game.view(self._st(state), None)
+        return hashlib.sha1(v.model_dump_json().encode()).hexdigest()[:16]
+
+    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
+        from render.dominas import render
+
+        return render(self.game.view(self._st(state), None), names)
+
+    # ---------------------------------------------------------------- hand
+
+    def _fits(self, s: State, seat: int, tile: str) -> list[Action]:
+        bonus = s.bonus if seat == s.current else None
+        return placements(s, tile, bonus)
+
+    def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
+        s = self._st(state)
+        if user not in s.players:
+            return t("dom.not_in_game")
+        seat = s.players.index(user)
+        v = self.game.view(s, user)
+        hand = v.hand or []
+        if not hand:
+            return t("dom.hand_empty")
+        marks = [bool(self._fits(s, seat, tile)) for tile in hand]
+        head = t("dom.hand", n=len(hand))
+
+        def item(k: int, tile: str, full: bool) -> str:
+            text = label(tile) if full else tile
+            return f"{k} {text}" + ("✓" if marks[k - 1] else "")
+
+        for mode in ("all", "fitting", "short"):
+            parts = [
+                item(k, tile, mode == "all" or (mode == "fitting" and marks[k - 1]))
+                for k, tile in enumerate(hand, 1)
+            ]
+            text = head + "\n" + " ".join(parts)
+            if len(text) <= POPUP_LIMIT:
+                break
+        if len(text) > POPUP_LIMIT:
+            text = text[: POPUP_LIMIT - 1] + "…"
+        if v.remembered:
+            extra = "\n" + t("dom.remembered_short", tiles=" ".join(v.remembered))
+            if len(text) + len(extra) <= POPUP_LIMIT:
+                text += extra
+        return text
+
+    def hand_message(self, state: BaseModel, user: int, t: Translator) -> str | None:
+        s = self._st(state)
+        if user not in s.players or s.phase is Phase.OVER:
+            return None
+        seat = s.players.index(user)
+        v = self.game.view(s, user)
+        lines = [t("dom.pm.title", n=len(v.hand or []))]
+        for k, tile in enumerate(v.hand or [], 1):
+            where = sorted({self._place_text(a) for a in self._fits(s, seat, tile)})
+            fit = t("dom.pm.fits", nests=", ".join(where)) if where else ""
+            name = f" ({NAMED[tile]})" if tile in NAMED else ""
+            lines.append(f"{k}. {html.escape(label(tile))}{name}{fit}")
+        if v.remembered:
+            lines.append("")
+            lines.append(t("dom.pm.remembered", tiles=" ".join(v.remembered)))
+        if s.current == seat:
+            lines.append("")
+            lines.append(t("dom.pm.how"))
+        return "\n".join(lines)
+
+    # ---------------------------------------------------------------- pressing
+
+    def _apply(self, s: State, a: Action, events: list[Event]) -> State:
+        s2, ev = self.game.apply(s, a)
+        events.extend(ev)
+        return s2
+
+    def _why_not(self, s: State, tile: str) -> str:
+        """The engine's reason why `tile` has no placement now."""
+        b = s.bonus
+        if b is not None and b.target is not None and pips(tile) != b.target:
+            return "bonus_sum"
+        codes = [
+            sides_for(s.figure, s.floor, s.nests, n, tile, s.options.fill_direction)
+            for n in s.nests
+        ]
+        found = [c for c in codes if isinstance(c, str)]
+        for code in ("wrong_colour", "samohod_first", "no_match"):
+            if code in found:
+                return code
+        return "no_match"
+
+    def press(
+        self,
+        state: BaseModel,
+        user: int,
+        code: str,
+        ui: dict[str, Any],
+        t: Translator,
+        now: float,
+    ) -> Outcome:
+        s = self._st(state)
+        ui = dict(ui)
+        events: list[Event] = []
+        if s.phase is Phase.OVER:
+            raise IllegalAction("game_over")
+        seat = s.current
+        hand = s.hands[seat]
+
+        def placed(a: Action) -> Outcome:
+            new = self._apply(s, a, events)
+            ui.pop("sel", None)
+            ui.pop("page", None)
+            assert a.tile is not None
+            toast = t("dom.toast.placed", tile=label(a.tile), nest=self._place_text(a))
+            return Outcome(state=new, events=events, ui=ui, toast=toast)
+
+        if code == "s":
+            new = self._apply(s, Action(type=T.STOP), events)
+            ui.pop("sel", None)
+            ui.pop("page", None)
+            return Outcome(state=new, events=events, ui=ui, toast=t("dom.toast.stopped"))
+        if code.startswith("pg") and code[2:].isdigit():
+            ui["page"] = {"n": int(code[2:]), "v": s.version}
+            return Outcome(state=s, ui=ui)
+        if code.startswith("h") and code[1:].isdigit():
+            k = int(code[1:])
+            if not 1 <= k <= len(hand):
+                raise Refusal(t("press.outdated"))
+            tile = hand[k - 1]
+            options = placements(s, tile, s.bonus)
+            if not options:
+                reason = self.error_text(self._why_not(s, tile), t)
+                raise Refusal(t("dom.refuse.tile", k=k, tile=label(tile), reason=reason))
+            if len(options) == 1:
+                return placed(options[0])
+            ui["sel"] = {"k": k, "v": s.version}
+            where = " · ".join(self._option_text(s, a) for a in options)
+            toast = t("dom.toast.chosen", k=k, tile=label(tile), nests=where)
+            return Outcome(state=s, ui=ui, toast=toast, visible=False)
+        if len(code) == 3 and code[0] == "n" and code[2] in "01":
+            try:
+                pos = Pos(code[1])
+            except ValueError as e:
+                raise Refusal(t("press.outdated")) from e
+            variant = int(code[2])
+            if not any(n.pos is pos for n in s.nests):
+                raise Refusal(t("press.outdated"))
+            sel = ui.get("sel")
+            if isinstance(sel, dict) and sel.get("v") == s.version:
+                k = int(sel.get("k") or 0)
+                if 1 <= k <= len(hand):
+                    tile = hand[k - 1]
+                    action = Action(type=T.PLACE, tile=tile, nest=pos, variant=variant)
+                    try:
+                        return placed(action)
+                    except IllegalAction as e:
+                        reason = self.error_text(e.code, t)
+                        raise Refusal(
+                            t("dom.refuse.tile", k=k, tile=label(tile), reason=reason)
+                        ) from e
+            here = [
+                a
+                for a in self.game.legal_actions(s)
+                if a.type is T.PLACE and a.nest is pos and a.variant == variant
+            ]
+            if len(here) == 1:
+                return placed(here[0])
+            if not here:
+                raise Refusal(t("dom.refuse.nothing_here", nest=self._place_text_pos(pos, variant)))
+            slots = sorted({hand.index(a.tile) + 1 for a in here if a.tile is not None})
+            raise Refusal(t("dom.refuse.choose", slots=", ".join(f"№{x}" for x in slots)))
+        raise Refusal(t("press.outdated"))
+
+    @staticmethod
+    def _option_text(s: State, a: Action) -> str:
+        """`◢⟲ (→3)`: at a far nest, the symbol the next nest will then need."""
+        text = DominasPresenter._place_text(a)
+        nest = next((n for n in s.nests if n.pos is a.nest), None)
+        if nest is None or a.tile is None or not is_far_nest(s.floor, s.nests, nest):
+            return text
+        fill = s.options.fill_direction
+        sides = sides_for(s.figure, s.floor, s.nests, nest, a.tile, fill)
+        if isinstance(sides, str) or a.variant >= len(sides) or sides[a.variant] is None:
+            return text
+        side = sides[a.variant]
+        assert side is not None
+        edges = edges_of(a.tile, required(s.figure, nest))
+        return f"{text} (→{edges[far(side, fill)]})"
+
+    @staticmethod
+    def _place_text_pos(pos: Pos, variant: int) -> str:
+        return POS_MARK[pos] + ("⟲" if variant else "")
+
+    def error_text(self, code: str, t: Translator) -> str:
+        key = f"dom.error.{code}"
+        return t(key) if t.has(key) else super().error_text(code, t)
+
+    # ---------------------------------------------------------------- timer
+
+    def turn_id(self, state: BaseModel) -> str | None:
+        s = self._st(state)
+        if s.phase is Phase.OVER:
+            return None
+        return f"{s.game_no}:{s.turn_no}"
+
+    def timeout_move(self, state: BaseModel, user: int) -> Outcome:
+        """The engine's TIMEOUT: a penalty tile and the turn passes (in a bonus: the series
+        ends as with «Хватит»)."""
+        s = self._st(state)
+        events: list[Event] = []
+        s = self._apply(s, Action(type=T.TIMEOUT), events)
+        return Outcome(state=s, events=events)
+
+    # ---------------------------------------------------------------- narration
+
+    def narrate(
+        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+    ) -> list[str]:
+        s = self._st(state)
+        lines: list[str] = []
+        for e in events:
+            if e.private_to is not None:
+                continue
+            d = e.data
+            who = self._name(names, s, e.seat)
+            line: str | None = None
+            if e.type == "game_started":
+                line = t("dom.ev.game_started", game=d.get("game"), name=who)
+            elif e.type == "placed":
+                tile = str(d.get("tile"))
+                floor = int(d.get("floor") or 1)
+                nest = POS_MARK[Pos(str(d.get("nest")))]
+                key = "dom.ev.placed_bonus" if d.get("bonus") else "dom.ev.placed"
+                line = t(key, name=who, tile=label(tile), nest=nest, floor=floor)
+            elif e.type == "bonus_started":
+                kind = BonusKind(str(d.get("kind")))
+                title = NAMED[BONUS_TILE[kind]]
+                if kind is BonusKind.KOLOBOK:
+                    line = t("dom.ev.kolobok", name=who, title=title)
+                else:
+                    line = t("dom.ev.bonus_sum", name=who, title=title, sum=d.get("target"))
+            elif e.type == "bonus_ended" and d.get("reason") in ("nothing_fits", "used_up"):
+                line = t(f"dom.ev.bonus_{d.get('reason')}", name=who)
+            elif e.type == "drew":
+                reason = str(d.get("reason"))
+                n = int(d.get("count") or 0)
+                if reason == "extra":
+                    line = t("dom.ev.drew_extra", name=who)
+                elif reason == "timeout":
+                    line = t("dom.ev.drew_penalty", name=who)
+                else:
+                    line = t("dom.ev.drew", name=who, tiles=t.plural(n, "unit.tile"))
+            elif e.type == "skipped":
+                kinds = ", ".join(t(f"dom.run.{k}") for k in d.get("run") or [])
+                line = t("dom.ev.skipped", name=who, kinds=kinds)
+            elif e.type == "passed":
+                line = t("dom.ev.passed", name=who)
+            elif e.type == "timeout" and not d.get("penalty"):
+                line = t("dom.ev.timeout_bonus", name=who)
+            elif e.type == "game_over":
+                line = t("dom.ev.game_over", game=d.get("game"))
+            elif e.type == "player_left":
+                line = t("dom.ev.left", name=who)
+            if line:
+                lines.append(line)
+        return lines
+
+    def private_notes(
+        self, events: list[Event], state: BaseModel, user: int, t: Translator
+    ) -> list[str]:
+        s = self._st(state)
+        if user not in s.players:
+            return []
+        seat = s.players.index(user)
+        drawn = [
+            str(x)
+            for e in events
+            if e.type == "drew_tiles" and e.private_to == seat
+            for x in e.data.get("tiles") or []
+        ]
+        if not drawn:
+            return []
+        return [t("dom.toast.drew", tiles=", ".join(label(x) for x in drawn))]
+
+    # ---------------------------------------------------------------- summaries
+
+    def summaries(
+        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+    ) -> list[str]:
+        s = self._st(state)
+        out: list[str] = []
+        for e in events:
+            if e.type == "game_over":
+                out.append(self._game_text(e.data, s, names, t))
+            elif e.type == "match_over":
+                text = self._final_text(s, names, t)
+                if out:
+                    out[-1] += "\n\n" + text
+                else:
+                    out.append(text)
+        return out
+
+    def _sides(self, s: State) -> list[int]:
+        return sorted(set(s.side_of))
+
+    def _game_text(self, d: dict[str, Any], s: State, names: dict[int, str], t: Translator) -> str:
+        game = d.get("game")
+        reason = str(d.get("reason"))
+        winner = d.get("winner_side")
+        lines = [t("dom.sum.title", game=game)]
+        if reason == "win" and winner is not None:
+            lines.append(t("dom.sum.win", name=self._side_name(names, s, int(winner), t)))
+        elif reason == "fish":
+            lines.append(t("dom.sum.fish"))
+        else:
+            lines.append(t("dom.sum.abandoned"))
+        tiles: list[int] = list(d.get("tiles") or [])
+        scores: list[int] = list(d.get("scores") or [])
+        totals: list[int] = list(d.get("totals") or [])
+        lines.append("")
+        for side in self._sides(s):
+            if side >= len(scores):
+                continue
+            who = self._side_name(names, s, side, t)
+            if s.options.mode is Mode.TEAMS:
+                members = ", ".join(
+                    self._name(names, s, x) for x in range(len(s.players)) if s.side_of[x] == side
+                )
+                who = f"{who} ({members})"
+            lines.append(
+                t(
+                    "dom.sum.line",
+                    name=who,
+                    tiles=t.plural(tiles[side] if side < len(tiles) else 0, "unit.tile"),
+                    score=scores[side],
+                    total=totals[side] if side < len(totals) else scores[side],
+                )
+            )
+        return "\n".join(lines)
+
+    def _final_text(self, s: State, names: dict[int, str], t: Translator) -> str:
+        res = self.game.result(s)
+        lines = [t("dom.final.title")]
+        for st in res.standings:
+            seat = s.players.index(st.player)
+            name = html.escape(names.get(st.player) or str(st.player))
+            if s.options.mode is Mode.TEAMS:
+                name = f"[{TEAM[s.side_of[seat] % 2]}] {name}"
+            crown = " 🏆" if st.player in res.winners else ""
+            points = t.plural(st.score, "unit.point")
+            lines.append(t("dom.final.line", place=st.place, name=name, points=points) + crown)
+        return "\n".join(lines)
+
+
+def make_presenter(settings: Settings | None) -> DominasPresenter:
+    return DominasPresenter()

@@ -1,0 +1,554 @@
+"""The «Башня» of «ДОМИНА*С» as a phone-readable picture (spec §3.2).
+
+Drawn from the PUBLIC `View` only (no hand is ever drawn). From top to bottom:
+
+- the header: whose turn (or the match result), the game of the match, the floor, the
+  bazaar, and a bonus series in progress;
+- «Последние 4»: the last four tiles in placement order as big colour chips with their
+  numbers (what runs of four are judged on), and the run they form, if any;
+- the figure: floors side by side, four per row (the latest 12 floors). Each tile is a
+  triangle with cut corners in its colour, its number big in the middle and its three
+  symbols small by their edges (★ a named tile, ⚙ a самоход with the symbol it carries);
+  the last placed tile has a yellow rim. Open nests are dashed, with their button label
+  (▲ ◣ ◢ ▼) and the required symbol in big type. A short arrow leaves the far edge of
+  each floor's last corner, and one enters the next floor's entry;
+- the players: tiles in hand, tiles drawn from the bazaar this game, match points
+  (teams: the team letter and the team's points).
+
+Example:
+    >>> from games.dominas import GAME
+    >>> v = GAME.view(GAME.new([1, 2], seed=3), None)
+    >>> render(v, {1: "Аня", 2: "Борис"})[:4] == b"\\x89PNG"
+    True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from functools import lru_cache
+from itertools import pairwise
+
+from PIL import Image, ImageDraw
+
+from games.dominas.engine import run_of
+from games.dominas.model import POS_MARK, Fill, Mode, Phase, Placed, Pos, View
+from games.dominas.tiles import NAMED, colour_of, is_samohod, number_of
+from render.common import (
+    HIGHLIGHT,
+    INK,
+    INK_SOFT,
+    LINE,
+    MUTED,
+    PAPER,
+    PAPER_DARK,
+    RGB,
+    WHITE,
+    Canvas,
+    Point,
+    clean_text,
+    contrast_ink,
+    draw_text,
+    encode_png,
+    mix,
+    paste,
+    plural,
+    text_width,
+)
+
+WIDTH = 1000
+PAD = 22
+SIDE = 150  # side of a small triangle
+FLOOR_W = 2 * SIDE
+FLOOR_H = round(math.sqrt(3) * SIDE)
+FLOOR_GAP = 26
+PER_ROW = 3
+MAX_ROWS = 3
+HEADER = 118
+STRIP = 92
+LABEL = 30  # «этаж N» above a floor
+ROW_GAP = 26
+PLAYER_ROW = 60
+
+TILE_RGB: dict[str, RGB] = {
+    "О": (229, 57, 53),  # Огонь
+    "М": (250, 204, 40),  # Металл
+    "З": (56, 150, 60),  # Земля
+    "В": (30, 100, 210),  # Вода
+}
+TEAM_RGB: tuple[RGB, RGB] = ((0, 137, 123), (142, 36, 170))
+TEAM_LETTER = ("А", "Б")
+NEST_FILL: RGB = (255, 250, 236)
+RUN_TEXT = {"colour": "цвет", "parity": "чётность", "monotone": "по порядку"}
+
+Tri = tuple[Point, Point, Point]
+
+
+# ---------------------------------------------------------------- geometry
+
+
+def _tri(pos: Pos) -> Tri:
+    """The small triangle of `pos` inside a floor box at the origin."""
+    a, h = SIDE, FLOOR_H
+    apex, bl, br = (a, 0.0), (0.0, h), (2.0 * a, h)
+    ml, mr, mb = (a / 2, h / 2), (3 * a / 2, h / 2), (a, h)
+    return {
+        Pos.TOP: (apex, mr, ml),
+        Pos.LEFT: (ml, mb, bl),
+        Pos.RIGHT: (mr, br, mb),
+        Pos.CENTRE: (ml, mr, mb),
+    }[pos]
+
+
+def _edges(pos: Pos) -> dict[str, tuple[Point, Point]]:
+    """Named edges of the triangle of `pos`."""
+    p, q, r = _tri(pos)
+    if pos is Pos.CENTRE:  # (ml, mr, mb): top, right, left
+        return {"top": (p, q), "right": (q, r), "left": (r, p)}
+    if pos is Pos.TOP:  # (apex, mr, ml)
+        return {"right": (p, q), "bottom": (q, r), "left": (r, p)}
+    if pos is Pos.LEFT:  # (ml, mb, bl)
+        return {"right": (p, q), "bottom": (q, r), "left": (r, p)}
+    return {"right": (p, q), "bottom": (q, r), "left": (r, p)}  # RIGHT: (mr, br, mb)
+
+
+def _faces(tile: Placed, fill: Fill) -> list[str]:
+    """Which edge the attached side, the next and the one after face (spec §3.2 table)."""
+    if tile.pos is Pos.CENTRE and tile.floor == 1:
+        return ["top", "right", "left"]
+    if tile.pos is Pos.CENTRE:
+        return ["left", "top", "right"]
+    if tile.pos is Pos.TOP:
+        return ["bottom", "left", "right"]
+    if tile.pos is Pos.RIGHT:
+        return ["left", "right", "bottom"]
+    if tile.floor == 1:  # the ◣ corner of floor 1
+        return ["right", "bottom", "left"]
+    if fill is Fill.CLOCKWISE:  # an entry
+        return ["bottom", "left", "right"]
+    return ["left", "right", "bottom"]
+
+
+def side_edge(tile: Placed, k: int, fill: Fill) -> str:
+    """The edge on which side `k` of a placed tile is drawn."""
+    i = tile.side if tile.side is not None else 0
+    return _faces(tile, fill)[(k - i) % 3]
+
+
+def _far_edge(tile: Placed, fill: Fill) -> str:
+    return _faces(tile, fill)[2 if fill is Fill.CLOCKWISE else 1]
+
+
+def _entry_edge(fill: Fill) -> str:
+    return "bottom" if fill is Fill.CLOCKWISE else "left"
+
+
+def _centroid(t: Tri) -> Point:
+    return ((t[0][0] + t[1][0] + t[2][0]) / 3, (t[0][1] + t[1][1] + t[2][1]) / 3)
+
+
+def _lerp(p: Point, q: Point, k: float) -> Point:
+    return (p[0] + (q[0] - p[0]) * k, p[1] + (q[1] - p[1]) * k)
+
+
+def _shift(t: Tri, dx: float, dy: float) -> Tri:
+    return (
+        (t[0][0] + dx, t[0][1] + dy),
+        (t[1][0] + dx, t[1][1] + dy),
+        (t[2][0] + dx, t[2][1] + dy),
+    )
+
+
+def _hexagon(t: Tri, inset: float, cut: float) -> list[Point]:
+    """The triangle shrunk towards its centroid by `inset` px, corners cut by `cut` (0..0.5)."""
+    c = _centroid(t)
+    r = math.dist(c, t[0])
+    k = max(0.0, (r - inset) / r)
+    p = [_lerp(c, v, k) for v in t]
+    out: list[Point] = []
+    for j in range(3):
+        a, b = p[j], p[(j + 1) % 3]
+        out += [_lerp(a, b, cut), _lerp(a, b, 1 - cut)]
+    return out
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _name(view: View, seat: int, names: Mapping[int, str] | None) -> str:
+    pid = view.players[seat].player
+    if names and pid in names and clean_text(names[pid]):
+        return clean_text(names[pid])
+    return f"Игрок {seat + 1}"
+
+
+def _tile_rgb(tile: str) -> RGB:
+    return TILE_RGB[colour_of(tile)]
+
+
+def _floors_shown(view: View) -> list[int]:
+    floors = sorted({p.floor for p in view.figure} | ({view.floor} if view.nests else set()))
+    if not floors:
+        return []
+    last = floors[-1]
+    first_row_start = max(0, (last - 1) // PER_ROW - (MAX_ROWS - 1)) * PER_ROW + 1
+    return [f for f in floors if f >= first_row_start]
+
+
+def _figure_rows(view: View) -> int:
+    shown = _floors_shown(view)
+    if not shown:
+        return 1
+    return (shown[-1] - shown[0]) // PER_ROW + 1
+
+
+def image_size(view: View) -> tuple[int, int]:
+    rows = _figure_rows(view)
+    figure = rows * (LABEL + FLOOR_H + ROW_GAP) + 30
+    n = len(view.players)
+    prow = (n + 1) // 2
+    return WIDTH, HEADER + STRIP + figure + prow * PLAYER_ROW + 2 * PAD
+
+
+def floor_origin(view: View, floor: int) -> tuple[int, int]:
+    """Top-left corner of a floor's box in the picture."""
+    shown = _floors_shown(view)
+    base = shown[0] if shown else 1
+    k = floor - base
+    r, c = divmod(k, PER_ROW)
+    x = PAD + 4 + c * (FLOOR_W + FLOOR_GAP)
+    y = HEADER + STRIP + 10 + r * (LABEL + FLOOR_H + ROW_GAP) + LABEL
+    return x, y
+
+
+def tile_centre(view: View, tile: Placed) -> Point:
+    x, y = floor_origin(view, tile.floor)
+    c = _centroid(_tri(tile.pos))
+    return (x + c[0], y + c[1])
+
+
+def nest_centre(view: View, pos: Pos) -> Point:
+    x, y = floor_origin(view, view.floor)
+    c = _centroid(_tri(pos))
+    return (x + c[0], y + c[1])
+
+
+# ---------------------------------------------------------------- drawing
+
+
+@lru_cache(maxsize=512)
+def _tile_sprite(
+    tile: str, edges: tuple[int, int, int], where: tuple[str, str, str], pos: Pos, last: bool
+) -> Image.Image:
+    """One placed tile on its triangle (sprite of the floor box's size)."""
+    c = Canvas((FLOOR_W + 8, FLOOR_H + 8), origin=(-4, -4))
+    t = _tri(pos)
+    col = _tile_rgb(tile)
+    ink = contrast_ink(col)
+    if last:
+        c.polygon(_hexagon(t, 1, 0.14), fill=HIGHLIGHT)
+        c.polygon(_hexagon(t, 8, 0.14), fill=col, outline=INK, width=2)
+    else:
+        c.polygon(_hexagon(t, 3, 0.14), fill=col, outline=INK, width=2)
+    centre = _centroid(t)
+    e = _edges(pos)
+    for k in range(3):
+        p, q = e[where[k]]
+        mid = _lerp(p, q, 0.5)
+        at = _lerp(centre, mid, 0.8)
+        c.text(at, str(edges[k]), size=25, bold=True, fill=ink)
+    if is_samohod(tile):
+        c.text((centre[0], centre[1] + 1), "⚙", size=44, bold=True, fill=ink)
+    else:
+        c.text((centre[0], centre[1] + 1), str(number_of(tile)), size=38, bold=True, fill=ink)
+        if tile in NAMED:
+            star_at = _lerp(centre, t[0], 0.6)
+            c.text(star_at, "★", size=26, bold=True, fill=ink, stroke=1.5, stroke_fill=col)
+    return c.image()
+
+
+@lru_cache(maxsize=64)
+def _nest_sprite(pos: Pos, symbol: int | None, far: bool) -> Image.Image:
+    c = Canvas((FLOOR_W + 8, FLOOR_H + 8), origin=(-4, -4))
+    t = _tri(pos)
+    hexa = _hexagon(t, 3, 0.14)
+    c.polygon(hexa, fill=NEST_FILL)
+    # a dashed rim
+    ring = [*hexa, hexa[0]]
+    for p, q in pairwise(ring):
+        n = max(2, round(math.dist(p, q) / 12))
+        for j in range(0, n, 2):
+            c.line([_lerp(p, q, j / n), _lerp(p, q, min(1.0, (j + 1) / n))], INK, 3)
+    centre = _centroid(t)
+    down = pos is Pos.CENTRE
+    mark_y = centre[1] + (-30 if down else 28)
+    sym_y = centre[1] + (12 if down else -10)
+    label = POS_MARK[pos] + (" ⟲" if far else "")
+    c.text((centre[0], mark_y), label, size=24, bold=True, fill=INK_SOFT)
+    if symbol is None:
+        c.text((centre[0], sym_y), "любая", size=26, bold=True, fill=INK)
+    else:
+        c.text((centre[0], sym_y), str(symbol), size=56, bold=True, fill=INK)
+    return c.image()
+
+
+def _arrow(img: Image.Image, a: Point, b: Point, colour: RGB = INK) -> None:
+    x0, y0 = min(a[0], b[0]) - 16, min(a[1], b[1]) - 16
+    x1, y1 = max(a[0], b[0]) + 16, max(a[1], b[1]) + 16
+    ox, oy = math.floor(x0), math.floor(y0)
+    c = Canvas((math.ceil(x1) - ox, math.ceil(y1) - oy), origin=(ox, oy))
+    c.line([a, b], colour, 4, round_caps=True)
+    ang = math.atan2(b[1] - a[1], b[0] - a[0])
+    head = [
+        b,
+        (b[0] - 14 * math.cos(ang - 0.45), b[1] - 14 * math.sin(ang - 0.45)),
+        (b[0] - 14 * math.cos(ang + 0.45), b[1] - 14 * math.sin(ang + 0.45)),
+    ]
+    c.polygon(head, fill=colour)
+    paste(img, c.image(), (ox, oy))
+
+
+def _edge_point(view: View, floor: int, pos: Pos, edge: str, out: float) -> tuple[Point, Point]:
+    """The midpoint of an edge and the point `out` px outside it (picture coordinates)."""
+    x, y = floor_origin(view, floor)
+    t = _tri(pos)
+    p, q = _edges(pos)[edge]
+    mid = _lerp(p, q, 0.5)
+    centre = _centroid(t)
+    dx, dy = mid[0] - centre[0], mid[1] - centre[1]
+    d = math.hypot(dx, dy) or 1.0
+    return (x + mid[0], y + mid[1]), (x + mid[0] + dx / d * out, y + mid[1] + dy / d * out)
+
+
+def _draw_figure(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+    shown = _floors_shown(view)
+    if not shown:
+        return
+    fill = view.fill_direction
+    for f in shown:
+        x, y = floor_origin(view, f)
+        draw_text(d, (x + 2, y - 6), f"этаж {f}", size=20, fill=INK_SOFT, anchor="ls")
+        # the outline of the floor's big triangle
+        d.polygon(
+            [(x + SIDE, y), (x + 2 * SIDE, y + FLOOR_H), (x, y + FLOOR_H)],
+            outline=PAPER_DARK,
+            width=2,
+        )
+    last = len(view.figure) - 1
+    lowest = shown[0]
+    for i, p in enumerate(view.figure):
+        if p.floor < lowest:
+            continue
+        where = tuple(side_edge(p, k, fill) for k in range(3))
+        sprite = _tile_sprite(
+            p.tile,
+            (p.edges[0], p.edges[1], p.edges[2]),
+            (where[0], where[1], where[2]),
+            p.pos,
+            i == last,
+        )
+        x, y = floor_origin(view, p.floor)
+        paste(img, sprite, (x - 4, y - 4))
+    for n in view.nests:
+        x, y = floor_origin(view, n.floor)
+        paste(img, _nest_sprite(n.pos, n.symbol, n.far), (x - 4, y - 4))
+    # links: the far edge of each floor's last corner -> the next floor's entry
+    by_floor: dict[int, Placed] = {}
+    for p in view.figure:
+        by_floor[p.floor] = p  # the last tile of each floor in placement order
+    for f in shown:
+        corner = by_floor.get(f)
+        has_next = any(p.floor == f + 1 for p in view.figure) or (
+            view.floor == f + 1 and bool(view.nests)
+        )
+        if corner is None or not has_next:
+            continue
+        a, a_out = _edge_point(view, f, corner.pos, _far_edge(corner, fill), 30)
+        _arrow(img, _lerp(a, a_out, 0.25), a_out)
+        if f + 1 in shown:
+            b, b_out = _edge_point(view, f + 1, Pos.LEFT, _entry_edge(fill), 26)
+            _arrow(img, b_out, _lerp(b, b_out, 0.2))
+
+
+def _chip(img: Image.Image, box: tuple[float, float, float, float], tile: str) -> None:
+    col = _tile_rgb(tile)
+    x0, y0, x1, y1 = box
+    c = Canvas((round(x1 - x0) + 4, round(y1 - y0) + 4), origin=(x0 - 2, y0 - 2))
+    c.rounded_rect(box, 12, fill=col, outline=INK, width=2)
+    ink = contrast_ink(col)
+    label = tile
+    star = "★" if tile in NAMED else ""
+    c.text(((x0 + x1) / 2, (y0 + y1) / 2 + 1), label + star, size=30, bold=True, fill=ink)
+    paste(img, c.image(), (round(x0) - 2, round(y0) - 2))
+
+
+def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
+    if view.phase is Phase.OVER:
+        seats = [p.seat for p in view.players if p.seat in view.winners]
+        if view.mode is Mode.TEAMS and seats:
+            side = view.players[seats[0]].side
+            title = f"Победа команды {TEAM_LETTER[side % 2]}"
+        elif len(seats) == 1:
+            title = f"Победа: {_name(view, seats[0], names)}"
+        elif seats:
+            title = "Ничья: " + ", ".join(_name(view, s, names) for s in seats)
+        else:
+            title = "Матч окончен"
+        return title, "Матч окончен"
+    seat = view.current
+    title = f"Ходит {_name(view, seat, names)}" if seat is not None else ""
+    if view.bonus is not None:
+        b = view.bonus
+        if b.target is None:
+            line = "Колобок: ставит ещё, пока хочет"
+        else:
+            line = f"бонус: ещё до {b.left} с суммой {b.target}"
+    elif not view.figure:
+        line = "первая фишка — любая обычная"
+    else:
+        line = "ставит фишку в гнездо"
+    return title, line
+
+
+def _draw_header(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+) -> None:
+    title, line = _status(view, names)
+    right = WIDTH - PAD
+    info = f"партия {view.game_no} из {view.match_games}"
+    bazaar = f"базар {view.bazaar_size}"
+    info_w = 300
+    draw_text(d, (right, 30), info, size=28, bold=True, fill=INK_SOFT, anchor="rm")
+    draw_text(d, (right, 80), bazaar, size=28, fill=INK_SOFT, anchor="rm")
+    x = PAD
+    if view.current is not None and view.phase is not Phase.OVER:
+        d.rounded_rectangle((x, 10, x + 14, 54), radius=5, fill=HIGHLIGHT)
+        x += 26
+    draw_text(
+        d,
+        (x, 32),
+        title,
+        size=42,
+        bold=True,
+        anchor="lm",
+        max_width=WIDTH - 2 * PAD - info_w - (x - PAD),
+        min_size=26,
+    )
+    if view.bonus is not None:
+        tw = min(620, 40 + text_width(line, 30, True))
+        d.rounded_rectangle((PAD, 64, PAD + tw, 100), radius=16, fill=HIGHLIGHT)
+        draw_text(d, (PAD + 18, 82), line, size=30, bold=True, anchor="lm", max_width=600)
+    else:
+        draw_text(
+            d, (PAD, 82), line, size=30, fill=INK_SOFT, anchor="lm", max_width=WIDTH - 2 * PAD - 300
+        )
+    d.line((PAD, HEADER - 6, WIDTH - PAD, HEADER - 6), fill=LINE, width=2)
+
+
+def _draw_strip(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+    y0 = HEADER + 8
+    draw_text(d, (PAD, y0 + 36), "Последние:", size=26, fill=INK_SOFT, anchor="lm")
+    tiles = [p.tile for p in view.figure[-4:]]
+    x = PAD + 176
+    for tile in tiles:
+        _chip(img, (x, y0 + 6, x + 118, y0 + 66), tile)
+        x += 128
+    if not tiles:
+        draw_text(d, (x, y0 + 36), "фишек ещё нет", size=26, fill=MUTED, anchor="lm")
+        return
+    kinds, _extra, _reason = run_of([p.tile for p in view.figure])
+    if kinds:
+        text = "серия: " + ", ".join(RUN_TEXT.get(k, k) for k in kinds)
+        draw_text(
+            d,
+            (WIDTH - PAD, y0 + 36),
+            text,
+            size=26,
+            bold=True,
+            fill=INK,
+            anchor="rm",
+            max_width=WIDTH - PAD - x - 10,
+            min_size=18,
+        )
+
+
+def _draw_players(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+) -> None:
+    h = img.height
+    n = len(view.players)
+    rows = (n + 1) // 2
+    top = h - PAD - rows * PLAYER_ROW
+    d.line((PAD, top - 10, WIDTH - PAD, top - 10), fill=LINE, width=2)
+    col_w = (WIDTH - 2 * PAD) // 2
+    over = view.phase is Phase.OVER
+    for i, p in enumerate(view.players):
+        x = PAD + (i // rows) * col_w
+        y = top + (i % rows) * PLAYER_ROW
+        ym = y + PLAYER_ROW // 2 - 2
+        acting = p.seat == view.current and not over
+        winner = over and p.seat in view.winners
+        if acting or winner:
+            d.rounded_rectangle((x, y + 2, x + col_w - 12, y + PLAYER_ROW - 4), 14, fill=HIGHLIGHT)
+        tx = x + 12
+        if view.mode is Mode.TEAMS:
+            tc = TEAM_RGB[p.side % 2]
+            d.rounded_rectangle((tx, ym - 18, tx + 36, ym + 18), 8, fill=tc)
+            draw_text(
+                d, (tx + 18, ym + 1), TEAM_LETTER[p.side % 2], size=24, bold=True,
+                fill=WHITE, anchor="mm",
+            )  # fmt: skip
+            tx += 46
+        # tiles in hand: a tile back with the count
+        d.rounded_rectangle((tx, ym - 21, tx + 46, ym + 21), 8, fill=INK_SOFT, outline=INK)
+        draw_text(
+            d, (tx + 23, ym + 1), str(p.hand_count), size=26, bold=True, fill=WHITE, anchor="mm"
+        )
+        tx += 58
+        score = view.totals[p.side] if p.side < len(view.totals) else 0
+        pts = f"{score} {plural(score, 'очко', 'очка', 'очков')}"
+        extra = f"взял {p.drawn}" if p.drawn else ""
+        pts_w = text_width(pts, 26, True) + 14
+        right_w = pts_w + (text_width(extra, 22) + 10 if extra else 0)
+        draw_text(
+            d,
+            (tx, ym + 1),
+            _name(view, p.seat, names),
+            size=30,
+            bold=acting or winner,
+            fill=INK if p.present else MUTED,
+            anchor="lm",
+            max_width=x + col_w - 24 - tx - right_w,
+            min_size=20,
+        )
+        if not p.present:
+            draw_text(d, (x + col_w - 24, ym + 1), "вышел", size=24, fill=MUTED, anchor="rm")
+            continue
+        draw_text(d, (x + col_w - 24, ym + 1), pts, size=26, bold=True, anchor="rm")
+        if extra:
+            draw_text(
+                d, (x + col_w - 24 - pts_w, ym + 1), extra, size=22, fill=INK_SOFT, anchor="rm"
+            )
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
+    """The picture of `view` as an RGB image (see `render` for the bytes)."""
+    img = Image.new("RGB", image_size(view), PAPER)
+    d = ImageDraw.Draw(img)
+    _draw_header(img, d, view, names)
+    _draw_strip(img, d, view)
+    _draw_figure(img, d, view)
+    _draw_players(img, d, view, names)
+    return img
+
+
+def render(view: View, names: Mapping[int, str] | None = None) -> bytes:
+    """PNG bytes of the table picture for the public `view` (the same input, the same
+    bytes). `names` maps player ids to display names ("Игрок N" when missing)."""
+    return encode_png(draw(view, names))
+
+
+__all__ = ["WIDTH", "draw", "floor_origin", "image_size", "mix", "render", "tile_centre"]

@@ -1,0 +1,155 @@
+"""«ДОМИНА*С» through the game-agnostic bot: a whole match by buttons, private hands.
+
+The simulated players see what a Telegram user sees: the table's buttons (nests, slot
+numbers, «🂠 Мои фишки», «⏹ Хватит»), the popup of their own hand and the toasts. A
+player looks at his hand (popup), taps a slot marked ✓ and, when the toast asks for a
+nest, the first nest it names.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+from bot.storage import RecordStatus
+from games.dominas import GAME, State
+from games.dominas.tiles import ALL_TILES
+from tests.bot.e2e import data_of, mover, record, running, settings_for
+from tests.fake_telegram import Chat, FakeTelegram, User
+from tests.fake_telegram.server import StoredMessage
+
+SLOT = re.compile(r"(\d+) \S+?✓")
+NEST = re.compile(r"([▲◣◢▼]⟲?)")
+
+
+async def dominas_state(app: object, chat: Chat) -> State:
+    rec = await record(app, chat)  # type: ignore[arg-type]
+    assert rec.state is not None
+    return State.model_validate_json(rec.state)
+
+
+async def open_table(
+    tg: FakeTelegram, chat: Chat, creator: User, others: list[User], length: str
+) -> StoredMessage:
+    await chat.send(creator, "/new доминас")
+    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    assert "ДОМИНА*С" in lobby.content
+    for user in others:
+        answer = await chat.press(user, lobby, contains="Играть")
+        assert answer.text == "Вы в игре!", answer
+    await chat.press(creator, lobby, contains=length)
+    await chat.wait_for(lambda: f"✅ {length}" in lobby.button_texts)
+    answer = await chat.press(creator, lobby, contains="Начать")
+    assert answer.text == "Поехали!", answer
+    return await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+
+
+def assert_public(table: StoredMessage) -> None:
+    """No tile id on any button (the keyboard reveals no hand)."""
+    for text in table.button_texts:
+        assert not any(tile in text for tile in ALL_TILES), text
+
+
+def nest_button(table: StoredMessage, nest: str) -> str:
+    mark = nest[0]
+    variant = nest.endswith("⟲")
+    return next(
+        x for x in table.button_texts if x.startswith(mark + " ") and x.endswith("⟲") == variant
+    )
+
+
+async def test_a_whole_dominas_match_by_buttons(backend: str | None) -> None:
+    rng = random.Random(5)
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(1701, "Аня"), tg.user(1702, "Борис")
+        users = [anna, boris]
+        chat = tg.group(members=users)
+        async with running(settings_for(tg, backend)) as app:
+            table = await open_table(tg, chat, anna, [boris], "1 партия")
+            assert "🂠 Мои фишки" in table.button_texts
+            started = time.monotonic()
+            taps = peeks = 0
+            for _ in range(600):
+                await tg.settle(quiet=0.02)
+                if (await record(app, chat)).status != RecordStatus.PLAYING:
+                    break
+                assert_public(table)
+                user = mover(table, users)
+                assert user is not None, table.content
+                if "⏹ Хватит" in table.button_texts and rng.random() < 0.3:
+                    before = data_of(table)
+                    answer = await chat.press(user, table, "⏹ Хватит")
+                    assert not answer.show_alert, answer
+                    taps += 1
+                    await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+                    continue
+                popup = await chat.press(user, table, "🂠 Мои фишки")
+                peeks += 1
+                assert popup.show_alert and popup.text and len(popup.text) <= 200, popup
+                slots = SLOT.findall(popup.text)
+                assert slots, popup.text  # the bot waits only for a player who can place
+                before = data_of(table)
+                answer = await chat.press(user, table, rng.choice(slots))
+                assert not answer.show_alert, answer
+                taps += 1
+                if answer.text and "нажмите гнездо" in answer.text:
+                    nests = NEST.findall(answer.text.split(":", 1)[1])
+                    label = nest_button(table, rng.choice(nests))
+                    answer = await chat.press(user, table, label)
+                    assert not answer.show_alert, answer
+                    taps += 1
+                assert answer.text and answer.text.startswith("✅"), answer
+                await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+            else:
+                raise AssertionError("the match did not end")
+            final = await chat.wait_message(lambda m: "Матч окончен" in m.content, after=table)
+            assert "Партия 1 окончена" in final.content and "1. " in final.content
+            s = await dominas_state(app, chat)
+            assert GAME.is_over(s)
+            placed = len(s.figure)
+            elapsed = time.monotonic() - started
+            print(
+                f"dominas: {placed} tiles placed, {taps} taps on the table "
+                f"({taps / max(1, placed):.2f}/tile) + {peeks} looks at the hand, {elapsed:.1f}s"
+            )
+            assert taps <= 2 * placed
+
+
+async def test_out_of_turn_and_unfitting_presses_are_refused_privately() -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(1711, "Аня"), tg.user(1712, "Борис")
+        users = [anna, boris]
+        chat = tg.group(members=users)
+        async with running(settings_for(tg)) as app:
+            table = await open_table(tg, chat, anna, [boris], "2 партии")
+            user = mover(table, users)
+            assert user is not None
+            other = boris if user is anna else anna
+            rec = await record(app, chat)
+            answer = await chat.press(other, table, "1")
+            assert answer.text == f"Сейчас ходит {user.full_name}, не вы.", answer
+            after = await record(app, chat)
+            assert after.state == rec.state and after.seq == rec.seq
+            # his own popup: the other player's hand stays his
+            popup = await chat.press(other, table, "🂠 Мои фишки")
+            s = await dominas_state(app, chat)
+            seat = s.players.index(other.id)
+            assert popup.show_alert and popup.text
+            assert all(tile in popup.text for tile in s.hands[seat][:5])
+            # the first tile goes anywhere; then a slot that fits nowhere is refused
+            before_data = data_of(table)
+            answer = await chat.press(user, table, "1")
+            assert answer.text and answer.text.startswith("✅"), answer
+            await chat.wait_for(lambda: data_of(table) != before_data, 5)
+            s = await dominas_state(app, chat)
+            nxt = GAME.to_act(s)
+            mover_user = next(u for u in users if u.id == nxt)
+            hand = s.hands[s.players.index(mover_user.id)]
+            legal = {a.tile for a in GAME.legal_actions(s) if a.tile}
+            bad = next((k for k, tile in enumerate(hand, 1) if tile not in legal), None)
+            if bad is not None:
+                before = await record(app, chat)
+                answer = await chat.press(mover_user, table, str(bad))
+                assert answer.show_alert and "не подходит" in (answer.text or ""), answer
+                assert (await record(app, chat)).state == before.state
