@@ -6,8 +6,12 @@ import re
 import time
 
 from bot.app import App
+from bot.callbacks import PlayCB, fits
+from bot.presenters.hypnosia import make_presenter
 from bot.storage import RecordStatus
+from games import IllegalAction
 from games.hypnosia import GAME, Phase, State
+from locales import get_translator
 from tests.bot.e2e import data_of, record, running, settings_for
 from tests.fake_telegram import Chat, FakeTelegram, User
 from tests.fake_telegram.server import StoredMessage
@@ -139,3 +143,96 @@ async def test_a_timed_out_turn_is_played_for_the_absent_player() -> None:
             assert later.turn_no > turn or GAME.is_over(later)
             rec = await record(app, chat)
             assert sum(rec.timeouts.values()) >= 1
+
+
+# ---------------------------------------------------------------- the presenter alone
+
+T = get_translator("ru")
+NAMES = {1: "Аня", 2: "Борис"}
+P = make_presenter(None)
+
+
+def table_state(tokens: list[list[str]], dice: list[int], **kw: object) -> State:
+    """Two players (Аня red on seat 0, entry 1.0; Борис green, entry 1.18), Аня to move."""
+    s = GAME.new(players=[1, 2], seed=1)
+    update: dict[str, object] = {"tokens": tokens, "current": 0, "phase": Phase.MOVE}
+    update.update(dice=list(dice), unused=list(dice), **kw)
+    return s.model_copy(update=update, deep=True)
+
+
+def labels(s: State, ui: dict[str, object] | None = None) -> dict[str, str]:
+    return {b.text: b.code for row in P.keyboard(s, dict(ui or {}), NAMES, T) for b in row}
+
+
+def test_move_labels_read_like_the_spec() -> None:
+    # E2: №2 stopped on the bridge 1.3; a 3 crosses to 2.2 and goes on to 2.4.
+    s = table_state([["S", "1.3", "S", "S"], ["S"] * 4], [3])
+    assert labels(s)["№2 ⤵ +3 → 2.4"] == "M,2,3,b"
+    assert "№2 +3 → 1.6" in labels(s)
+    # E7: №4 on the ring-3 bridge 3.6 enters the centre with a 1.
+    s = table_state([["X", "2.20", "X", "3.6"], ["S"] * 4], [1, 4])
+    assert "№4 ⤵ +1 → центр (5)" in labels(s)
+    # E5: Аня's pair №1+№2 lands on Борис's pair: both captured; a split is named.
+    s = table_state([["1.6", "1.6", "S", "S"], ["1.9", "1.9", "S", "S"]], [3])
+    assert labels(s)["Пара 1+2 +3 → 1.9 ⚔2"] == "M,1,3,r,p"
+    assert "№1 из пары +3 → 1.9" not in labels(s)  # a single cannot capture a pair
+    assert all(fits(PlayCB(g="abcdef", s=999999, c=c).pack()) for c in labels(s).values())
+
+
+def test_more_than_eight_moves_ask_for_the_die_first() -> None:
+    s = table_state([["1.3", "1.9", "1.15", "1.21"], ["S"] * 4], [2, 5])  # four bridges
+    assert len(GAME.legal_actions(s)) == 16
+    first = labels(s)
+    assert list(first) == ["🎲 2 (8 ходов)", "🎲 5 (8 ходов)"]
+    assert "каким кубиком" in P.caption(s, NAMES, {}, [], T)
+    out = P.press(s, 1, first["🎲 5 (8 ходов)"], {}, T, 0.0)
+    adv = P.advance(out.state, out.ui, 0.0)
+    second = labels(adv.state, adv.ui)  # type: ignore[arg-type]
+    assert "№1 +5 → 1.8" in second and "№1 ⤵ +5 → 2.6" in second and "↩ Другой кубик" in second
+    assert not any("+2 " in x for x in second)
+    back = P.press(adv.state, 1, second["↩ Другой кубик"], adv.ui, T, 0.0)
+    assert labels(back.state, back.ui) == first  # type: ignore[arg-type]
+    # A double is one list, never a die choice.
+    s = table_state([["1.3", "1.9", "1.15", "1.21"], ["S"] * 4], [5, 5])
+    assert not any(x.startswith("🎲") for x in labels(s))
+
+
+def test_the_roll_and_a_single_legal_move_are_played_by_the_bot() -> None:
+    # E12: Аня's last token on 1.20, Борис's pairs on 1.25 and 1.22: a roll of 5s and 2s
+    # has no use at all. The bot rolls, both dice lapse, and Борис's dice are rolled.
+    for seed in range(1, 400):
+        s = table_state([["1.20", "X", "X", "X"], ["1.25", "1.25", "1.22", "1.22"]], [])
+        s = s.model_copy(update={"phase": Phase.ROLL, "seed": seed})
+        adv = P.advance(s, {}, 0.0)
+        if any(e.type == "dice_lapsed" and e.seat == 0 for e in adv.events):
+            break
+    else:
+        raise AssertionError("no seed rolled 5s and 2s")
+    lines = P.narrate(adv.events, adv.state, NAMES, T)
+    assert lines[0].startswith("🔴 Аня: 🎲") and "сгора" in lines[1], lines
+    after = adv.state
+    assert isinstance(after, State)
+    assert after.current == 1 and after.phase == Phase.MOVE and after.dice  # Борис rolled
+    assert any("Борис: 🎲" in x for x in lines)
+    # One legal move: played for him, and the table says so.
+    s = table_state([["3.1", "X", "X", "X"], ["S"] * 4], [1])
+    adv = P.advance(s, {}, 0.0)
+    lines = P.narrate(adv.events, adv.state, NAMES, T)
+    assert lines[0] == "🔴 Аня: №1 +1 → 3.2 (единственный ход)", lines
+
+
+def test_a_refused_move_is_explained_and_a_timeout_plays_the_whole_turn() -> None:
+    s = table_state([["S"] * 4, ["S"] * 4], [3, 5])
+    try:
+        P.press(s, 1, "M,4,3,r", {}, T, 0.0)
+    except IllegalAction as e:
+        assert P.error_text(e.code, T) == "Фишке №i нужен кубик не меньше i, чтобы выйти из дома."
+    else:
+        raise AssertionError("№4 left home with a 3")
+    out = P.timeout_move(s, 1)
+    after = out.state
+    assert isinstance(after, State)
+    assert after.current == 1  # both dice were used for Аня: canonical first moves
+    # die 3 first (ascending), token №1 first: 1.2; then the 5 moves it on to 1.7
+    assert after.tokens[0] == ["1.7", "S", "S", "S"] and after.turn_no == s.turn_no + 1
+    assert P.hand_popup(s, 1, T) and len(P.hand_popup(s, 1, T)) <= 200

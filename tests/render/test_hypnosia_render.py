@@ -10,10 +10,10 @@ from PIL import Image
 
 from games.hypnosia import GAME, Action, ActionType, Route, State
 from games.hypnosia.model import RING_SIZES, View, is_bridge
+from render.common import HIGHLIGHT
 from render.hypnosia import (
     CENTRE_RGB,
     HALF,
-    HIGHLIGHT,
     PLAYER_RGB,
     RADIUS,
     RING_RGB,
