@@ -110,6 +110,12 @@ def cell_centre(cell: Cell) -> tuple[int, int]:
     return LEFT + c * CELL + CELL // 2, TOP + r * CELL + CELL // 2
 
 
+def reserve_slot(arm: int, number: int) -> Cell:
+    """Where token `number` (1…4) waits in the reserve: 1 2 / 3 4 in reading order in
+    every corner (the engine's own places are rotated with the arm)."""
+    return sorted(reserve_cell(arm, k) for k in range(4))[number - 1]
+
+
 def _name(view: View, seat: int, names: Mapping[int, str] | None) -> str:
     pid = view.players[seat].player
     if names and pid in names and clean_text(names[pid]):
@@ -333,7 +339,7 @@ def _draw_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
         col = ARM_RGB[p.arm]
         ink = contrast_ink(col)
         for t in p.tokens:
-            cx, cy = cell_centre(t.cell)
+            cx, cy = cell_centre(reserve_slot(p.arm, t.number) if t.where == "reserve" else t.cell)
             if jumping and p.seat == view.to_act_seat and t.on_red_corner:
                 _ring(img, (cx, cy), radius + 8, HIGHLIGHT, 6)
             _disc(img, (cx, cy), radius, col, INK, 3)

@@ -249,6 +249,7 @@ class SeaCrossPresenter(Presenter):
         frags: list[str] = []
         only = False
         marked = False  # «(единственный ход)» once a line
+        rolloff: list[str] = []  # R4 rounds, told in one line with the first player
 
         def flush() -> None:
             nonlocal head, frags, dice, marked
@@ -273,9 +274,11 @@ class SeaCrossPresenter(Presenter):
                     for p, x in zip(d.get("players") or [], d.get("dice") or [], strict=False)
                 )
                 key = "sc.ev.roll_off" if d.get("round") == 1 else "sc.ev.reroll"
-                entries.append(("line", t(key, rolls=rolls)))
+                rolloff.append(t(key, rolls=rolls))
             elif e.type == "first_player":
-                entries.append(("line", t("sc.ev.first", who=self._who(v, names, player))))
+                first = t("sc.ev.first", who=self._who(v, names, player))
+                entries.append(("line", "; ".join(rolloff) + (" → " if rolloff else "") + first))
+                rolloff = []
             elif e.type == "rolled":
                 flush()
                 values = list(d.get("dice") or [])

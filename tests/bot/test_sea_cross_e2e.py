@@ -56,7 +56,7 @@ async def test_a_whole_sea_cross_game_by_buttons(backend: str | None) -> None:
             await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
             await chat.press(anna, lobby, "▶ Начать")
             table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
-            assert table.photo_bytes.startswith(b"\x89PNG")
+            assert (table.photo_bytes or b"").startswith(b"\x89PNG")
             await tg.settle(quiet=0.02)
             # The roll-off was made and told; the bot already rolled for the first player.
             first = await state_of(app, chat)
@@ -123,3 +123,107 @@ async def test_a_press_out_of_turn_is_refused_privately_and_changes_nothing() ->
             assert not answer.show_alert
             await tg.settle(quiet=0.05)
             assert (await record(app, chat)).state != rec.state
+
+
+async def test_an_absent_player_is_played_for_then_removed_and_the_other_wins() -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(1721, "Аня"), tg.user(1722, "Борис")
+        chat = tg.group(members=[anna, boris])
+        settings = settings_for(tg, turn_seconds=0.3, timeouts_before_removal=2)
+        async with running(settings) as app:
+            await chat.send(anna, "/new морской крест")
+            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+            await chat.press(boris, lobby, contains="Играть")
+            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+            await chat.press(anna, lobby, "▶ Начать")
+            table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+            # nobody presses anything from now on
+            removed = await chat.wait_message(lambda m: "выбывает из игры" in m.content, timeout=15)
+            assert "2-й раз" in removed.content
+            final = await chat.wait_message(lambda m: "Игра окончена" in m.content, timeout=10)
+            assert "вышел(а) из игры" in final.content and "🏆" in final.content
+            assert (await record(app, chat)).status == RecordStatus.OVER
+            await chat.wait_for(lambda: not table.buttons, 5)
+
+
+# ------------------------------------------------------------- the presenter alone
+
+
+def _presenter_game(seed: int, players: int = 3) -> list[tuple[State, list[str]]]:
+    """(state, narration) at every decision of a game played by random buttons."""
+    import random
+
+    from bot.presenters.sea_cross import make_presenter
+    from locales import get_translator
+
+    t = get_translator("ru")
+    p = make_presenter(None)
+    names = {1: "Аня", 2: "Борис", 3: "Вика", 4: "Гоша"}
+    rng = random.Random(seed)
+    s = p.new_state(list(range(1, players + 1)), seed, {})
+    adv = p.advance(s, {}, 0.0)
+    out: list[tuple[State, list[str]]] = []
+    lines = p.narrate(adv.events, adv.state, names, t)
+    s = adv.state
+    while not p.game.is_over(p._st(s)):
+        assert isinstance(s, State)
+        out.append((s, lines))
+        codes = [b.code for row in p.keyboard(s, {}, names, t) for b in row]
+        actor = p.actor(s)
+        assert actor is not None
+        o = p.press(s, actor, rng.choice(codes), {}, t, 0.0)
+        adv = p.advance(o.state, o.ui, 0.0)
+        lines = p.narrate([*o.events, *adv.events], adv.state, names, t)
+        s = adv.state
+    assert isinstance(s, State)
+    out.append((s, lines))
+    return out
+
+
+def test_keyboard_offers_exactly_the_legal_moves_and_fits_telegram() -> None:
+    from bot.callbacks import PlayCB, fits
+    from bot.presenters.sea_cross import make_presenter
+    from locales import get_translator
+
+    t = get_translator("ru")
+    p = make_presenter(None)
+    names = {1: "Аня", 2: "Борис", 3: "Вика"}
+    for s, _ in _presenter_game(1):
+        kb = p.keyboard(s, {}, names, t)
+        codes = [b.code for row in kb for b in row]
+        if p.game.is_over(s):
+            assert codes == []
+            continue
+        legal = [a.encode() for a in p.game.legal_actions(s)]
+        assert len(legal) >= 2  # a single legal move is never left to a tap
+        assert sorted(codes) == sorted(legal) and len(codes) <= 10
+        assert all(len(row) <= 3 for row in kb)
+        for c in codes:
+            assert ":" not in c and fits(PlayCB(g="abcdef", s=999999, c=c).pack())
+        assert len(p.caption(s, names, {}, ["x" * 80] * 3, t)) <= 1024
+
+
+def test_narration_tells_rolls_moves_and_the_winner() -> None:
+    game = _presenter_game(2, players=2)
+    first_lines = game[0][1]
+    assert first_lines[0].startswith("🎲 Кто начинает:")
+    assert "первым ходит" in first_lines[0]
+    text = "\n".join(x for _, lines in game for x in lines)
+    assert "№" in text and "🎲" in text
+    assert "все четыре фишки дома" in game[-1][1][-1]
+
+
+def test_timeout_plays_the_whole_turn_of_the_absent_player() -> None:
+    from bot.presenters.sea_cross import make_presenter
+
+    p = make_presenter(None)
+    for s, _ in _presenter_game(3)[5:40:5]:
+        if p.game.is_over(s):
+            continue
+        actor = p.actor(s)
+        assert actor is not None
+        out = p.timeout_move(s, actor)
+        after = out.state
+        assert isinstance(after, State)
+        assert p.game.is_over(after) or after.turn_no > s.turn_no
+        assert out.events
