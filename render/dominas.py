@@ -221,6 +221,12 @@ def floor_origin(view: View, floor: int) -> tuple[int, int]:
     return x, y
 
 
+def triangle(view: View, floor: int, pos: Pos) -> Tri:
+    """The small triangle of `pos` on `floor` in picture coordinates."""
+    x, y = floor_origin(view, floor)
+    return _shift(_tri(pos), x, y)
+
+
 def tile_centre(view: View, tile: Placed) -> Point:
     x, y = floor_origin(view, tile.floor)
     c = _centroid(_tri(tile.pos))
@@ -376,9 +382,13 @@ def _chip(img: Image.Image, box: tuple[float, float, float, float], tile: str) -
     c = Canvas((round(x1 - x0) + 4, round(y1 - y0) + 4), origin=(x0 - 2, y0 - 2))
     c.rounded_rect(box, 12, fill=col, outline=INK, width=2)
     ink = contrast_ink(col)
-    label = tile
-    star = "★" if tile in NAMED else ""
-    c.text(((x0 + x1) / 2, (y0 + y1) / 2 + 1), label + star, size=30, bold=True, fill=ink)
+    letter = colour_of(tile)
+    rest = ("⚙" if is_samohod(tile) else str(number_of(tile))) + ("★" if tile in NAMED else "")
+    lw, rw = text_width(letter, 24), text_width(rest, 32, True)
+    left = (x0 + x1) / 2 - (lw + 3 + rw) / 2
+    base = (y0 + y1) / 2 + 12
+    c.text((left, base), letter, size=24, fill=mix(ink, col, 0.25), anchor="ls")
+    c.text((left + lw + 3, base), rest, size=32, bold=True, fill=ink, anchor="ls")
     paste(img, c.image(), (round(x0) - 2, round(y0) - 2))
 
 
@@ -472,6 +482,16 @@ def _draw_strip(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
         )
 
 
+def player_box(view: View, seat: int, height: int) -> tuple[int, int, int, int]:
+    """The box of a seat's line in the players' panel (two columns, seats top-down)."""
+    rows = (len(view.players) + 1) // 2
+    top = height - PAD - rows * PLAYER_ROW
+    col_w = (WIDTH - 2 * PAD) // 2
+    x = PAD + (seat // rows) * col_w
+    y = top + (seat % rows) * PLAYER_ROW
+    return x, y + 2, x + col_w - 12, y + PLAYER_ROW - 4
+
+
 def _draw_players(
     img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
 ) -> None:
@@ -483,13 +503,13 @@ def _draw_players(
     col_w = (WIDTH - 2 * PAD) // 2
     over = view.phase is Phase.OVER
     for i, p in enumerate(view.players):
-        x = PAD + (i // rows) * col_w
-        y = top + (i % rows) * PLAYER_ROW
+        box = player_box(view, i, h)
+        x, y = box[0], box[1] - 2
         ym = y + PLAYER_ROW // 2 - 2
         acting = p.seat == view.current and not over
         winner = over and p.seat in view.winners
         if acting or winner:
-            d.rounded_rectangle((x, y + 2, x + col_w - 12, y + PLAYER_ROW - 4), 14, fill=HIGHLIGHT)
+            d.rounded_rectangle(box, 14, fill=HIGHLIGHT)
         tx = x + 12
         if view.mode is Mode.TEAMS:
             tc = TEAM_RGB[p.side % 2]
@@ -551,4 +571,15 @@ def render(view: View, names: Mapping[int, str] | None = None) -> bytes:
     return encode_png(draw(view, names))
 
 
-__all__ = ["WIDTH", "draw", "floor_origin", "image_size", "mix", "render", "tile_centre"]
+__all__ = [
+    "NEST_FILL",
+    "TILE_RGB",
+    "WIDTH",
+    "draw",
+    "floor_origin",
+    "image_size",
+    "player_box",
+    "render",
+    "tile_centre",
+    "triangle",
+]

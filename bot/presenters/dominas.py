@@ -188,7 +188,9 @@ class DominasPresenter(Presenter):
         slots = [
             Btn(str(k), f"h{k}") for k in range(first + 1, min(size, first + SLOTS_PER_PAGE) + 1)
         ]
-        rows += [slots[i : i + SLOTS_PER_ROW] for i in range(0, len(slots), SLOTS_PER_ROW)]
+        if slots:  # balanced rows of at most SLOTS_PER_ROW (10 tiles: 5 + 5)
+            per = -(-len(slots) // -(-len(slots) // SLOTS_PER_ROW))
+            rows += [slots[i : i + per] for i in range(0, len(slots), per)]
         if pages > 1:
             rows.append(
                 [

@@ -153,3 +153,86 @@ async def test_out_of_turn_and_unfitting_presses_are_refused_privately() -> None
                 answer = await chat.press(mover_user, table, str(bad))
                 assert answer.show_alert and "не подходит" in (answer.text or ""), answer
                 assert (await record(app, chat)).state == before.state
+
+
+async def test_an_absent_player_gets_a_penalty_tile_and_the_turn_passes() -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(1721, "Аня"), tg.user(1722, "Борис")
+        users = [anna, boris]
+        chat = tg.group(members=users)
+        settings = settings_for(tg, turn_seconds=0.6, timer_poll_seconds=0.1)
+        async with running(settings) as app:
+            table = await open_table(tg, chat, anna, [boris], "1 партия")
+            user = mover(table, users)
+            assert user is not None
+            # the first tile, so that the bazaar penalty applies to a real decision
+            before = data_of(table)
+            assert (await chat.press(user, table, "1")).text
+            await chat.wait_for(lambda: data_of(table) != before, 5)
+            s = await dominas_state(app, chat)
+            late = s.players[s.current]
+            hand, bazaar = len(s.hands[s.current]), len(s.bazaar)
+            await chat.wait_for(lambda: "не успел" in table.content, 5)
+            s2 = await dominas_state(app, chat)
+            seat = s2.players.index(late)
+            assert len(s2.hands[seat]) == hand + 1 and len(s2.bazaar) == bazaar - 1
+            assert "штрафную" in table.content
+            assert s2.players[s2.current] != late or GAME.is_over(s2)
+
+
+def _states() -> list[State]:
+    rng = random.Random(7)
+    out: list[State] = []
+    for n, options in ((2, None), (3, None), (4, {"mode": "teams"})):
+        s = GAME.new(list(range(1, n + 1)), seed=n, options=options)
+        for _ in range(400):
+            if GAME.is_over(s):
+                break
+            out.append(s)
+            actions = [a for a in GAME.legal_actions(s) if a.type.value != "T"]
+            s, _ = GAME.apply(s, rng.choice(actions))
+        out.append(s)
+    return out
+
+
+def test_keyboard_and_caption_are_public_and_compact() -> None:
+    from bot.callbacks import PlayCB, fits
+    from bot.presenters.dominas import DominasPresenter
+    from locales import get_translator
+
+    t = get_translator("ru")
+    p = DominasPresenter()
+    names = {1: "Аня", 2: "Борис", 3: "Вика", 4: "Гоша"}
+    rng = random.Random(1)
+    for s in _states()[::3]:
+        kb = p.keyboard(s, {}, names, t)
+        cap = p.caption(s, names, {}, ["x" * 80] * 3, t)
+        assert len(cap) <= 1024
+        for row in kb:
+            assert len(row) <= 8
+            for b in row:
+                assert fits(PlayCB(g="abcdef", s=999999, c=b.code).pack()) and len(b.code) <= 24
+        other = s.model_copy(deep=True)  # the same sizes, other hidden tiles
+        pool = [x for h in other.hands for x in h] + list(other.bazaar)
+        rng.shuffle(pool)
+        i = 0
+        for seat, hand in enumerate(s.hands):
+            other.hands[seat] = pool[i : i + len(hand)]
+            i += len(hand)
+        other.bazaar = pool[i:]
+        assert p.keyboard(other, {}, names, t) == kb
+        assert p.caption(other, names, {}, ["x" * 80] * 3, t) == cap
+        assert p.picture_key(other) == p.picture_key(s)
+        for user in s.players:
+            assert len(p.hand_popup(s, user, t)) <= 200
+
+
+def test_teams_need_four_six_or_eight_players() -> None:
+    from bot.presenters.dominas import DominasPresenter
+
+    p = DominasPresenter()
+    solo = p.new_state([1, 2, 3], 1, {"mode": "teams", "match_games": 1})
+    teams = p.new_state([1, 2, 3, 4], 1, {"mode": "teams", "match_games": 1})
+    assert isinstance(solo, State) and isinstance(teams, State)
+    assert solo.options.mode.value == "solo" and solo.side_of == [0, 1, 2]
+    assert teams.options.mode.value == "teams" and teams.side_of == [0, 1, 0, 1]
