@@ -47,8 +47,14 @@ class BotProcess:
         }
         self.log = log
         self.proc: asyncio.subprocess.Process | None = None
+        self.menus = 0
+
+    async def ready(self, tg: FakeTelegram, timeout: float = 30) -> None:
+        """Until the process has started (it sets the command menu, then polls)."""
+        await tg.wait_for(lambda: len(tg.calls("setMyCommands")) >= self.menus or None, timeout)
 
     async def start(self) -> None:
+        self.menus = (self.menus or 0) + 5  # set_commands: ru, en × 2 scopes, default
         out = self.log.open("ab")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", env=self.env, stdout=out, stderr=out
@@ -130,6 +136,7 @@ async def test_sigkill_mid_game_and_a_restart_continue_on_the_same_table(
         bot = BotProcess(tg, tmp_path / "bot.log", REDIS_URL=redis_url, REDIS_PREFIX=prefix)
         await bot.start()
         try:
+            await bot.ready(tg)
             lobby = await open_lobby(chat, anna, boris)
             table = await start_game(chat, anna, lobby)
             await wait_phase(chat, table, "🎲 Один кубик", timeout=15)
@@ -149,6 +156,7 @@ async def test_sigkill_mid_game_and_a_restart_continue_on_the_same_table(
             assert state.turn.dice
 
             await bot.start()  # the same update may come again: it must not apply twice
+            await bot.ready(tg)
             await chat.wait_for(
                 lambda: f":{acknowledged.seq}:" in str(data_of(table)), 15
             )  # the table caught up with the acknowledged move (by an edit)
@@ -212,7 +220,7 @@ async def test_two_webhook_instances_on_one_redis_apply_a_double_tap_once(
         for b in bots:
             await b.start()
         try:
-            await tg.wait_for(lambda: len(tg.calls("setWebhook")) >= 2 or None, 20)
+            await tg.wait_for(lambda: len(tg.calls("setWebhook")) >= 2 or None, 30)
             # the fake server delivers to the last registered URL: one of the instances
             lobby = await open_lobby(chat, anna, boris)
             table = await start_game(chat, anna, lobby)
