@@ -433,7 +433,11 @@ def _legend_seats(view: View) -> list[int]:
 def _details(view: View, seat: int) -> str:
     """The second legend line: tokens in play, centre fields, captures and losses."""
     p = view.players[seat]
-    parts = ["вышел" if p.left else f"в игре {p.in_play}"]
+    parts = []
+    if p.left:
+        parts.append("вышел")
+    elif view.phase is not Phase.GAME_OVER:
+        parts.append(f"в игре {p.in_play}")
     if p.centre_fields:
         parts.append("центр " + "+".join(str(v) for v in p.centre_fields))
     if p.captured:
@@ -470,7 +474,7 @@ def _draw_legend(
             box_x = x + 38
         d.rounded_rectangle((box_x, ym - 24, box_x + 72, ym + 24), radius=10, fill=col,
                             outline=INK, width=2)  # fmt: skip
-        draw_text(d, (box_x + 36, ym + 1), str(p.score), size=32, bold=True,
+        draw_text(d, (box_x + 36, ym + 1), str(p.score).replace("-", "−"), size=32, bold=True,
                   fill=contrast_ink(col), anchor="mm")  # fmt: skip
         tx = box_x + 86
         width = x + col_w - 24 - tx

@@ -100,6 +100,7 @@ class HypnosiaPresenter(Presenter):
                 "hy.header",
                 round=v.round_no,
                 free="·".join(free) if free else t("hy.centre_full"),
+                variant=t("hy.variant_pairs") if v.pairs_cross_bridges else "",
             )
         ]
         who = self._seat_name(s, names, v.current)
@@ -136,11 +137,16 @@ class HypnosiaPresenter(Presenter):
                     mark=mark,
                     colour=self._swatch(v, seat),
                     name=self._name(names, p.player),
-                    points=t.plural(p.score, "hy.unit.point"),
+                    points=self._points(p.score, t),
                     details=self._details(v, seat, t),
                 )
             )
         return "\n".join(lines)
+
+    def _points(self, score: int, t: Translator) -> str:
+        """«7 очков», «−1 очко» (a true minus sign)."""
+        text = t.plural(score, "hy.unit.point")
+        return "−" + text[1:] if text.startswith("-") else text
 
     def _dice_text(self, dice: list[int], t: Translator) -> str:
         if len(dice) == 2:
@@ -149,14 +155,18 @@ class HypnosiaPresenter(Presenter):
 
     def _details(self, v: View, seat: int, t: Translator) -> str:
         p = v.players[seat]
-        parts = [t("hy.d.left") if p.left else t("hy.d.in_play", n=p.in_play)]
+        parts = []
+        if p.left:
+            parts.append(t("hy.d.left"))
+        elif v.phase != Phase.GAME_OVER:
+            parts.append(t("hy.d.in_play", n=p.in_play))
         if p.centre_fields:
             parts.append(t("hy.d.centre", fields="+".join(map(str, p.centre_fields))))
         if p.captured:
             parts.append(t("hy.d.captured", n=p.captured))
         if p.lost:
             parts.append(t("hy.d.lost", n=p.lost))
-        return " · ".join(parts)
+        return "".join(f" · {x}" for x in parts)
 
     # ---------------------------------------------------------------- keyboard
 
@@ -397,7 +407,7 @@ class HypnosiaPresenter(Presenter):
                         place=p.place,
                         colour=self._swatch(v, p.seat),
                         name=self._name(names, p.player),
-                        points=t.plural(p.score, "hy.unit.point"),
+                        points=self._points(p.score, t),
                         details=self._details(v, p.seat, t),
                     )
                     + crown

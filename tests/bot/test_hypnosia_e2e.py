@@ -51,13 +51,19 @@ async def state_of(app: App, chat: Chat) -> State:
     return State.model_validate_json(rec.state)
 
 
-async def lobby_and_start(chat: Chat, creator: User, *others: User) -> StoredMessage:
+async def lobby_and_start(
+    chat: Chat, creator: User, *others: User, variant: str | None = None
+) -> StoredMessage:
     await chat.send(creator, "/new гипнозия")
     lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
     assert "Гипнозия" in lobby.content
-    assert any("пары не по мостам" in x for x in lobby.button_texts)
+    assert any("Классика" in x for x in lobby.button_texts)
+    assert any("Пары по мостам" in x for x in lobby.button_texts)
     for user in others:
         await chat.press(user, lobby, contains="Играть")
+    if variant is not None:
+        await chat.press(creator, lobby, contains=variant)
+        await chat.wait_for(lambda: any(f"✅ {variant}" in x for x in lobby.button_texts))
     await chat.wait_for(lambda: any("Начать" in x for x in lobby.button_texts))
     await chat.press(creator, lobby, contains="Начать")
     return await chat.wait_message(lambda m: m.photo is not None, timeout=10)
@@ -135,8 +141,10 @@ async def test_a_timed_out_turn_is_played_for_the_absent_player() -> None:
         chat = tg.group(members=[anna, boris])
         settings = settings_for(tg, turn_seconds=0.4, timer_poll_seconds=0.05)
         async with running(settings) as app:
-            table = await lobby_and_start(chat, anna, boris)
+            table = await lobby_and_start(chat, anna, boris, variant="Пары по мостам")
             s = await state_of(app, chat)
+            assert s.options.pairs_cross_bridges  # the lobby's variant reached the engine
+            assert "пары ходят по мостам" in table.content
             turn = s.turn_no
             await chat.wait_for(lambda: "не успел" in table.content, 8)
             later = await state_of(app, chat)
