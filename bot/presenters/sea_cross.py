@@ -184,8 +184,17 @@ class SeaCrossPresenter(Presenter):
     ) -> Outcome:
         s = self._st(state)
         action = self.game.decode_action(code)  # MalformedAction: "Такого хода нет."
+        resume = self._resume(s)
         s, events = self.game.apply(s, action)
-        return Outcome(state=s, events=events, ui=ui)
+        return Outcome(state=s, events=[*resume, *events], ui=ui)
+
+    def _resume(self, s: State) -> list[Event]:
+        """A narration-only event: the roll a move continues (its line was left out of the
+        log while the choice was pending, since the caption shows the dice then)."""
+        if s.phase != Phase.AWAIT_MOVE:
+            return []
+        data = {"player": self.game.to_act(s), "dice": list(s.dice)}
+        return [Event(type="resume", seat=s.current, data=data)]
 
     def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
         """The roll-off story at the start; then the roll and every move that is the only
@@ -219,7 +228,7 @@ class SeaCrossPresenter(Presenter):
         canonical order (spec §5 AFK decision), again while it is still his turn."""
         s = self._st(state)
         turn = s.turn_no
-        events: list[Event] = []
+        events: list[Event] = self._resume(s)
         for _ in range(MAX_AUTO):
             if self.game.is_over(s) or self.game.to_act(s) != user or s.turn_no != turn:
                 break
@@ -247,13 +256,20 @@ class SeaCrossPresenter(Presenter):
         who_of_head: int | None = None
         dice = ""
         frags: list[str] = []
-        only = False
-        marked = False  # «(единственный ход)» once a line
+        only = False  # the next move is the only legal one (played by the bot)
+        moves: list[int] = []  # indices in `frags` of the moves, and of those the bot played
+        autos: list[int] = []
         rolloff: list[str] = []  # R4 rounds, told in one line with the first player
 
         def flush() -> None:
-            nonlocal head, frags, dice, marked
-            marked = False
+            nonlocal head, frags, dice
+            if moves and len(autos) == len(moves):  # «… (без выбора)» once, after the last move
+                frags[moves[-1]] += t("sc.ev.only" if len(moves) == 1 else "sc.ev.only_all")
+            else:
+                for i in autos:
+                    frags[i] += t("sc.ev.only")
+            moves.clear()
+            autos.clear()
             if head is None and not frags:
                 return
             if frags == [t("sc.ev.passed")] and head is not None:
@@ -279,13 +295,13 @@ class SeaCrossPresenter(Presenter):
                 first = t("sc.ev.first", who=self._who(v, names, player))
                 entries.append(("line", "; ".join(rolloff) + (" → " if rolloff else "") + first))
                 rolloff = []
-            elif e.type == "rolled":
+            elif e.type in ("rolled", "resume"):
                 flush()
                 values = list(d.get("dice") or [])
                 dice = ":".join(str(x) for x in values)
                 who_of_head = player
                 head = t("sc.ev.rolled", who=self._who(v, names, player), dice=dice)
-                if d.get("double"):
+                if len(values) == 2 and values[0] == values[1]:
                     head += t("sc.ev.double")
             elif e.type == "only_move":
                 if head is None and not frags:
@@ -305,10 +321,10 @@ class SeaCrossPresenter(Presenter):
                     to_rel = int(d.get("to_rel") or 0)
                     if to_rel >= HOME:
                         text += t("sc.ev.home", cell=to_rel - HOME + 1)
-                if only and not marked:
-                    text += t("sc.ev.only")
-                    marked = True
+                if only:
+                    autos.append(len(frags))
                 only = False
+                moves.append(len(frags))
                 frags.append(text)
             elif e.type == "captured":
                 victim = self._who(v, names, d.get("victim"))
@@ -333,6 +349,8 @@ class SeaCrossPresenter(Presenter):
                 flush()
                 who = self._who(v, names, d.get("winner"), bold=True)
                 entries.append(("line", t("sc.ev.won", who=who)))
+        if head is not None and not frags and not self.game.is_over(self._st(state)):
+            head = None  # the roll now waiting for a choice: the caption shows it
         flush()
         lines: list[str] = []
         run: list[str] = []
