@@ -227,3 +227,29 @@ def test_timeout_plays_the_whole_turn_of_the_absent_player() -> None:
         assert isinstance(after, State)
         assert p.game.is_over(after) or after.turn_no > s.turn_no
         assert out.events
+
+
+def test_an_illegal_or_forged_code_is_refused_with_the_engines_reason() -> None:
+    import pytest
+
+    from bot.presenters.sea_cross import make_presenter
+    from games import IllegalAction
+    from games.sea_cross import CODES
+    from locales import get_translator
+
+    t = get_translator("ru")
+    p = make_presenter(None)
+    s, _ = _presenter_game(4)[3]
+    actor = p.actor(s)
+    assert actor is not None
+    legal = {a.encode() for a in p.game.legal_actions(s)}
+    for code in ("M,1,7", "X", "M,4,6" if "M,4,6" not in legal else "E,1", "J,1"):
+        if code in legal:
+            continue
+        with pytest.raises(IllegalAction) as err:
+            p.press(s, actor, code, {}, t, 0.0)
+        text = p.error_text(err.value.code, t)
+        assert text and not text.startswith("Так нельзя"), (code, text)
+    for code in CODES:  # every engine code has its own Russian and English reason
+        assert t.has(f"sc.error.{code}")
+        assert get_translator("en")(f"sc.error.{code}") != t(f"sc.error.{code}")
