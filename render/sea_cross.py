@@ -441,10 +441,12 @@ def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
     elif view.forced_jumps > 0:
         line = "прыжок с красного угла обязателен"
     else:
-        n = len(view.unused)
-        line = "выбирает ход" if n > 1 or len(view.dice) == 1 else "выбирает ход вторым кубиком"
+        if len(view.unused) == 1:
+            line = f"ходит кубиком {view.unused[0]}"
+        else:
+            line = "выбирает фишку и кубик"
         if view.double:
-            line += " · дубль: ещё бросок"
+            line += " · дубль: потом ещё бросок"
     return title, line
 
 
