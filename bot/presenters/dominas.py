@@ -114,7 +114,12 @@ class DominasPresenter(Presenter):
         mode = t("dom.mode.teams") if v.mode is Mode.TEAMS else t("dom.mode.solo")
         lines = [t("dom.header", game=v.game_no, games=v.match_games, mode=mode)]
         if v.phase is Phase.OVER:
-            lines.append(t("dom.phase.over"))
+            if v.mode is Mode.TEAMS:
+                sides = sorted({v.players[x].side for x in v.winners})
+                won = ", ".join(t("dom.team", team=TEAM[x % 2]) for x in sides)
+            else:
+                won = ", ".join(self._name(names, v, x) for x in v.winners)
+            lines.append(t("dom.phase.over", names=won or "—"))
         else:
             who = self._name(names, v, v.current)
             hand = v.players[v.current].hand_count if v.current is not None else 0
@@ -503,9 +508,12 @@ class DominasPresenter(Presenter):
     ) -> list[str]:
         s = self._st(state)
         out: list[str] = []
+        last_seat: int | None = None
         for e in events:
-            if e.type == "game_over":
-                out.append(self._game_text(e.data, s, names, t))
+            if e.type == "placed":
+                last_seat = e.seat
+            elif e.type == "game_over":
+                out.append(self._game_text(e.data, s, names, t, last_seat))
             elif e.type == "match_over":
                 text = self._final_text(s, names, t)
                 if out:
@@ -517,13 +525,25 @@ class DominasPresenter(Presenter):
     def _sides(self, s: State) -> list[int]:
         return sorted(set(s.side_of))
 
-    def _game_text(self, d: dict[str, Any], s: State, names: dict[int, str], t: Translator) -> str:
+    def _game_text(
+        self,
+        d: dict[str, Any],
+        s: State,
+        names: dict[int, str],
+        t: Translator,
+        last_seat: int | None = None,
+    ) -> str:
         game = d.get("game")
         reason = str(d.get("reason"))
         winner = d.get("winner_side")
         lines = [t("dom.sum.title", game=game)]
         if reason == "win" and winner is not None:
-            lines.append(t("dom.sum.win", name=self._side_name(names, s, int(winner), t)))
+            if s.options.mode is Mode.TEAMS and last_seat is not None:
+                team = self._side_name(names, s, int(winner), t)
+                who = self._name(names, s, last_seat)
+                lines.append(t("dom.sum.win_team", team=team, name=who))
+            else:
+                lines.append(t("dom.sum.win", name=self._side_name(names, s, int(winner), t)))
         elif reason == "fish":
             lines.append(t("dom.sum.fish"))
         else:
@@ -555,11 +575,23 @@ class DominasPresenter(Presenter):
     def _final_text(self, s: State, names: dict[int, str], t: Translator) -> str:
         res = self.game.result(s)
         lines = [t("dom.final.title")]
+        if s.options.mode is Mode.TEAMS:
+            seen: set[int] = set()
+            for st in res.standings:
+                side = s.side_of[s.players.index(st.player)]
+                if side in seen:
+                    continue
+                seen.add(side)
+                members = ", ".join(
+                    self._name(names, s, x) for x in range(len(s.players)) if s.side_of[x] == side
+                )
+                name = f"{self._side_name(names, s, side, t)} ({members})"
+                crown = " 🏆" if st.player in res.winners else ""
+                points = t.plural(st.score, "unit.point")
+                lines.append(t("dom.final.line", place=st.place, name=name, points=points) + crown)
+            return "\n".join(lines)
         for st in res.standings:
-            seat = s.players.index(st.player)
             name = html.escape(names.get(st.player) or str(st.player))
-            if s.options.mode is Mode.TEAMS:
-                name = f"[{TEAM[s.side_of[seat] % 2]}] {name}"
             crown = " 🏆" if st.player in res.winners else ""
             points = t.plural(st.score, "unit.point")
             lines.append(t("dom.final.line", place=st.place, name=name, points=points) + crown)
