@@ -242,12 +242,23 @@ def nest_centre(view: View, pos: Pos) -> Point:
 # ---------------------------------------------------------------- drawing
 
 
+def _box(pos: Pos) -> tuple[int, int, int, int]:
+    """The sprite box of a triangle inside the floor box: (x, y, width, height)."""
+    t = _tri(pos)
+    x0 = math.floor(min(p[0] for p in t)) - 4
+    y0 = math.floor(min(p[1] for p in t)) - 4
+    x1 = math.ceil(max(p[0] for p in t)) + 4
+    y1 = math.ceil(max(p[1] for p in t)) + 4
+    return x0, y0, x1 - x0, y1 - y0
+
+
 @lru_cache(maxsize=512)
 def _tile_sprite(
     tile: str, edges: tuple[int, int, int], where: tuple[str, str, str], pos: Pos, last: bool
 ) -> Image.Image:
-    """One placed tile on its triangle (sprite of the floor box's size)."""
-    c = Canvas((FLOOR_W + 8, FLOOR_H + 8), origin=(-4, -4))
+    """One placed tile on its triangle (a sprite of `_box(pos)`)."""
+    bx, by, bw, bh = _box(pos)
+    c = Canvas((bw, bh), origin=(bx, by))
     t = _tri(pos)
     col = _tile_rgb(tile)
     ink = contrast_ink(col)
@@ -275,7 +286,8 @@ def _tile_sprite(
 
 @lru_cache(maxsize=64)
 def _nest_sprite(pos: Pos, symbol: int | None, far: bool) -> Image.Image:
-    c = Canvas((FLOOR_W + 8, FLOOR_H + 8), origin=(-4, -4))
+    bx, by, bw, bh = _box(pos)
+    c = Canvas((bw, bh), origin=(bx, by))
     t = _tri(pos)
     hexa = _hexagon(t, 3, 0.14)
     c.polygon(hexa, fill=NEST_FILL)
@@ -292,17 +304,24 @@ def _nest_sprite(pos: Pos, symbol: int | None, far: bool) -> Image.Image:
     label = POS_MARK[pos] + (" ⟲" if far else "")
     c.text((centre[0], mark_y), label, size=24, bold=True, fill=INK_SOFT)
     if symbol is None:
-        c.text((centre[0], sym_y), "любая", size=26, bold=True, fill=INK)
+        c.text((centre[0], sym_y), "любая", size=22, bold=True, fill=INK)
     else:
         c.text((centre[0], sym_y), str(symbol), size=56, bold=True, fill=INK)
     return c.image()
 
 
 def _arrow(img: Image.Image, a: Point, b: Point, colour: RGB = INK) -> None:
-    x0, y0 = min(a[0], b[0]) - 16, min(a[1], b[1]) - 16
-    x1, y1 = max(a[0], b[0]) + 16, max(a[1], b[1]) + 16
-    ox, oy = math.floor(x0), math.floor(y0)
-    c = Canvas((math.ceil(x1) - ox, math.ceil(y1) - oy), origin=(ox, oy))
+    ox, oy = math.floor(min(a[0], b[0])) - 16, math.floor(min(a[1], b[1])) - 16
+    rel_a = (round(a[0] - ox, 2), round(a[1] - oy, 2))
+    rel_b = (round(b[0] - ox, 2), round(b[1] - oy, 2))
+    paste(img, _arrow_sprite(rel_a, rel_b, colour), (ox, oy))
+
+
+@lru_cache(maxsize=64)
+def _arrow_sprite(a: Point, b: Point, colour: RGB) -> Image.Image:
+    w = math.ceil(max(a[0], b[0])) + 16
+    h = math.ceil(max(a[1], b[1])) + 16
+    c = Canvas((w, h))
     c.line([a, b], colour, 4, round_caps=True)
     ang = math.atan2(b[1] - a[1], b[0] - a[0])
     head = [
@@ -311,7 +330,7 @@ def _arrow(img: Image.Image, a: Point, b: Point, colour: RGB = INK) -> None:
         (b[0] - 14 * math.cos(ang + 0.45), b[1] - 14 * math.sin(ang + 0.45)),
     ]
     c.polygon(head, fill=colour)
-    paste(img, c.image(), (ox, oy))
+    return c.image()
 
 
 def _edge_point(view: View, floor: int, pos: Pos, edge: str, out: float) -> tuple[Point, Point]:
@@ -354,10 +373,12 @@ def _draw_figure(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
             i == last,
         )
         x, y = floor_origin(view, p.floor)
-        paste(img, sprite, (x - 4, y - 4))
+        bx, by, _w, _h = _box(p.pos)
+        paste(img, sprite, (x + bx, y + by))
     for n in view.nests:
         x, y = floor_origin(view, n.floor)
-        paste(img, _nest_sprite(n.pos, n.symbol, n.far), (x - 4, y - 4))
+        bx, by, _w, _h = _box(n.pos)
+        paste(img, _nest_sprite(n.pos, n.symbol, n.far), (x + bx, y + by))
     # links: the far edge of each floor's last corner -> the next floor's entry
     by_floor: dict[int, Placed] = {}
     for p in view.figure:
@@ -376,20 +397,29 @@ def _draw_figure(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
             _arrow(img, b_out, _lerp(b, b_out, 0.2))
 
 
-def _chip(img: Image.Image, box: tuple[float, float, float, float], tile: str) -> None:
+CHIP = (118, 60)
+
+
+def _chip(img: Image.Image, xy: tuple[int, int], tile: str) -> None:
+    paste(img, _chip_sprite(tile), (xy[0] - 2, xy[1] - 2))
+
+
+@lru_cache(maxsize=128)
+def _chip_sprite(tile: str) -> Image.Image:
+    """A last-four chip: the tile's colour, a small colour letter and its number."""
     col = _tile_rgb(tile)
-    x0, y0, x1, y1 = box
-    c = Canvas((round(x1 - x0) + 4, round(y1 - y0) + 4), origin=(x0 - 2, y0 - 2))
-    c.rounded_rect(box, 12, fill=col, outline=INK, width=2)
+    w, h = CHIP
+    c = Canvas((w + 4, h + 4), origin=(-2, -2))
+    c.rounded_rect((0, 0, w, h), 12, fill=col, outline=INK, width=2)
     ink = contrast_ink(col)
     letter = colour_of(tile)
     rest = ("⚙" if is_samohod(tile) else str(number_of(tile))) + ("★" if tile in NAMED else "")
     lw, rw = text_width(letter, 24), text_width(rest, 32, True)
-    left = (x0 + x1) / 2 - (lw + 3 + rw) / 2
-    base = (y0 + y1) / 2 + 12
+    left = w / 2 - (lw + 3 + rw) / 2
+    base = h / 2 + 12
     c.text((left, base), letter, size=24, fill=mix(ink, col, 0.25), anchor="ls")
     c.text((left + lw + 3, base), rest, size=32, bold=True, fill=ink, anchor="ls")
-    paste(img, c.image(), (round(x0) - 2, round(y0) - 2))
+    return c.image()
 
 
 def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
@@ -461,7 +491,7 @@ def _draw_strip(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
     tiles = [p.tile for p in view.figure[-4:]]
     x = PAD + 176
     for tile in tiles:
-        _chip(img, (x, y0 + 6, x + 118, y0 + 66), tile)
+        _chip(img, (x, y0 + 6), tile)
         x += 128
     if not tiles:
         draw_text(d, (x, y0 + 36), "фишек ещё нет", size=26, fill=MUTED, anchor="lm")
@@ -520,11 +550,11 @@ def _draw_players(
             )  # fmt: skip
             tx += 46
         # tiles in hand: a tile back with the count
-        d.rounded_rectangle((tx, ym - 21, tx + 46, ym + 21), 8, fill=INK_SOFT, outline=INK)
+        d.rounded_rectangle((tx, ym - 21, tx + 52, ym + 21), 8, fill=INK_SOFT, outline=INK)
         draw_text(
-            d, (tx + 23, ym + 1), str(p.hand_count), size=26, bold=True, fill=WHITE, anchor="mm"
+            d, (tx + 26, ym + 1), str(p.hand_count), size=26, bold=True, fill=WHITE, anchor="mm"
         )
-        tx += 58
+        tx += 64
         score = view.totals[p.side] if p.side < len(view.totals) else 0
         pts = f"{score} {plural(score, 'очко', 'очка', 'очков')}"
         extra = f"взял {p.drawn}" if p.drawn else ""
@@ -576,10 +606,28 @@ __all__ = [
     "TILE_RGB",
     "WIDTH",
     "draw",
+    "encode",
     "floor_origin",
     "image_size",
     "player_box",
     "render",
     "tile_centre",
     "triangle",
+    "warm_up",
 ]
+
+
+def encode(img: Image.Image) -> bytes:
+    """PNG bytes of a picture made by `draw`."""
+    return encode_png(img)
+
+
+def warm_up() -> None:
+    """Load the fonts and draw a small figure once, so that the first table after a
+    start costs what every later one does."""
+    from games.dominas import GAME
+
+    s = GAME.new([1, 2], seed=1)
+    for _ in range(6):
+        s, _events = GAME.apply(s, GAME.legal_actions(s)[0])
+    encode(draw(GAME.view(s, None), {1: "А", 2: "Б"}))
