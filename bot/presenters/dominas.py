@@ -387,7 +387,10 @@ class DominasPresenter(Presenter):
             if not here:
                 raise Refusal(t("dom.refuse.nothing_here", nest=self._place_text_pos(pos, variant)))
             slots = sorted({hand.index(a.tile) + 1 for a in here if a.tile is not None})
-            raise Refusal(t("dom.refuse.choose", slots=", ".join(f"№{x}" for x in slots)))
+            text = t("dom.refuse.choose", slots=", ".join(f"№{x}" for x in slots))
+            if len(text) > POPUP_LIMIT:
+                text = t("dom.refuse.choose_many", n=len(slots))
+            raise Refusal(text)
         raise Refusal(t("press.outdated"))
 
     @staticmethod

@@ -236,3 +236,50 @@ def test_teams_need_four_six_or_eight_players() -> None:
     assert isinstance(solo, State) and isinstance(teams, State)
     assert solo.options.mode.value == "solo" and solo.side_of == [0, 1, 2]
     assert teams.options.mode.value == "teams" and teams.side_of == [0, 1, 0, 1]
+
+
+def test_two_step_placement_and_a_nest_first() -> None:
+    from bot.presenters.base import Refusal
+    from bot.presenters.dominas import DominasPresenter
+    from locales import get_translator
+
+    t = get_translator("ru")
+    p = DominasPresenter()
+    for seed in range(50):
+        s = GAME.new([1, 2], seed=seed)
+        s, _ = GAME.apply(s, GAME.legal_actions(s)[0])  # the first tile: three corners open
+        hand = s.hands[s.current]
+        user = s.players[s.current]
+        legal = [a for a in GAME.legal_actions(s) if a.tile]
+        twice = [x for x in hand if sum(a.tile == x for a in legal) >= 2]
+        if twice:
+            break
+    else:
+        raise AssertionError("no tile with two places")
+    k = hand.index(twice[0]) + 1
+    o = p.press(s, user, f"h{k}", {}, t, 0.0)
+    assert o.state is s and not o.visible and o.toast and "нажмите гнездо" in o.toast
+    target = next(a for a in legal if a.tile == twice[0])
+    assert target.nest is not None
+    done = p.press(s, user, f"n{target.nest.value}0", o.ui, t, 0.0)
+    assert isinstance(done.state, State) and done.state.figure[-1].tile == twice[0]
+    assert done.toast and done.toast.startswith("✅") and "sel" not in done.ui
+    # a nest pressed first: one fitting tile is placed, several are named privately
+    for pos in {a.nest for a in legal if a.nest is not None}:
+        here = {a.tile for a in legal if a.nest is pos and a.variant == 0}
+        try:
+            o = p.press(s, user, f"n{pos.value}0", {}, t, 0.0)
+        except Refusal as r:
+            assert len(here) > 1 and "Сначала нажмите номер фишки" in r.text
+            assert len(r.text) <= 200
+        else:
+            assert len(here) == 1 and isinstance(o.state, State)
+            assert o.state.figure[-1].tile in here
+    # the other player's presses never reach the presenter (the service refuses them),
+    # and a slot beyond the hand is an outdated button
+    try:
+        p.press(s, user, f"h{len(hand) + 1}", {}, t, 0.0)
+    except Refusal as r:
+        assert "устарела" in r.text
+    else:
+        raise AssertionError("a slot beyond the hand must be refused")
