@@ -272,7 +272,8 @@ def _token(
     radius: float = TOKEN_R,
     ring: RGB | None = None,
 ) -> None:
-    if ring is not None:
+    if ring is not None:  # a dark rim keeps the ring visible around a yellow token
+        _disc(img, xy, radius + 7, INK, None, 0)
         _disc(img, xy, radius + 5, ring, None, 0)
     _disc(img, xy, radius, colour, INK, 2.5)
     draw_text(

@@ -153,6 +153,20 @@ async def test_a_timed_out_turn_is_played_for_the_absent_player() -> None:
             assert sum(rec.timeouts.values()) >= 1
 
 
+async def test_rules_in_russian() -> None:
+    async with FakeTelegram() as tg:
+        anna = tg.user(1721, "Аня")
+        chat = tg.group(members=[anna])
+        async with running(settings_for(tg)):
+            await chat.send(anna, "/rules гипнозия")
+            first = await chat.wait_message(lambda m: "«Гипнозия» — правила" in m.content)
+            assert "против часовой стрелки" in first.content
+            last = await chat.wait_message(
+                lambda m: "Кнопки" in m.content, after=first.message_id - 1
+            )
+            assert "№4 ⤵ +1 → центр (5)" in last.content
+
+
 # ---------------------------------------------------------------- the presenter alone
 
 T = get_translator("ru")
