@@ -199,6 +199,9 @@ def test_move_labels_read_like_the_spec() -> None:
     assert labels(s)["Пара 1+2 +3 → 1.9 ⚔2"] == "M,1,3,r,p"
     assert "№1 из пары +3 → 1.9" not in labels(s)  # a single cannot capture a pair
     assert all(fits(PlayCB(g="abcdef", s=999999, c=c).pack()) for c in labels(s).values())
+    out = P.press(s, 1, "M,1,3,r,p", {}, T, 0.0)
+    lines = P.narrate(out.events, out.state, NAMES, T)
+    assert lines[0] == "🔴 Аня: Пара 1+2 +3 → 1.9 ⚔ Борис теряет 2 фишки", lines
 
 
 def test_more_than_eight_moves_ask_for_the_die_first() -> None:
