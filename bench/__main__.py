@@ -47,8 +47,12 @@ def machine() -> str:
                 mem = f"{int(line.split()[1]) / 2**20:.1f} GiB RAM"
     except OSError:
         pass
+    rev = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], capture_output=True, text=True, check=False
+    ).stdout.strip()
     return (
-        f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC · {os.cpu_count()} CPUs "
+        f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC · code {rev or '?'} · "
+        f"{os.cpu_count()} CPUs "
         f"({cpu or platform.machine()}) · {mem} · Python {platform.python_version()} · "
         f"load before the run {os.getloadavg()[0]:.1f}"
     )

@@ -65,6 +65,15 @@ VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "echo": ("bench.echo_bot", {}),
     "bot": ("bot", {}),
     "fixed": ("bench.patched_bot", {"BENCH_FIXES": FIXES, "MALLOC_ARENA_MAX": "2"}),
+    "fixed+af": (
+        "bench.patched_bot",
+        {"BENCH_FIXES": FIXES + ",answerfirst", "MALLOC_ARENA_MAX": "2"},
+    ),
+    "fixed+proc": (
+        "bench.patched_bot",
+        {"BENCH_FIXES": FIXES + ",answerfirst,renderproc", "MALLOC_ARENA_MAX": "2"},
+    ),
+    "arena": ("bot", {"MALLOC_ARENA_MAX": "2"}),  # as is, with glibc's arenas capped
     "stats": ("bench.patched_bot", {"BENCH_STATS": "1"}),  # as is, logging GC and stalls
     "fixstats": ("bench.patched_bot", {"BENCH_STATS": "1", "BENCH_FIXES": FIXES}),
 }
@@ -277,6 +286,7 @@ class Scenario:
     setup_s: float = 0.0
     worst: list[tuple[float, float]] = field(default_factory=list)  # (latency, at second)
     load: float = float("nan")  # the machine's 1-minute load average after the window
+    harness_cpu: float = float("nan")  # this process (fake server + players), CPU s per s
 
 
 def data_of(table: StoredMessage) -> list[str | None]:
@@ -511,12 +521,14 @@ async def run_scenario(
         players = [p for p in await asyncio.gather(*(setup(p) for p in players)) if p]
         result.setup_s = time.monotonic() - started
         gc.collect()
-        gc.freeze()  # the harness's own collector must not pause the fake server
+        gc.freeze()  # the harness's own collector must not pause the fake server …
+        gc.disable()  # … during the window either (re-enabled below)
         tasks = [asyncio.ensure_future(p.play()) for p in players]  # type: ignore[attr-defined]
         await asyncio.sleep(warmup)
         t0 = time.monotonic()
         samples.window = (t0, t0 + measure)
         cpu0 = proc.cpu_seconds()
+        own0 = time.process_time()
         spy: subprocess.Popen[bytes] | None = None
         if profile is not None and shutil.which("py-spy"):
             spy = subprocess.Popen(
@@ -540,6 +552,7 @@ async def run_scenario(
             )
         await asyncio.sleep(measure)
         cpu1 = proc.cpu_seconds()
+        result.harness_cpu = (time.process_time() - own0) / measure
         result.rss = proc.rss_bytes()
         result.load = os.getloadavg()[0]
         if kind != "echo":
@@ -547,6 +560,7 @@ async def run_scenario(
             result.redis_per_game = per_game
             result.redis_value_len = value_len
         await asyncio.sleep(min(5.0, max(1.0, think[1])))  # presses of the window finish
+        gc.enable()
         stop.set()
         for task in tasks:
             task.cancel()
@@ -612,6 +626,7 @@ async def run_all(
             f"    answer p50 {s.answer_p50 * 1e3:.1f} ms p99 {s.answer_p99 * 1e3:.1f} ms, "
             f"edit p50 {s.edit_p50 * 1e3:.1f} ms p99 {s.edit_p99 * 1e3:.1f} ms, "
             f"{s.updates_per_s:.0f} upd/s, bot CPU {s.bot_cpu:.2f}, "
+            f"harness CPU {s.harness_cpu:.2f}, "
             f"RSS {s.rss / 2**20:.0f} MiB, setup {s.setup_s:.1f} s, errors {s.errors}, "
             f"games lost in setup {s.failed_games}, load {s.load:.1f}"
         )

@@ -17,6 +17,10 @@ is written properly in `bot/` (docs/performance.md lists the exact changes):
   renders grows its own malloc arena; with `MALLOC_ARENA_MAX=2` RSS stays flat).
 - `gcfreeze` (with `warm`): `gc.collect(); gc.freeze()` once started, so the cyclic
   collector stops re-scanning the ~1e6 objects of aiogram's and pydantic's types.
+- `renderproc`: pictures in a separate process (ProcessPoolExecutor, forkserver, one
+  worker, warmed up at start) instead of a thread of the bot's own process.
+- `answerfirst`: the table worker is started after `answerCallbackQuery` is sent, not
+  before (the render thread no longer competes with the answer for the GIL).
 - `nolog`: aiogram's per-update INFO line ("Update id=… is handled") at WARNING.
 
 `BENCH_STATS=1` logs how often pydantic built a generic model (to check `generics`),
@@ -155,6 +159,97 @@ def patch_render_thread() -> None:
     service.asyncio = Asyncio()  # type: ignore[assignment]
 
 
+def patch_answer_first() -> None:
+    """Start the table worker (and so the picture) only after the callback is answered.
+
+    As it is, `play_press` → `_changed` → `_kick` creates the worker task before the
+    handler sends `answerCallbackQuery`; the worker reaches `asyncio.to_thread(render)`
+    while the answer is still being built, and the render thread then competes with the
+    answer for the GIL. Here a press's kicks are held until the answer is sent."""
+    from contextvars import ContextVar
+
+    from bot.handlers import play
+    from bot.service import GameService
+
+    held: ContextVar[list[int] | None] = ContextVar("held", default=None)
+    original_kick = GameService._kick
+
+    def kick(self: GameService, chat_id: int) -> None:
+        waiting = held.get()
+        if waiting is None:
+            original_kick(self, chat_id)
+        else:
+            self._dirty.add(chat_id)
+            waiting.append(chat_id)
+
+    async def play_button(query: Any, callback_data: Any, service: GameService) -> None:
+        msg = query.message
+        if msg is None:
+            await query.answer(service.t()("press.old_button"))
+            return
+        waiting: list[int] = []
+        token = held.set(waiting)
+        try:
+            answer = await service.play_press(
+                msg.chat.id, query.from_user.id, msg.message_id, callback_data
+            )
+            held.reset(token)
+            await query.answer(answer.text, show_alert=answer.alert)
+        finally:
+            for chat_id in waiting:
+                original_kick(service, chat_id)
+
+    GameService._kick = kick  # type: ignore[method-assign]
+    play.play_button = play_button
+
+
+def _render_child_init() -> None:
+    """In the render process: build every renderer's caches once, then freeze the GC."""
+    import importlib
+
+    import games
+
+    for game_id in games.ids():
+        try:
+            module = importlib.import_module(f"render.{game_id}")
+        except ImportError:
+            continue
+        warm = getattr(module, "warm_up", None)
+        if warm is not None:
+            warm()
+    gc.collect()
+    gc.freeze()
+
+
+def patch_render_process() -> None:
+    """Pictures in a separate process (`BENCH_RENDER_PROCS`, 1): the event loop no longer
+    shares the GIL with rendering, and the OS shares the cores between the two."""
+    import multiprocessing
+
+    from bot import service
+
+    pool = concurrent.futures.ProcessPoolExecutor(
+        max_workers=int(os.environ.get("BENCH_RENDER_PROCS", "1")),
+        mp_context=multiprocessing.get_context("forkserver"),
+        initializer=_render_child_init,
+    )
+    pool.submit(gc.collect)  # start the worker (and its warm-up) now
+
+    class Asyncio:
+        """`asyncio` as bot.service sees it: `to_thread(p.picture, …)` goes to the pool."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(asyncio, name)
+
+        @staticmethod
+        async def to_thread(func: Callable[..., T], /, *args: Any) -> T:
+            if getattr(func, "__name__", "") == "picture":
+                return await asyncio.get_running_loop().run_in_executor(pool, func, *args)
+            return await asyncio.to_thread(func, *args)
+
+    service.asyncio = Asyncio()  # type: ignore[assignment]
+
+
 def patch_warm_up() -> None:
     from bot.app import App
 
@@ -184,10 +279,14 @@ def main() -> int:
         kept = pin_generics()
     if "pool" in on:
         patch_pool()
-    if "renderpool" in on:
+    if "renderproc" in on:
+        patch_render_process()
+    elif "renderpool" in on:
         patch_render_thread()
     if "warm" in on:
         patch_warm_up()
+    if "answerfirst" in on:
+        patch_answer_first()
     if "nolog" in on:
         logging.getLogger("aiogram.event").setLevel(logging.WARNING)
     from bot.__main__ import main as bot_main

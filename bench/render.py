@@ -35,26 +35,34 @@ class Renderer:
 
 
 def renderers() -> list[Renderer]:
-    from render import cell_capture, seven_tracks
+    """Every registered game that has a `render/<id>.py` (draw, render; encode and
+    warm_up where the module has them), with 4 players (fewer if the game allows)."""
+    import importlib
 
-    return [
-        Renderer(
-            "seven_tracks",
-            4,
-            seven_tracks.draw,
-            seven_tracks.encode,
-            seven_tracks.render,
-            seven_tracks.warm_up,
-        ),
-        Renderer(
-            "cell_capture",
-            3,
-            cell_capture.draw,
-            cell_capture.encode,
-            cell_capture.render,
-            cell_capture.warm_up,
-        ),
-    ]
+    from render.common import encode_png
+
+    out: list[Renderer] = []
+    for game_id in games.ids():
+        try:
+            module = importlib.import_module(f"render.{game_id}")
+        except ImportError:
+            continue
+        if not hasattr(module, "draw") or not hasattr(module, "render"):
+            continue
+        game = games.get(game_id)
+        players = max(int(getattr(game, "min_players", 2)), 2)
+        players = min(4, int(getattr(game, "max_players", 4))) if players <= 4 else players
+        out.append(
+            Renderer(
+                game_id,
+                players,
+                module.draw,
+                getattr(module, "encode", encode_png),
+                module.render,
+                getattr(module, "warm_up", lambda: None),
+            )
+        )
+    return out
 
 
 NAMES = ["Аня", "Борис", "Вика", "Гоша", "Даша", "Егор"]
