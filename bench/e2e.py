@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import gc
 import os
 import random
@@ -293,6 +294,10 @@ def data_of(table: StoredMessage) -> list[str | None]:
     return [b.callback_data for row in table.buttons for b in row]
 
 
+def differs(table: StoredMessage, before: list[str | None]) -> bool:
+    return data_of(table) != before
+
+
 def mover(table: StoredMessage, users: list[User]) -> User | None:
     match = re.search(r"Ходит (.+?):", table.content)
     if not match:
@@ -323,6 +328,14 @@ class Player:
         self.think = think
         self.rng = random.Random(index)
         self.table: StoredMessage | None = None
+
+    async def setup(self) -> None:
+        """Open the group's game and wait until its table is shown."""
+        raise NotImplementedError
+
+    async def play(self) -> None:
+        """Press buttons until `stop` is set."""
+        raise NotImplementedError
 
     async def pause(self) -> None:
         lo, hi = self.think
@@ -393,10 +406,11 @@ class GamePlayer(Player):
                     await self.press(user, FM_PASS)
                 await self.changed(before, None)
                 continue
-            user = mover(table, self.users)
-            if user is None:
+            actor = mover(table, self.users)
+            if actor is None:
                 await self.changed(before, None)
                 continue
+            user = actor
             labels = [x for x in PLAN if x in texts]
             options = [b for b in (table.buttons[0] if table.buttons else []) if b.text != HAND]
             done = False
@@ -424,7 +438,7 @@ class GamePlayer(Player):
                             continue
                 await self.press(user, HAND)
                 with contextlib.suppress(TimeoutError):
-                    await self.chat.wait_for(lambda b=before, m=table: data_of(m) != b, 5)
+                    await self.chat.wait_for(functools.partial(differs, table, before), 5)
 
 
 class EchoPlayer(Player):
@@ -505,14 +519,14 @@ async def run_scenario(
         bot_process(tg, kind, redis_url, prefix, logdir) as proc,
     ):
         cls: type[GamePlayer | EchoPlayer] = EchoPlayer if kind == "echo" else GamePlayer
-        players = [cls(tg, i + 1, samples, stop, think) for i in range(games)]
+        players: list[Player] = [cls(tg, i + 1, samples, stop, think) for i in range(games)]
         started = time.monotonic()
         gate = asyncio.Semaphore(25)
 
         async def setup(p: Player) -> Player | None:
             async with gate:
                 try:
-                    await p.setup()  # type: ignore[attr-defined]
+                    await p.setup()
                 except (TimeoutError, AssertionError, LookupError):
                     result.failed_games += 1  # the bot lost it; the others play on
                     return None
@@ -523,7 +537,7 @@ async def run_scenario(
         gc.collect()
         gc.freeze()  # the harness's own collector must not pause the fake server …
         gc.disable()  # … during the window either (re-enabled below)
-        tasks = [asyncio.ensure_future(p.play()) for p in players]  # type: ignore[attr-defined]
+        tasks = [asyncio.ensure_future(p.play()) for p in players]
         await asyncio.sleep(warmup)
         t0 = time.monotonic()
         samples.window = (t0, t0 + measure)
