@@ -42,6 +42,7 @@ from locales import Translator, get_translator
 log = logging.getLogger(__name__)
 
 LOG_LINES = 3
+TABLE_LEASE = 5.0  # seconds: one table update; a killed holder delays the next this long
 ACTIVE = (RecordStatus.LOBBY, RecordStatus.PLAYING)
 
 
@@ -144,9 +145,9 @@ class GameService:
         return self.settings.turn_seconds if rec.turn_seconds is None else rec.turn_seconds
 
     def timer_choices(self) -> list[float]:
-        """The lobby's turn-timer row: the default first, then the usual alternatives."""
-        default = self.settings.turn_seconds
-        return [default, *(x for x in (120.0, 600.0, 0.0) if x != default)]
+        """The lobby's turn-timer row: 2, 3 (the usual default), 10 minutes and off."""
+        minutes = sorted({120.0, 180.0, 600.0, self.settings.turn_seconds} - {0.0})
+        return [*minutes, 0.0]
 
     def timer_label(self, seconds: float, t: Translator) -> str:
         if seconds <= 0:
@@ -648,15 +649,27 @@ class GameService:
     async def _work(self, chat_id: int) -> None:
         """Bring the chat's messages up to the stored game. Taps during a slow edit only
         mark the chat dirty, so a burst gives one more edit with the latest state; after a
-        `RetryAfter` the latest state is edited in (never the outdated one)."""
+        `RetryAfter` the latest state is edited in (never the outdated one). A lease in the
+        store lets one instance at a time do it, so with several instances a pending
+        message is sent once and an older picture never lands over a newer one."""
         failures = 0
         outage = 0
         try:
             while chat_id in self._dirty:
                 self._dirty.discard(chat_id)
                 try:
-                    await self._flush_outbox(chat_id)
-                    await self._refresh_table(chat_id)
+                    lease = f"table:{chat_id}"
+                    token = await self.store.lock(lease, TABLE_LEASE)
+                    if token is None:  # another instance is bringing this chat up to date
+                        self._dirty.add(chat_id)
+                        await asyncio.sleep(0.1)
+                        continue
+                    try:
+                        await self._flush_outbox(chat_id)
+                        await self._refresh_table(chat_id)
+                    finally:
+                        with contextlib.suppress(StoreUnavailable):
+                            await self.store.unlock(lease, token)
                     failures = outage = 0
                 except TelegramRetryAfter as e:
                     log.info("chat %s: flood control, next edit in %ss", chat_id, e.retry_after)

@@ -104,6 +104,15 @@ class Store(Protocol):
         seconds: 0 when taken, else the seconds to wait before asking again."""
         ...
 
+    async def lock(self, name: str, ttl: float) -> str | None:
+        """A lease shared by all instances: a token when taken, None when someone holds it
+        (it expires after `ttl` seconds if its holder dies)."""
+        ...
+
+    async def unlock(self, name: str, token: str) -> None:
+        """Give the lease back (only if `token` still holds it)."""
+        ...
+
     async def close(self) -> None: ...
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import time
 
 from bot.storage.base import Conflict, GameRecord, next_version
@@ -15,6 +16,7 @@ class MemoryStore:
         self._started: set[int] = set()
         self._deadlines: dict[int, float] = {}
         self._sent: dict[int, list[float]] = {}
+        self._locks: dict[str, tuple[str, float]] = {}
         self._ttl = ttl_seconds
 
     def _current(self, chat_id: int) -> GameRecord | None:
@@ -75,6 +77,20 @@ class MemoryStore:
         times.append(now)
         self._sent[chat_id] = times
         return 0.0
+
+    async def lock(self, name: str, ttl: float) -> str | None:
+        held = self._locks.get(name)
+        now = time.monotonic()
+        if held is not None and held[1] > now:
+            return None
+        token = secrets.token_hex(8)
+        self._locks[name] = (token, now + ttl)
+        return token
+
+    async def unlock(self, name: str, token: str) -> None:
+        held = self._locks.get(name)
+        if held is not None and held[0] == token:
+            del self._locks[name]
 
     async def close(self) -> None:
         return None

@@ -61,6 +61,12 @@ redis.call('EXPIRE', KEYS[1], math.ceil(window) + 1)
 return '0'
 """
 
+# KEYS[1] the lease; ARGV[1] the holder's token: delete only one's own lease.
+_UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -120,6 +126,7 @@ class RedisStore:
         self._cas: Any = self._redis.register_script(_CAS)
         self._claim: Any = self._redis.register_script(_CLAIM)
         self._window: Any = self._redis.register_script(_WINDOW)
+        self._unlock: Any = self._redis.register_script(_UNLOCK)
 
     def _key(self, chat_id: int) -> str:
         return f"{self._prefix}:game:{chat_id}"
@@ -198,6 +205,17 @@ class RedisStore:
         member = secrets.token_hex(6)
         key = f"{self._prefix}:sent:{chat_id}"
         return float(await self._window(keys=[key], args=[limit, repr(window), member]))
+
+    @_guarded
+    async def lock(self, name: str, ttl: float) -> str | None:
+        token = secrets.token_hex(8)
+        key = f"{self._prefix}:lock:{name}"
+        taken = await self._redis.set(key, token, nx=True, px=max(1, int(ttl * 1000)))
+        return token if taken else None
+
+    @_guarded
+    async def unlock(self, name: str, token: str) -> None:
+        await self._unlock(keys=[f"{self._prefix}:lock:{name}"], args=[token])
 
     async def close(self) -> None:
         await self._redis.aclose()
