@@ -256,58 +256,60 @@ class GameService:
     async def new_game(
         self, chat_id: int, user: int, name: str, arg: str, language: str | None = None
     ) -> None:
-        """`/new [game]` in a group."""
+        """`/new [game]` in a group. Messages are sent after the chat's lock is released
+        (a full flood window may make a send wait; presses must not wait for it)."""
+        reply_to: int | None = None
+        markup: InlineKeyboardMarkup | None = None
+        new: GameRecord | None = None
         async with self._locks[chat_id]:
             rec = await self.store.get(chat_id)
             lang = rec.language if rec else (language or self.settings.bot_language)
             t = self.t(lang)
+            game_id: str | None = next(iter(self.presenters))
             if rec is not None and rec.status in ACTIVE:
-                reply_to = (
-                    rec.table_message_id
-                    if rec.status == RecordStatus.PLAYING
-                    else rec.lobby_message_id
+                playing = rec.status == RecordStatus.PLAYING
+                reply_to = rec.table_message_id if playing else rec.lobby_message_id
+                text = t("new.running_game" if playing else "new.running_lobby")
+                game_id = None
+            elif arg.strip():
+                game_id = self.find_game(arg)
+                titles = ", ".join(t(p.title_key) for p in self.presenters.values())
+                text = t("new.unknown_game", games=html.escape(titles))
+            if game_id is not None:
+                p = self.presenter(game_id)
+                choices = p.choices()
+                new = GameRecord(
+                    chat_id=chat_id,
+                    uid=secrets.token_hex(3),
+                    game_id=game_id,
+                    creator=user,
+                    players=[user],
+                    names={user: name},
+                    option_choice=choices[0].code if choices else "",
+                    options=dict(choices[0].options) if choices else {},
+                    language=lang,
+                    seq=1,
+                    turn_seconds=rec.turn_seconds if rec else None,  # the chat's last choice
                 )
-                key = (
-                    "new.running_game"
-                    if rec.status == RecordStatus.PLAYING
-                    else "new.running_lobby"
-                )
-                await self._send(chat_id, t(key), reply_to=reply_to)
-                return
-            game_id = next(iter(self.presenters))
-            if arg.strip():
-                found = self.find_game(arg)
-                if found is None:
-                    titles = ", ".join(t(p.title_key) for p in self.presenters.values())
-                    await self._send(chat_id, t("new.unknown_game", games=html.escape(titles)))
-                    return
-                game_id = found
-            p = self.presenter(game_id)
-            choices = p.choices()
-            new = GameRecord(
-                chat_id=chat_id,
-                uid=secrets.token_hex(3),
-                game_id=game_id,
-                creator=user,
-                players=[user],
-                names={user: name},
-                option_choice=choices[0].code if choices else "",
-                options=dict(choices[0].options) if choices else {},
-                language=lang,
-                seq=1,
-                turn_seconds=rec.turn_seconds if rec else None,  # the chat's last choice
-            )
-            expected = rec.version if rec else 0
-            try:
-                new = await self.store.put(new, expected)
-            except Conflict:
-                await self._send(chat_id, t("error.conflict"))
-                return
-            msg_id = await self._send(chat_id, self.lobby_text(new), markup=self.lobby_markup(new))
-            if msg_id is not None:
-                new.lobby_message_id = msg_id
-                with contextlib.suppress(Conflict):
-                    await self._save(new)
+                try:
+                    new = await self.store.put(new, rec.version if rec else 0)
+                    text, markup = self.lobby_text(new), self.lobby_markup(new)
+                except Conflict:
+                    new, text = None, t("error.conflict")
+        msg_id = await self._send(chat_id, text, markup=markup, reply_to=reply_to)
+        if new is None or msg_id is None:
+            return
+        uid = new.uid
+
+        def remember(r: GameRecord) -> GameRecord | None:
+            if r.uid != uid or r.lobby_message_id is not None:
+                return None
+            r.lobby_message_id = msg_id
+            return r
+
+        saved = await self._update(chat_id, remember)
+        if saved is not None and saved.uid == uid and saved.seq != new.seq:
+            self._spawn(self._show_lobby(saved))  # pressed before the message was known
 
     async def lobby_press(
         self, chat_id: int, user: int, name: str, message_id: int | None, data: LobbyCB
@@ -849,9 +851,14 @@ class GameService:
         async with self._locks[chat_id]:
             rec = await self.store.get(chat_id)
             t = self.t(rec.language if rec else None)
+            absent = rec is None or rec.status not in ACTIVE or user not in rec.players
+        if absent:
+            await self._send(chat_id, t("leave.not_in"))
+            return
+        async with self._locks[chat_id]:
+            rec = await self.store.get(chat_id)
             if rec is None or rec.status not in ACTIVE or user not in rec.players:
-                await self._send(chat_id, t("leave.not_in"))
-                return
+                return  # gone meanwhile
             name = html.escape(rec.name(user))
             if rec.status == RecordStatus.LOBBY:
                 rec.players.remove(user)
@@ -875,10 +882,11 @@ class GameService:
             try:
                 rec = await self._save(rec)
             except Conflict:
-                await self._send(chat_id, t("error.conflict"))
-                return
-            await self._send(chat_id, t("leave.done", name=name))
-            await self._changed(rec, before_actor)
+                rec = None
+            if rec is not None:
+                await self._changed(rec, before_actor)
+        # outside the lock: a full flood window may make a send wait
+        await self._send(chat_id, t("leave.done" if rec else "error.conflict", name=name))
 
     # ------------------------------------------------------------------ cancel
 

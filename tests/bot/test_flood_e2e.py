@@ -4,13 +4,23 @@ table re-posted."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
 
 from bot.app import App
 from bot.callbacks import PlayCB
-from tests.bot.e2e import mover, open_lobby, record, running, settings_for, start_game, wait_phase
+from tests.bot.e2e import (
+    data_of,
+    mover,
+    open_lobby,
+    record,
+    running,
+    settings_for,
+    start_game,
+    wait_phase,
+)
 from tests.fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
 from tests.fake_telegram.server import FloodLimit, StoredMessage
 
@@ -138,3 +148,35 @@ async def test_not_modified_is_harmless_and_a_deleted_table_is_posted_again(
             assert not answer.show_alert
             await wait_phase(chat, new_table, "« Назад")
     assert not errors(caplog)
+
+
+async def test_presses_do_not_wait_for_a_message_held_back_by_the_flood_window() -> None:
+    async with FakeTelegram() as tg:
+        users = [tg.user(1631, "Аня"), tg.user(1632, "Борис"), tg.user(1633, "Вика")]
+        chat = tg.group(members=users)
+        settings = settings_for(tg, turn_seconds=0)
+        async with running(settings) as app:
+            lobby = await open_lobby(chat, users[0], *users[1:])
+            table = await start_game(chat, users[0], lobby)
+            await wait_phase(chat, table, "🎲 Один кубик")
+            await tg.settle()
+            player = mover(table, users)
+            assert player is not None
+            leaver = next(u for u in users if u is not player)
+            # the window is full for the next 2 seconds
+            app.limiter.limit, app.limiter.window = 1, 2.0
+            await app.limiter.acquire(chat.id)
+            before = await record(app, chat)
+            await chat.send(leaver, "/leave")
+            for _ in range(100):  # the /leave is applied; its message waits for a slot
+                after = await record(app, chat)
+                if after.seq != before.seq:
+                    break
+                await asyncio.sleep(0.02)
+            await chat.wait_for(lambda: f":{after.seq}:" in str(data_of(table)), 5)
+            assert not any("выходит из игры" in m.content for m in chat.bot_messages)
+            answer = await chat.press(player, table, "🎲🎲 Два кубика")
+            assert "Выпало" in (answer.text or "")
+            assert answer.latency < 1.0
+            msg = await chat.wait_message(lambda m: "выходит из игры" in m.content, timeout=5)
+            assert leaver.first_name in msg.content
