@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 from bot.app import App
 from bot.config import Settings
 from bot.storage import RecordStatus
-from games.seven_tracks import Status
+from games.seven_tracks import GAME, State, Status
 from tests.bot.e2e import (
     engine_state,
     mover,
@@ -177,3 +178,31 @@ async def test_deadlines_live_in_redis_fire_once_across_instances_and_outlive_th
             assert len(deadlines) == len(set(deadlines)), fired  # none fired twice
         finally:
             await standby.stop()
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_fires_once_after_the_restart(
+    redis_url: str,
+) -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(1341, "Аня"), tg.user(1342, "Борис")
+        chat = tg.group(members=[anna, boris])
+        settings = settings_for(tg, redis_url, turn_seconds=1.0, timer_poll_seconds=0.1)
+        async with running(settings) as app:
+            lobby = await open_lobby(chat, anna, boris)
+            table = await start_game(chat, anna, lobby)
+            await wait_phase(chat, table, "🎲 Один кубик")
+            rec = await record(app, chat)
+            assert rec.turn_deadline is not None and not rec.timeouts
+            absent = GAME.to_act(State.model_validate_json(rec.state or ""))
+        # down until after the deadline
+        await asyncio.sleep(max(0.0, rec.turn_deadline - time.time()) + 0.3)
+        assert not (await record(app, chat)).timeouts
+        async with running(settings) as app:
+            for _ in range(100):
+                after = await record(app, chat)
+                if after.timeouts:
+                    break
+                await asyncio.sleep(0.02)
+            assert after.timeouts == {absent: 1}
+            await chat.wait_for(lambda: "ход сделан за него" in table.content, 5)
+            assert (await record(app, chat)).timeouts.get(absent) == 1  # once
