@@ -194,6 +194,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_once_after_th
             rec = await record(app, chat)
             assert rec.turn_deadline is not None and not rec.timeouts
             absent = GAME.to_act(State.model_validate_json(rec.state or ""))
+            assert absent is not None
         # down until after the deadline
         await asyncio.sleep(max(0.0, rec.turn_deadline - time.time()) + 0.3)
         assert not (await record(app, chat)).timeouts
