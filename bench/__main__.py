@@ -63,7 +63,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="1/10/100 games, short windows")
     parser.add_argument("--games", type=int, nargs="+", default=None)
     parser.add_argument("--measure", type=float, default=None, help="seconds per scenario")
-    parser.add_argument("--variants", nargs="+", default=["echo", "bot", "fixed"])
+    parser.add_argument("--variants", nargs="+", default=["echo", "bot", "fixed+proc"])
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--profile", default=None, help="write py-spy profiles of the bot here")
     parser.add_argument("--skip", nargs="*", default=[], choices=["render", "engine", "e2e"])

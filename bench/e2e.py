@@ -610,7 +610,7 @@ async def run_all(
     think: tuple[float, float] | None,
     saturate: int,
     logdir: Path,
-    variants: tuple[str, ...] = ("echo", "bot", "fixed"),
+    variants: tuple[str, ...] = ("echo", "bot", "fixed+proc"),
     profile_dir: Path | None = None,
     progress: Callable[[str], None] = print,
 ) -> list[Scenario]:
@@ -658,7 +658,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, nargs=2, default=None)
     parser.add_argument("--saturate", type=int, default=0)
     parser.add_argument("--redis-url", default=None)
-    parser.add_argument("--variants", nargs="+", default=["echo", "bot", "fixed"])
+    parser.add_argument("--variants", nargs="+", default=["echo", "bot", "fixed+proc"])
     parser.add_argument("--profile", default=None, help="py-spy raw profiles to this dir")
     args = parser.parse_args()
     logdir = Path(tempfile.mkdtemp(prefix="bench-logs-"))
