@@ -7,6 +7,8 @@ PUBLIC view only; whatever depends on a player's hand is resolved when he presse
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
@@ -112,12 +114,21 @@ class Presenter(ABC):
     ) -> list[list[Btn]]:
         """Built from the public view only (never from legal_actions)."""
 
-    @abstractmethod
+    def public_view(self, state: BaseModel) -> BaseModel:
+        """What the table shows: the engine's view for nobody in particular."""
+        view: BaseModel = self.game.view(state, None)
+        return view
+
     def picture_key(self, state: BaseModel) -> str:
         """Changes exactly when the picture would change."""
+        raw = self.public_view(state).model_dump_json()
+        return hashlib.sha1(raw.encode()).hexdigest()[:16]
 
-    @abstractmethod
-    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes: ...
+    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
+        """The board from the public view, drawn by `render/<game id>.py`."""
+        module = importlib.import_module(f"render.{self.game_id}")
+        png: bytes = module.render(self.public_view(state), names)
+        return png
 
     @abstractmethod
     def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:

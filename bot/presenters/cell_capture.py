@@ -6,7 +6,6 @@ A compound arrow «➡️×3» draws the rest of the path straight in one direct
 
 from __future__ import annotations
 
-import hashlib
 import html
 from typing import Any
 
@@ -141,15 +140,6 @@ class CellCapturePresenter(Presenter):
         return remaining
 
     # ---------------------------------------------------------------- picture
-
-    def picture_key(self, state: BaseModel) -> str:
-        v = self.game.view(self._st(state), None)
-        return hashlib.sha1(v.model_dump_json().encode()).hexdigest()[:16]
-
-    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
-        from render.cell_capture import render
-
-        return render(self.game.view(self._st(state), None), names)
 
     def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
         return t("cc.no_hand")

@@ -17,7 +17,6 @@ The turn timer sends the engine's TIMEOUT (a penalty tile, or the end of a bonus
 
 from __future__ import annotations
 
-import hashlib
 import html
 from typing import Any
 
@@ -218,15 +217,6 @@ class DominasPresenter(Presenter):
         return 0
 
     # ---------------------------------------------------------------- picture
-
-    def picture_key(self, state: BaseModel) -> str:
-        v = self.game.view(self._st(state), None)
-        return hashlib.sha1(v.model_dump_json().encode()).hexdigest()[:16]
-
-    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
-        from render.dominas import render
-
-        return render(self.game.view(self._st(state), None), names)
 
     # ---------------------------------------------------------------- hand
 

@@ -9,7 +9,6 @@ A timed-out turn is played out with the first legal action (spec §5, AFK).
 
 from __future__ import annotations
 
-import hashlib
 import html
 from typing import Any
 
@@ -235,15 +234,6 @@ class HypnosiaPresenter(Presenter):
         return rows
 
     # ---------------------------------------------------------------- picture
-
-    def picture_key(self, state: BaseModel) -> str:
-        v = self.game.view(self._st(state), None)
-        return hashlib.sha1(v.model_dump_json().encode()).hexdigest()[:16]
-
-    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
-        from render.hypnosia import render
-
-        return render(self.game.view(self._st(state), None), names)
 
     def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
         return t("hy.no_hand")

@@ -9,7 +9,6 @@ turn. The roll-off for the first player is made by the engine and told in the lo
 
 from __future__ import annotations
 
-import hashlib
 import html
 from typing import Any
 
@@ -158,15 +157,6 @@ class SeaCrossPresenter(Presenter):
         return rows
 
     # ---------------------------------------------------------------- picture
-
-    def picture_key(self, state: BaseModel) -> str:
-        v = self._view(state)
-        return hashlib.sha1(v.model_dump_json().encode()).hexdigest()[:16]
-
-    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
-        from render.sea_cross import render
-
-        return render(self._view(state), names)
 
     def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
         return t("sc.no_hand")

@@ -144,9 +144,10 @@ class SevenTracksPresenter(Presenter):
             return False
         return super().seq_changes(old, new)
 
-    def _public_view(self, s: State) -> View:
+    def public_view(self, state: BaseModel) -> View:
         """The table's view; in the first-move window it names nobody: whose decision is
         pending would tell who holds the FM or a universal."""
+        s = self._st(state)
         v = self.game.view(s, None)
         if s.phase == Phase.FIRST_MOVE:
             v = v.model_copy(update={"current": None})
@@ -182,7 +183,7 @@ class SevenTracksPresenter(Presenter):
         t: Translator,
     ) -> str:
         s = self._st(state)
-        v = self._public_view(s)
+        v = self.public_view(s)
         length = t("st.len_one_round") if v.single_round else t("st.len_target", n=v.target_score)
         lines = [t("st.header", round=v.round_no, length=length)]
         who = self._name(names, s, v.current)
@@ -431,14 +432,9 @@ class SevenTracksPresenter(Presenter):
     # ---------------------------------------------------------------- picture
 
     def picture_key(self, state: BaseModel) -> str:
-        v = self._public_view(self._st(state))
-        raw = v.model_dump_json(exclude={"last_round"})
+        # the round summary is not drawn: a new round alone must not re-send the picture
+        raw = self.public_view(state).model_dump_json(exclude={"last_round"})
         return hashlib.sha1(raw.encode()).hexdigest()[:16]
-
-    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
-        from render.seven_tracks import render
-
-        return render(self._public_view(self._st(state)), names)
 
     # ---------------------------------------------------------------- hand
 
