@@ -4,9 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 
 from pydantic import ValidationError
+
+
+def cap_malloc_arenas() -> None:
+    """`MALLOC_ARENA_MAX=2` unless the environment sets it (the Dockerfile does): glibc
+    gives every thread that allocates its own arena, which kept 2–28 MB per extra game
+    of RSS once pictures were drawn on several threads."""
+    if "MALLOC_ARENA_MAX" in os.environ or not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        libc.mallopt(-8, 2)  # M_ARENA_MAX
+    except (OSError, AttributeError):
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,8 +43,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from bot.config import Settings
 
+    cap_malloc_arenas()
     try:
         settings = Settings()
+        if "RENDER_PROCESS" not in {k.upper() for k in os.environ}:
+            settings.render_process = True  # `python -m bot` draws pictures in a process
     except ValidationError as e:
         missing = [".".join(str(x) for x in err["loc"]) for err in e.errors()]
         if "bot_token" in missing:

@@ -37,6 +37,10 @@ class Settings(BaseSettings):
     redis_prefix: str = "nastolka"
     redis_sentinels: str | None = None  # "host:26379,host2:26379": ask them for the primary
     redis_sentinel_master: str = "mymaster"
+    # Table pictures: drawn in one separate process (`python -m bot` turns it on unless
+    # RENDER_PROCESS is set), else on `render_threads` threads of the bot's own process.
+    render_process: bool = False
+    render_threads: int = Field(default=2, ge=1)
 
     def sentinel_list(self) -> list[tuple[str, int]]:
         out: list[tuple[str, int]] = []

@@ -33,6 +33,7 @@ from pydantic import BaseModel
 
 from bot.callbacks import CancelCB, LobbyCB
 from bot.config import Settings
+from bot.pictures import Pictures
 from bot.presenters.base import Presenter, Refusal
 from bot.storage import Conflict, GameRecord, RecordStatus, Store, StoreUnavailable
 from bot.table import CAPTION_LIMIT, TableView, edit_table, send_table, text_key
@@ -70,6 +71,9 @@ class GameService:
         self.store = store
         self.settings = settings
         self.presenters = presenters
+        self.pictures = Pictures(
+            presenters, threads=settings.render_threads, process=settings.render_process
+        )
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._lobby_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._dirty: set[int] = set()
@@ -137,6 +141,7 @@ class GameService:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        await self.pictures.close()
 
     # ------------------------------------------------------------------ lobby
 
@@ -745,7 +750,7 @@ class GameService:
             return
         picture_changed = rec.shown_picture != view.picture_key
         picture = (
-            await asyncio.to_thread(p.picture, state, names)
+            await self.pictures.draw(p.picture, state, names)
             if (msg_id is None or picture_changed)
             else None
         )
@@ -754,7 +759,7 @@ class GameService:
             if not ok:
                 msg_id = None
                 if picture is None:
-                    picture = await asyncio.to_thread(p.picture, state, names)
+                    picture = await self.pictures.draw(p.picture, state, names)
         if msg_id is None:
             if rec.status != RecordStatus.PLAYING:
                 return
