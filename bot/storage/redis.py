@@ -14,9 +14,9 @@ from collections.abc import Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import unquote, urlparse
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
-from redis.asyncio.sentinel import Sentinel
+from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -67,6 +67,17 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+# redis-py's asyncio pool *raises* MaxConnectionsError past its limit; a burst (25–50
+# games starting at once) lost tables and lobby edits to it. A blocking pool makes a
+# command wait up to POOL_TIMEOUT seconds for a free connection instead.
+POOL_SIZE = 64
+POOL_TIMEOUT = 20.0
+
+
+class _BlockingSentinelPool(SentinelConnectionPool, BlockingConnectionPool):
+    """The Sentinel-managed pool (asks the sentinels for the primary), blocking when full."""
+
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -114,13 +125,19 @@ class RedisStore:
             )
             self._redis = sentinel.master_for(
                 sentinel_master,
+                connection_pool_class=_BlockingSentinelPool,
+                max_connections=POOL_SIZE,
+                timeout=POOL_TIMEOUT,
                 db=db,
                 username=unquote(parsed.username) if parsed.username else None,
                 password=unquote(parsed.password) if parsed.password else None,
                 **options,
             )
         else:
-            self._redis = Redis.from_url(url, **options)
+            pool = BlockingConnectionPool.from_url(
+                url, max_connections=POOL_SIZE, timeout=POOL_TIMEOUT, **options
+            )
+            self._redis = Redis(connection_pool=pool)
         self._prefix = prefix
         self._ttl = int(ttl_seconds)
         self._cas: Any = self._redis.register_script(_CAS)
