@@ -14,10 +14,11 @@ counter stored in the state.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
+from games.engine import MalformedAction as MalformedAction
+from games.engine import RulesEngine, counter_rng, malformed
 from games.protocol import Event, Game, IllegalAction, Result, Standing
 from games.sea_cross.model import (
     ARM_STEP,
@@ -71,30 +72,22 @@ CODES: tuple[str, ...] = (
 )
 
 
-class MalformedAction(IllegalAction, ValueError):
-    """Text or value that is not an action of this game (code `malformed`)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__("malformed", reason=reason)
-
-
-class SeaCross:
+class SeaCross(RulesEngine[State, Action]):
     """«Морской крест» implementing games.protocol.Game."""
 
     id = "sea_cross"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     state_type = State
+    action_type = Action
+    over_phase = Phase.GAME_OVER
 
     # ---------------------------------------------------------------- protocol
 
     def new(self, players: list[int], seed: int, options: dict[str, Any] | None = None) -> State:
         """A new game: all tokens in the reserve, the roll-off made (R1, R2, R4)."""
         opts = Options(**(options or {}))
-        if not (self.min_players <= len(players) <= self.max_players):
-            raise ValueError("players: 2..4 players are needed")
-        if len(set(players)) != len(players):
-            raise ValueError("players: duplicate player")
+        self._check_players(players)
         n = len(players)
         s = State(
             options=opts,
@@ -111,35 +104,16 @@ class SeaCross:
         s.current = first
         return s
 
-    def to_act(self, state: State) -> int | None:
-        if state.phase == Phase.GAME_OVER:
-            return None
-        return state.players[state.current]
-
     def to_act_seat(self, state: State) -> int | None:
         return None if state.phase == Phase.GAME_OVER else state.current
 
     def legal_actions(self, state: State) -> list[Action]:
         """Canonical order (§5): ROLL; or jumps by token, ENTER, moves by (die, token)."""
-        return [a for a in _candidates(state) if _why(state, a) is None]
+        return super().legal_actions(state)
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         """Pure: a new state and the events; IllegalAction leaves `state` as it was."""
-        if not isinstance(action, Action):
-            raise MalformedAction("not an action")
-        code = _why(state, action)
-        if code is None and action not in _candidates(state):
-            code = "malformed"
-        if code is not None:
-            raise IllegalAction(code, action=action.encode())
-        s = state.model_copy(deep=True)
-        events: list[Event] = []
-        _perform(s, action, events)
-        s.version += 1
-        return s, events
-
-    def is_over(self, state: State) -> bool:
-        return state.phase == Phase.GAME_OVER
+        return super().apply(state, action)
 
     def result(self, state: State) -> Result:
         """R19, R20: winner first; others by home count, progress, seat; leavers last."""
@@ -161,16 +135,7 @@ class SeaCross:
 
         Removing somebody who already left, or after the game ended, changes nothing.
         """
-        if player not in state.players:
-            raise IllegalAction("not_a_player", player=player)
-        seat = state.players.index(player)
-        if state.phase == Phase.GAME_OVER or not state.active[seat]:
-            return state, []
-        s = state.model_copy(deep=True)
-        events: list[Event] = []
-        _remove(s, seat, events)
-        s.version += 1
-        return s, events
+        return super().remove(state, player)
 
     def auto_actions(self, state: State) -> list[Action]:
         """§5 AFK decision: ROLL, or the first action in canonical order."""
@@ -181,15 +146,32 @@ class SeaCross:
         """What a legal action does (for button labels)."""
         return _describe(state, action)
 
-    def encode_action(self, action: Action) -> str:
-        return action.encode()
-
     def decode_action(self, text: str) -> Action:
         """Inverse of `encode_action`; `MalformedAction` (an IllegalAction and a ValueError)."""
-        try:
-            return Action.decode(text)
-        except ValueError as exc:
-            raise MalformedAction(str(exc).splitlines()[0]) from None
+        return super().decode_action(text)
+
+    # ---------------------------------------------------------------- rules
+
+    def _candidates(self, s: State) -> list[Action]:
+        return _candidates(s)
+
+    def _why(self, s: State, a: Action) -> str | None:
+        return _why(s, a)
+
+    def _perform(self, s: State, a: Action, events: list[Event]) -> None:
+        _perform(s, a, events)
+
+    def _remove(self, s: State, seat: int, events: list[Event]) -> None:
+        _remove(s, seat, events)
+
+    def _left(self, s: State, seat: int) -> bool:
+        return not s.active[seat]
+
+    def _not_an_action(self) -> IllegalAction:
+        return MalformedAction("not an action")
+
+    def _undecodable(self, text: str, exc: ValueError) -> NoReturn:
+        malformed(exc)
 
 
 GAME = SeaCross()
@@ -205,10 +187,7 @@ _conforms(GAME)
 # -------------------------------------------------------------------- helpers
 
 
-def _rng(s: State) -> random.Random:
-    """A fresh generator per use, derived from the seed and a counter: small to store."""
-    s.rng_calls += 1
-    return random.Random(f"{s.seed}:{s.rng_calls}")
+_rng = counter_rng
 
 
 def roll_off(seats: list[int], die: Callable[[], int]) -> tuple[list[RollOffRound], int]:

@@ -11,11 +11,11 @@ Example:
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from games.engine import RulesEngine, counter_rng
 from games.protocol import Event, IllegalAction, Result, Standing
 from games.seven_tracks.model import (
     BLACK,
@@ -99,23 +99,22 @@ CODES: tuple[str, ...] = (
 TURN_PHASES = (Phase.PRE_MOVE, Phase.PLACING, Phase.POST_MOVE, Phase.EXCHANGE)
 
 
-class SevenTracks:
+class SevenTracks(RulesEngine[State, Action]):
     """«Шестигранник – Семидорожник» implementing games.protocol.Game."""
 
     id = "seven_tracks"
     min_players = 2
     max_players = 6
     state_type = State
+    action_type = Action
+    over_phase = Phase.GAME_OVER
 
     # ---------------------------------------------------------------- protocol
 
     def new(self, players: list[int], seed: int, options: dict[str, Any] | None = None) -> State:
         """A new game, dealt, in its first-move window (R5, R13, R15)."""
         opts = Options(**(options or {}))
-        if not (self.min_players <= len(players) <= self.max_players):
-            raise ValueError("players: 2..6 players are needed")
-        if len(set(players)) != len(players):
-            raise ValueError("players: duplicate player")
+        self._check_players(players)
         total = sum(opts.tile_set.values())
         if opts.hand_size * len(players) >= total:
             raise ValueError("hand_size: hand_size × players must be below the number of tiles")
@@ -132,32 +131,10 @@ class SevenTracks:
         _start_cycle(s, events, first=True)
         return s
 
-    def to_act(self, state: State) -> int | None:
-        if state.phase == Phase.GAME_OVER:
-            return None
-        return state.players[state.current]
-
-    def legal_actions(self, state: State) -> list[Action]:
-        return [a for a in _candidates(state) if _why(state, a) is None]
-
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        if not isinstance(action, Action):
-            raise IllegalAction("malformed")
-        if state.phase == Phase.GAME_OVER:
+        if isinstance(action, Action) and state.phase == Phase.GAME_OVER:
             raise IllegalAction("game_over")
-        code = _why(state, action)
-        if code is None and action not in _candidates(state):
-            code = "malformed"
-        if code is not None:
-            raise IllegalAction(code, action=action.encode())
-        s = state.model_copy(deep=True)
-        events: list[Event] = []
-        _perform(s, action, events)
-        s.version += 1
-        return s, events
-
-    def is_over(self, state: State) -> bool:
-        return state.phase == Phase.GAME_OVER
+        return super().apply(state, action)
 
     def result(self, state: State) -> Result:
         return _result(state)
@@ -165,26 +142,25 @@ class SevenTracks:
     def view(self, state: State, player: int | None) -> View:
         return _view(state, player)
 
-    def remove(self, state: State, player: int) -> tuple[State, list[Event]]:
-        if player not in state.players:
-            raise IllegalAction("not_a_player")
-        seat = state.players.index(player)
-        if state.phase == Phase.GAME_OVER or state.status[seat] == Status.ELIMINATED:
-            return state, []
-        s = state.model_copy(deep=True)
-        events: list[Event] = []
+    # ---------------------------------------------------------------- rules
+
+    def _candidates(self, s: State) -> list[Action]:
+        return _candidates(s)
+
+    def _why(self, s: State, a: Action) -> str | None:
+        return _why(s, a)
+
+    def _perform(self, s: State, a: Action, events: list[Event]) -> None:
+        _perform(s, a, events)
+
+    def _remove(self, s: State, seat: int, events: list[Event]) -> None:
         _remove(s, seat, events)
-        s.version += 1
-        return s, events
 
-    def encode_action(self, action: Action) -> str:
-        return action.encode()
+    def _left(self, s: State, seat: int) -> bool:
+        return s.status[seat] == Status.ELIMINATED
 
-    def decode_action(self, text: str) -> Action:
-        try:
-            return Action.decode(text)
-        except ValueError as exc:
-            raise IllegalAction("malformed") from exc
+    def _not_a_player(self, player: int) -> IllegalAction:
+        return IllegalAction("not_a_player")
 
 
 GAME = SevenTracks()
@@ -193,10 +169,7 @@ GAME = SevenTracks()
 # -------------------------------------------------------------------- helpers
 
 
-def _rng(s: State) -> random.Random:
-    """A fresh generator per use, derived from the seed and a counter (R72): small to store."""
-    s.rng_calls += 1
-    return random.Random(f"{s.seed}:{s.rng_calls}")
+_rng = counter_rng
 
 
 def _tile_no(tile: str) -> int:

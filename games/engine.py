@@ -1,0 +1,172 @@
+"""Scaffolding the rules engines share: checked `apply`, `remove`, action codecs, dice.
+
+An engine subclasses `RulesEngine` and supplies the rules as hooks (`_candidates`,
+`_why`, `_perform`, `_remove`, `_left`); the protocol methods around them live here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from enum import Enum
+from typing import Any, ClassVar, Generic, NoReturn, Protocol, Self, TypeVar
+
+from games.protocol import Event, IllegalAction
+
+
+class MalformedAction(IllegalAction, ValueError):
+    """Text or value that is not an action of this game (code `malformed`)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("malformed", reason=reason)
+
+
+def malformed(exc: ValueError) -> NoReturn:
+    """Refuse undecodable text with `MalformedAction`, the first line of `exc` as reason."""
+    raise MalformedAction(str(exc).splitlines()[0]) from None
+
+
+class Seeded(Protocol):
+    """A state that draws its dice from `seed` and a counter."""
+
+    seed: int
+    rng_calls: int
+
+
+def counter_rng(s: Seeded) -> random.Random:
+    """A fresh generator per use, derived from the seed and a counter: small to store.
+
+    >>> class St:
+    ...     seed, rng_calls = 7, 0
+    >>> st = St()
+    >>> counter_rng(st).random() == random.Random("7:1").random(), st.rng_calls
+    (True, 1)
+    """
+    s.rng_calls += 1
+    return random.Random(f"{s.seed}:{s.rng_calls}")
+
+
+class EngineState(Protocol):
+    """What the shared scaffolding reads and writes in a state."""
+
+    version: int
+
+    @property
+    def players(self) -> Sequence[int]: ...
+
+    @property
+    def current(self) -> int: ...
+
+    @property
+    def phase(self) -> Enum: ...
+
+    def model_copy(
+        self, *, update: Mapping[str, Any] | None = None, deep: bool = False
+    ) -> Self: ...
+
+
+class EngineAction(Protocol):
+    """An action that has a text form."""
+
+    def encode(self) -> str: ...
+
+
+S = TypeVar("S", bound=EngineState)
+A = TypeVar("A", bound=EngineAction)
+
+
+class RulesEngine(Generic[S, A]):
+    """The protocol methods common to engines whose rules are candidates + `_why` + `_perform`."""
+
+    id: str
+    min_players: int
+    max_players: int
+    state_type: type[S]
+    action_type: ClassVar[type[Any]]  # the Action model: isinstance checks and `decode`
+    over_phase: ClassVar[Enum]  # the phase of a finished game
+
+    # ---------------------------------------------------------------- hooks
+
+    def _candidates(self, s: S) -> list[A]:
+        raise NotImplementedError
+
+    def _why(self, s: S, a: A) -> str | None:
+        raise NotImplementedError
+
+    def _perform(self, s: S, a: A, events: list[Event]) -> None:
+        raise NotImplementedError
+
+    def _remove(self, s: S, seat: int, events: list[Event]) -> None:
+        raise NotImplementedError
+
+    def _left(self, s: S, seat: int) -> bool:
+        """Whether the seat already left the game (`remove` then changes nothing)."""
+        raise NotImplementedError
+
+    def _not_an_action(self) -> IllegalAction:
+        return IllegalAction("malformed")
+
+    def _action_text(self, a: A) -> str:
+        return a.encode()
+
+    def _not_a_player(self, player: int) -> IllegalAction:
+        return IllegalAction("not_a_player", player=player)
+
+    def _undecodable(self, text: str, exc: ValueError) -> NoReturn:
+        raise IllegalAction("malformed") from exc
+
+    # ---------------------------------------------------------------- protocol
+
+    def _check_players(self, players: list[int]) -> None:
+        n = len(players)
+        if not (self.min_players <= n <= self.max_players):
+            raise ValueError(f"players: {self.min_players}..{self.max_players} players are needed")
+        if len(set(players)) != n:
+            raise ValueError("players: duplicate player")
+
+    def to_act(self, state: S) -> int | None:
+        if self.is_over(state):
+            return None
+        return state.players[state.current]
+
+    def is_over(self, state: S) -> bool:
+        return state.phase == self.over_phase
+
+    def legal_actions(self, state: S) -> list[A]:
+        return [a for a in self._candidates(state) if self._why(state, a) is None]
+
+    def apply(self, state: S, action: A) -> tuple[S, list[Event]]:
+        if not isinstance(action, self.action_type):
+            raise self._not_an_action()
+        code = self._why(state, action)
+        if code is None and action not in self._candidates(state):
+            code = "malformed"
+        if code is not None:
+            raise IllegalAction(code, action=self._action_text(action))
+        s = state.model_copy(deep=True)
+        events: list[Event] = []
+        self._perform(s, action, events)
+        s.version += 1
+        return s, events
+
+    def remove(self, state: S, player: int) -> tuple[S, list[Event]]:
+        if player not in state.players:
+            raise self._not_a_player(player)
+        seat = state.players.index(player)
+        if self.is_over(state) or self._left(state, seat):
+            return state, []
+        s = state.model_copy(deep=True)
+        events: list[Event] = []
+        self._remove(s, seat, events)
+        s.version += 1
+        return s, events
+
+    def encode_action(self, action: A) -> str:
+        return action.encode()
+
+    def decode_action(self, text: str) -> A:
+        try:
+            action: A = self.action_type.decode(text)
+        except ValueError as exc:
+            self._undecodable(text, exc)
+        return action
