@@ -14,8 +14,7 @@ Example:
 from __future__ import annotations
 
 import itertools
-import random
-from typing import Any
+from typing import Any, NoReturn
 
 from games.dominas.figure import edges_of, is_far_nest, opened, parent_colour, required, sides_for
 from games.dominas.model import (
@@ -49,6 +48,7 @@ from games.dominas.tiles import (
     pips,
     sort_key,
 )
+from games.engine import RulesEngine, counter_rng
 from games.protocol import Event, IllegalAction, Result, Standing
 
 T = ActionType
@@ -71,22 +71,21 @@ CODES: tuple[str, ...] = (
 MAX_PLAYERS = 8
 
 
-class Dominas:
+class Dominas(RulesEngine[State, Action]):
     """«ДОМИНА*С» implementing games.protocol.Game."""
 
     id = "dominas"
     min_players = 2
     max_players = MAX_PLAYERS
     state_type = State
+    action_type = Action
+    over_phase = Phase.OVER
 
     def new(self, players: list[int], seed: int, options: dict[str, Any] | None = None) -> State:
         """A new match, game 1 dealt (R6–R8); the first player is to act."""
         opts = Options(**(options or {}))
         n = len(players)
-        if not (self.min_players <= n <= self.max_players):
-            raise ValueError("players: 2..8 players are needed")
-        if len(set(players)) != n:
-            raise ValueError("players: duplicate player")
+        self._check_players(players)
         if opts.mode is Mode.TEAMS and n not in (4, 6, 8):
             raise ValueError("mode: teams needs 4, 6 or 8 players (2+2, 3+3, 4+4)")
         s = State(
@@ -111,31 +110,6 @@ class Dominas:
         _start_game(s, events)
         return s
 
-    def to_act(self, state: State) -> int | None:
-        if state.phase is Phase.OVER:
-            return None
-        return state.players[state.current]
-
-    def legal_actions(self, state: State) -> list[Action]:
-        return [a for a in _candidates(state) if _why(state, a) is None]
-
-    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        if not isinstance(action, Action):
-            raise IllegalAction("malformed")
-        code = _why(state, action)
-        if code is None and action not in _candidates(state):
-            code = "malformed"  # pragma: no cover (every legal action is a candidate)
-        if code is not None:
-            raise IllegalAction(code, action=action.encode())
-        s = state.model_copy(deep=True)
-        events: list[Event] = []
-        _perform(s, action, events)
-        s.version += 1
-        return s, events
-
-    def is_over(self, state: State) -> bool:
-        return state.phase is Phase.OVER
-
     def result(self, state: State) -> Result:
         return _result(state)
 
@@ -144,25 +118,30 @@ class Dominas:
 
     def remove(self, state: State, player: int) -> tuple[State, list[Event]]:
         """R28: the player leaves; his hand goes back to the bazaar."""
-        if player not in state.players:
-            raise IllegalAction("not_a_player")
-        seat = state.players.index(player)
-        if state.phase is Phase.OVER or not state.present[seat]:
-            return state, []
-        s = state.model_copy(deep=True)
-        events: list[Event] = []
+        return super().remove(state, player)
+
+    # ---------------------------------------------------------------- rules
+
+    def _candidates(self, s: State) -> list[Action]:
+        return _candidates(s)
+
+    def _why(self, s: State, a: Action) -> str | None:
+        return _why(s, a)
+
+    def _perform(self, s: State, a: Action, events: list[Event]) -> None:
+        _perform(s, a, events)
+
+    def _remove(self, s: State, seat: int, events: list[Event]) -> None:
         _remove(s, seat, events)
-        s.version += 1
-        return s, events
 
-    def encode_action(self, action: Action) -> str:
-        return action.encode()
+    def _left(self, s: State, seat: int) -> bool:
+        return not s.present[seat]
 
-    def decode_action(self, text: str) -> Action:
-        try:
-            return Action.decode(text)
-        except ValueError as exc:
-            raise IllegalAction("malformed", text=str(text)[:40]) from exc
+    def _not_a_player(self, player: int) -> IllegalAction:
+        return IllegalAction("not_a_player")
+
+    def _undecodable(self, text: str, exc: ValueError) -> NoReturn:
+        raise IllegalAction("malformed", text=str(text)[:40]) from exc
 
 
 GAME = Dominas()
@@ -171,10 +150,7 @@ GAME = Dominas()
 # -------------------------------------------------------------------- helpers
 
 
-def _rng(s: State) -> random.Random:
-    """A fresh generator per use, from the seed and a counter kept in the state."""
-    s.rng_calls += 1
-    return random.Random(f"{s.seed}:{s.rng_calls}")
+_rng = counter_rng
 
 
 def _ev(events: list[Event], type_: str, seat: int | None = None, **data: Any) -> None:

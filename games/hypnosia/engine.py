@@ -12,9 +12,9 @@ Example:
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import Any, NoReturn
 
+from games.engine import RulesEngine, counter_rng
 from games.hypnosia.model import (
     BOARD_SEATS,
     CAPTURED,
@@ -68,7 +68,7 @@ CODES: tuple[str, ...] = (
 ROUTES: tuple[Route, ...] = (Route.RING, Route.BRIDGE)
 
 
-class Hypnosia:
+class Hypnosia(RulesEngine[State, Action]):
     """«Гипнозия» implementing games.protocol.Game."""
 
     id = "hypnosia"
@@ -76,15 +76,13 @@ class Hypnosia:
     max_players = MAX_PLAYERS
     state_type = State
     action_type = Action
+    over_phase = Phase.GAME_OVER
 
     # ---------------------------------------------------------------- protocol
 
     def new(self, players: list[int], seed: int, options: dict[str, Any] | None = None) -> State:
         """R1–R4: tokens on their start positions, the first player rolled off."""
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise ValueError("players: 2..6 players are needed")
-        if len(set(players)) != len(players):
-            raise ValueError("players: duplicate player")
+        self._check_players(players)
         opts = Options.model_validate(options or {})
         n = len(players)
         s = State(
@@ -99,31 +97,9 @@ class Hypnosia:
         s.first = s.current = _roll_off(s)
         return s
 
-    def to_act(self, state: State) -> int | None:
-        if state.phase == Phase.GAME_OVER:
-            return None
-        return state.players[state.current]
-
     def legal_actions(self, state: State) -> list[Action]:
         """Canonical order: die ascending, token ascending, ring before bridge, pair first."""
-        return [a for a in _candidates(state) if _why(state, a) is None]
-
-    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        if not isinstance(action, Action):
-            raise IllegalAction("malformed")
-        code = _why(state, action)
-        if code is None and action not in _candidates(state):
-            code = "malformed"
-        if code is not None:
-            raise IllegalAction(code, action=_text(action))
-        s = state.model_copy(deep=True)
-        events: list[Event] = []
-        if action.type is ActionType.ROLL:
-            _roll(s, events)
-        else:
-            _move(s, action, events)
-        s.version += 1
-        return s, events
+        return super().legal_actions(state)
 
     def preview(self, state: State, action: Action) -> MovePreview:
         """What a legal MOVE would do (for buttons); IllegalAction for anything else."""
@@ -134,9 +110,6 @@ class Hypnosia:
             raise IllegalAction(code, action=_text(action))
         return _preview(state, action)
 
-    def is_over(self, state: State) -> bool:
-        return state.phase == Phase.GAME_OVER
-
     def result(self, state: State) -> Result:
         return _result(state)
 
@@ -145,25 +118,33 @@ class Hypnosia:
 
     def remove(self, state: State, player: int) -> tuple[State, list[Event]]:
         """R20: the player's tokens leave the board; his centre fields stay his."""
-        if player not in state.players:
-            raise IllegalAction("not_a_player", player=player)
-        seat = state.players.index(player)
-        if state.phase == Phase.GAME_OVER or seat in state.left:
-            return state, []
-        s = state.model_copy(deep=True)
-        events: list[Event] = []
+        return super().remove(state, player)
+
+    # ---------------------------------------------------------------- rules
+
+    def _candidates(self, s: State) -> list[Action]:
+        return _candidates(s)
+
+    def _why(self, s: State, a: Action) -> str | None:
+        return _why(s, a)
+
+    def _perform(self, s: State, a: Action, events: list[Event]) -> None:
+        if a.type is ActionType.ROLL:
+            _roll(s, events)
+        else:
+            _move(s, a, events)
+
+    def _remove(self, s: State, seat: int, events: list[Event]) -> None:
         _remove(s, seat, events)
-        s.version += 1
-        return s, events
 
-    def encode_action(self, action: Action) -> str:
-        return action.encode()
+    def _left(self, s: State, seat: int) -> bool:
+        return seat in s.left
 
-    def decode_action(self, text: str) -> Action:
-        try:
-            return Action.decode(text)
-        except ValueError as exc:
-            raise IllegalAction("malformed", text=text[:40]) from exc
+    def _action_text(self, a: Action) -> str:
+        return _text(a)
+
+    def _undecodable(self, text: str, exc: ValueError) -> NoReturn:
+        raise IllegalAction("malformed", text=text[:40]) from exc
 
 
 GAME = Hypnosia()
@@ -172,10 +153,7 @@ GAME = Hypnosia()
 # -------------------------------------------------------------------- helpers
 
 
-def _rng(s: State) -> random.Random:
-    """A fresh generator per use, derived from the seed and a counter: small to store."""
-    s.rng_calls += 1
-    return random.Random(f"{s.seed}:{s.rng_calls}")
+_rng = counter_rng
 
 
 def _text(a: Action) -> str:
