@@ -40,15 +40,9 @@ from games.cell_capture.model import (
     parse_cell,
     side,
 )
+from games.engine import MalformedAction as MalformedAction
+from games.engine import malformed
 from games.protocol import Event, Game, IllegalAction, Result, Standing
-
-
-class MalformedAction(IllegalAction, ValueError):
-    """Text or value that is not an action of this game (code `malformed`)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__("malformed", reason=reason)
-
 
 # --- geometry ---------------------------------------------------------------------------
 
@@ -641,7 +635,7 @@ class CellCaptureGame:
         try:
             return Action.decode(text)
         except ValueError as exc:
-            raise MalformedAction(str(exc).splitlines()[0]) from None
+            malformed(exc)
 
 
 GAME = CellCaptureGame()

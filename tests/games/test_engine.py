@@ -1,0 +1,153 @@
+"""The shared engine scaffolding (games/engine.py) on a toy game: count up to a limit."""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+
+import pytest
+from pydantic import BaseModel
+
+from games.engine import MalformedAction, RulesEngine, counter_rng, malformed
+from games.protocol import Event, IllegalAction
+
+
+class Phase(StrEnum):
+    PLAY = "play"
+    OVER = "over"
+
+
+class Add(BaseModel, frozen=True):
+    n: int
+
+    def encode(self) -> str:
+        return f"A,{self.n}"
+
+    @classmethod
+    def decode(cls, text: str) -> Add:
+        tag, n = text.split(",")
+        if tag != "A":
+            raise ValueError(f"not an add: {text!r}\nsecond line")
+        return cls(n=int(n))
+
+
+class Toy(BaseModel):
+    seed: int = 0
+    rng_calls: int = 0
+    version: int = 0
+    players: list[int]
+    current: int = 0
+    phase: Phase = Phase.PLAY
+    total: int = 0
+    left: list[int] = []
+
+
+class ToyGame(RulesEngine[Toy, Add]):
+    id = "toy"
+    min_players = 1
+    max_players = 2
+    state_type = Toy
+    action_type = Add
+    over_phase = Phase.OVER
+
+    def _candidates(self, s: Toy) -> list[Add]:
+        return [Add(n=n) for n in (1, 2, 3)]
+
+    def _why(self, s: Toy, a: Add) -> str | None:
+        if a.n == 3:
+            return "too_big"
+        return None
+
+    def _perform(self, s: Toy, a: Add, events: list[Event]) -> None:
+        s.total += a.n
+        s.current = (s.current + 1) % len(s.players)
+        events.append(Event(type="added", data={"n": a.n}))
+        if s.total >= 5:
+            s.phase = Phase.OVER
+
+    def _remove(self, s: Toy, seat: int, events: list[Event]) -> None:
+        s.left.append(seat)
+        events.append(Event(type="left", seat=seat))
+
+    def _left(self, s: Toy, seat: int) -> bool:
+        return seat in s.left
+
+
+GAME = ToyGame()
+
+
+def test_apply_checks_copies_and_counts_versions() -> None:
+    s = Toy(players=[7, 8])
+    assert GAME.legal_actions(s) == [Add(n=1), Add(n=2)]
+    assert GAME.to_act(s) == 7
+    s2, events = GAME.apply(s, Add(n=2))
+    assert (s.total, s.version) == (0, 0)
+    assert (s2.total, s2.version, GAME.to_act(s2)) == (2, 1, 8)
+    assert events == [Event(type="added", data={"n": 2})]
+
+
+def test_apply_refusals() -> None:
+    s = Toy(players=[7])
+    with pytest.raises(IllegalAction) as exc:
+        GAME.apply(s, "A,1")  # type: ignore[arg-type]
+    assert (exc.value.code, exc.value.details) == ("malformed", {})
+    with pytest.raises(IllegalAction) as exc:
+        GAME.apply(s, Add(n=3))
+    assert (exc.value.code, exc.value.details) == ("too_big", {"action": "A,3"})
+    with pytest.raises(IllegalAction) as exc:  # not a candidate
+        GAME.apply(s, Add(n=9))
+    assert (exc.value.code, exc.value.details) == ("malformed", {"action": "A,9"})
+
+
+def test_game_over() -> None:
+    s = Toy(players=[7], total=4)
+    s, _ = GAME.apply(s, Add(n=1))
+    assert GAME.is_over(s) and GAME.to_act(s) is None
+    assert GAME.remove(s, 7) == (s, [])
+
+
+def test_remove() -> None:
+    s = Toy(players=[7, 8])
+    with pytest.raises(IllegalAction) as exc:
+        GAME.remove(s, 9)
+    assert (exc.value.code, exc.value.details) == ("not_a_player", {"player": 9})
+    s2, events = GAME.remove(s, 8)
+    assert (s.left, s2.left, s2.version) == ([], [1], 1)
+    assert events == [Event(type="left", seat=1)]
+    assert GAME.remove(s2, 8) == (s2, [])
+
+
+def test_codecs() -> None:
+    assert GAME.encode_action(Add(n=2)) == "A,2"
+    assert GAME.decode_action("A,2") == Add(n=2)
+    with pytest.raises(IllegalAction) as exc:
+        GAME.decode_action("B,2")
+    assert exc.value.code == "malformed" and isinstance(exc.value.__cause__, ValueError)
+
+
+def test_check_players() -> None:
+    GAME._check_players([1, 2])
+    with pytest.raises(ValueError, match=r"players: 1\.\.2 players are needed"):
+        GAME._check_players([1, 2, 3])
+    with pytest.raises(ValueError, match="players: duplicate player"):
+        GAME._check_players([1, 1])
+
+
+def test_malformed_action() -> None:
+    with pytest.raises(MalformedAction) as exc:
+        try:
+            Add.decode("B,2")
+        except ValueError as e:
+            malformed(e)
+    err = exc.value
+    assert isinstance(err, IllegalAction) and isinstance(err, ValueError)
+    assert (err.code, err.details) == ("malformed", {"reason": "not an add: 'B,2'"})
+    assert err.__cause__ is None and err.__suppress_context__
+
+
+def test_counter_rng() -> None:
+    s = Toy(players=[7], seed=42)
+    first = counter_rng(s).random()
+    second = counter_rng(s).random()
+    assert s.rng_calls == 2
+    assert (first, second) == (random.Random("42:1").random(), random.Random("42:2").random())
