@@ -43,6 +43,7 @@ from locales import Translator, get_translator
 log = logging.getLogger(__name__)
 
 LOG_LINES = 3
+ANSWER_FIRST = 1.0  # seconds a picture waits for its press's answer, at most
 TABLE_LEASE = 5.0  # seconds: one table update; a killed holder delays the next this long
 ACTIVE = (RecordStatus.LOBBY, RecordStatus.PLAYING)
 
@@ -77,6 +78,7 @@ class GameService:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._lobby_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._dirty: set[int] = set()
+        self._holds: dict[int, asyncio.Event] = {}  # presses not answered yet
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._bg: set[asyncio.Task[Any]] = set()
         self._poller: asyncio.Task[None] | None = None
@@ -441,8 +443,16 @@ class GameService:
             rec.deadline = None
 
     async def play_press(
-        self, chat_id: int, user: int, message_id: int | None, data: Any
+        self,
+        chat_id: int,
+        user: int,
+        message_id: int | None,
+        data: Any,
+        *,
+        hold_picture: bool = False,
     ) -> Answer:
+        """A press on the table. With `hold_picture` the table worker starts at once but
+        draws no picture until the caller says the callback is `answered` (or 1 s)."""
         async with self._locks[chat_id]:
             rec = await self.store.get(chat_id)
             t = self.t(rec.language if rec else None)
@@ -488,6 +498,8 @@ class GameService:
                 rec = await self._save(rec)
             except Conflict:
                 return Answer(t("error.conflict"), alert=True)
+            if hold_picture:
+                self._holds.setdefault(chat_id, asyncio.Event())
             await self._changed(rec, before_actor)
             notes = p.private_notes(events, adv.state, user, t)
             text = "\n".join(x for x in [out.toast, *notes] if x) or None
@@ -647,6 +659,20 @@ class GameService:
 
     # ------------------------------------------------------------------ table worker
 
+    def answered(self, chat_id: int) -> None:
+        """The press's callback is answered: the table worker may draw the picture."""
+        hold = self._holds.pop(chat_id, None)
+        if hold is not None:
+            hold.set()
+
+    async def _after_answer(self, chat_id: int) -> None:
+        """Wait (at most ANSWER_FIRST seconds) until a held press has been answered: the
+        picture must not compete with the answer for the event loop (and the GIL)."""
+        hold = self._holds.get(chat_id)
+        if hold is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(hold.wait(), ANSWER_FIRST)
+
     def _kick(self, chat_id: int) -> None:
         self._dirty.add(chat_id)
         task = self._workers.get(chat_id)
@@ -749,6 +775,8 @@ class GameService:
         if msg_id is not None and rec.shown_picture == view.picture_key and rec.shown_text == tkey:
             return
         picture_changed = rec.shown_picture != view.picture_key
+        if msg_id is None or picture_changed:
+            await self._after_answer(chat_id)
         picture = (
             await self.pictures.draw(p.picture, state, names)
             if (msg_id is None or picture_changed)

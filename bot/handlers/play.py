@@ -18,10 +18,14 @@ async def play_button(query: CallbackQuery, callback_data: PlayCB, service: Game
     if msg is None:
         await query.answer(service.t()("press.old_button"))
         return
-    answer = await service.play_press(
-        msg.chat.id, query.from_user.id, msg.message_id, callback_data
-    )
-    await query.answer(answer.text, show_alert=answer.alert)
+    # the answer first: the table's picture waits for it (the worker starts at once)
+    try:
+        answer = await service.play_press(
+            msg.chat.id, query.from_user.id, msg.message_id, callback_data, hold_picture=True
+        )
+        await query.answer(answer.text, show_alert=answer.alert)
+    finally:
+        service.answered(msg.chat.id)
 
 
 async def unknown_button(query: CallbackQuery, service: GameService) -> None:
