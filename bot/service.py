@@ -109,13 +109,19 @@ class GameService:
         return await self.store.put(rec, rec.version)
 
     async def _update(
-        self, chat_id: int, change: Callable[[GameRecord], GameRecord | None]
+        self,
+        chat_id: int,
+        change: Callable[[GameRecord], GameRecord | None],
+        known: GameRecord | None = None,
     ) -> GameRecord | None:
         """Re-read and apply `change` until the compare-and-set succeeds (under the chat's
-        lock, so bookkeeping never makes a player's press fail)."""
+        lock, so bookkeeping never makes a player's press fail). `known`, a record read
+        earlier (and not needed afterwards), is tried first: if nothing was stored since,
+        that saves a read."""
         for _ in range(5):
             async with self._locks[chat_id]:
-                rec = await self.store.get(chat_id)
+                rec = known if known is not None else await self.store.get(chat_id)
+                known = None
                 if rec is None:
                     return None
                 new = change(rec)
@@ -243,6 +249,8 @@ class GameService:
             if latest is not None and latest.uid == rec.uid:
                 rec = latest
             await self._edit_lobby(rec)
+        if rec.status == RecordStatus.CANCELLED:
+            self._forget(rec.chat_id)
 
     async def _edit_lobby(self, rec: GameRecord) -> None:
         if rec.lobby_message_id is None:
@@ -500,7 +508,7 @@ class GameService:
                 return Answer(t("error.conflict"), alert=True)
             if hold_picture:
                 self._holds.setdefault(chat_id, asyncio.Event())
-            await self._changed(rec, before_actor)
+            await self._changed(rec, before_actor, adv.state)
             notes = p.private_notes(events, adv.state, user, t)
             text = "\n".join(x for x in [out.toast, *notes] if x) or None
             if text and len(text) > 200:
@@ -567,12 +575,15 @@ class GameService:
                 return
             await self._changed(rec, before_actor)
 
-    async def _changed(self, rec: GameRecord, before_actor: int | None = None) -> None:
+    async def _changed(
+        self, rec: GameRecord, before_actor: int | None = None, state: BaseModel | None = None
+    ) -> None:
         self._kick(rec.chat_id)
         await self._schedule_timer(rec)
         if rec.status == RecordStatus.PLAYING and rec.state is not None:
             p = self.presenter(rec.game_id)
-            state = p.load(rec.state)
+            if state is None:
+                state = p.load(rec.state)
             actor = p.actor(state)
             if actor is not None and actor != before_actor:
                 self._spawn(self._private_hand(rec, p, state, actor))
@@ -687,6 +698,7 @@ class GameService:
         message is sent once and an older picture never lands over a newer one."""
         failures = 0
         outage = 0
+        ended = False
         try:
             while chat_id in self._dirty:
                 self._dirty.discard(chat_id)
@@ -698,8 +710,12 @@ class GameService:
                         await asyncio.sleep(0.1)
                         continue
                     try:
-                        await self._flush_outbox(chat_id)
-                        await self._refresh_table(chat_id)
+                        rec = await self.store.get(chat_id)  # one read for the round
+                        if rec is not None and rec.outbox:
+                            await self._flush_outbox(chat_id, rec)
+                            rec = await self.store.get(chat_id)
+                        ended = rec is None or rec.status not in ACTIVE
+                        await self._refresh_table(chat_id, rec)
                     finally:
                         with contextlib.suppress(StoreUnavailable):
                             await self.store.unlock(lease, token)
@@ -726,9 +742,18 @@ class GameService:
         finally:
             if self._workers.get(chat_id) is asyncio.current_task():
                 del self._workers[chat_id]
+            if ended and chat_id not in self._dirty:
+                self._forget(chat_id)
 
-    async def _flush_outbox(self, chat_id: int) -> None:
-        rec = await self.store.get(chat_id)
+    def _forget(self, chat_id: int) -> None:
+        """Drop a chat's locks once its game is over (one per chat ever seen, otherwise);
+        only when nobody holds or waits for them."""
+        for locks in (self._locks, self._lobby_locks):
+            lock = locks.get(chat_id)
+            if lock is not None and not lock.locked() and not getattr(lock, "_waiters", None):
+                del locks[chat_id]
+
+    async def _flush_outbox(self, chat_id: int, rec: GameRecord | None) -> None:
         if rec is None or not rec.outbox:
             return
         sent = 0
@@ -762,8 +787,7 @@ class GameService:
         buttons = [] if over else p.keyboard(state, rec.ui, dict(rec.names), t)
         return TableView(caption=caption, buttons=buttons, picture_key=p.picture_key(state))
 
-    async def _refresh_table(self, chat_id: int) -> None:
-        rec = await self.store.get(chat_id)
+    async def _refresh_table(self, chat_id: int, rec: GameRecord | None) -> None:
         if rec is None or rec.state is None or rec.status == RecordStatus.LOBBY:
             return
         p = self.presenter(rec.game_id)
@@ -794,15 +818,17 @@ class GameService:
             assert picture is not None
             msg_id = await send_table(self.bot, chat_id, view, picture, rec.uid, rec.seq)
 
+        uid = rec.uid
+
         def mark(r: GameRecord) -> GameRecord | None:
-            if r.uid != rec.uid:
+            if r.uid != uid:
                 return None
             r.table_message_id = msg_id
             r.shown_picture = view.picture_key
             r.shown_text = tkey
             return r
 
-        await self._update(chat_id, mark)
+        await self._update(chat_id, mark, known=rec)
 
     async def resume(self) -> None:
         """After a restart: finish pending messages, re-sync tables, re-arm timers."""
