@@ -18,6 +18,9 @@ import gc
 import importlib
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -42,8 +45,24 @@ def warm_up_renderers(game_ids: Iterable[str]) -> None:
                 log.exception("warming up render.%s failed", game_id)
 
 
-def _child_init(game_ids: list[str]) -> None:
-    """In the render process: warm every renderer once, then freeze the GC."""
+def _watch_parent(pid: int) -> None:
+    """End the render process once the bot is gone. A pool worker started through the
+    forkserver holds both ends of its own task pipe (and is the forkserver's child, not
+    the bot's), so it would never notice a bot killed with SIGKILL and live on forever,
+    with the forkserver and the resource tracker."""
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:
+            pass
+
+
+def _child_init(game_ids: list[str], parent: int) -> None:
+    """In the render process: watch the bot, warm every renderer once, freeze the GC."""
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     warm_up_renderers(game_ids)
     gc.collect()
     gc.freeze()
@@ -78,7 +97,7 @@ class Pictures:
                     max_workers=1,
                     mp_context=multiprocessing.get_context("forkserver"),
                     initializer=_child_init,
-                    initargs=(self._ids,),
+                    initargs=(self._ids, os.getpid()),
                 )
                 self._procs.submit(_ready)  # spawn the worker (and its warm-up) now
                 return
