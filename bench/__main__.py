@@ -4,8 +4,9 @@ Each number is printed beside a baseline measured in the same run, with the targ
 verdict (✓/✗). These are measurements, not pass/fail tests.
 
 - Board pictures: render time of mid-game states vs encoding the finished image.
-- The bot end to end: the real bot process (and the bot with the recommended fixes,
-  bench/patched_bot.py) vs a minimal aiogram echo bot, against the fake Bot API server
+- The bot end to end: the real bot process (`bot`; `before`: the bot of the commit
+  before the fixes of docs/performance.md) vs a minimal aiogram echo bot, against the
+  fake Bot API server
   and a real Redis, with 1, 10, 100 (and 1000) concurrent games.
 - Memory: Redis `MEMORY USAGE` per stored game; the bot's RSS with the most games.
 - Engine: random full games of «Семидорожник» per second with 2, 4 and 6 players.
@@ -63,7 +64,12 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="1/10/100 games, short windows")
     parser.add_argument("--games", type=int, nargs="+", default=None)
     parser.add_argument("--measure", type=float, default=None, help="seconds per scenario")
-    parser.add_argument("--variants", nargs="+", default=["echo", "bot", "fixed+proc"])
+    parser.add_argument(
+        "--variants",
+        nargs="+",
+        default=["echo", "before", "bot"],
+        help="echo, before, bot, threads, stats or rev:<commit> (the bot of that commit)",
+    )
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--profile", default=None, help="write py-spy profiles of the bot here")
     parser.add_argument("--skip", nargs="*", default=[], choices=["render", "engine", "e2e"])

@@ -59,25 +59,42 @@ FM_PASS = "Не использовать"
 HAND = "🂠 Мои фишки"
 TIMEOUT = 60.0
 
-# The processes measured: the echo baseline, the bot as it is, and the bot with the
-# fixes bench/patched_bot.py tries (recommended for bot/, see docs/performance.md).
-FIXES = "warm,gcfreeze,pool,generics,renderpool"
+# The processes measured: the echo baseline, the bot as it is in the working tree
+# (pictures in a separate process, the default of `python -m bot`), the same bot with its
+# pictures on threads (RENDER_PROCESS=0), and `before`: the bot of commit BEFORE_REV, the
+# last one without the fixes of docs/performance.md (`BENCH_BEFORE_REV` to change it;
+# its bot/, games/, render/ and locales/ are extracted with `git archive`); any
+# `rev:<commit>` runs the bot of that commit the same way.
+BEFORE_REV = os.environ.get("BENCH_BEFORE_REV", "fac55af")
 VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "echo": ("bench.echo_bot", {}),
     "bot": ("bot", {}),
-    "fixed": ("bench.patched_bot", {"BENCH_FIXES": FIXES, "MALLOC_ARENA_MAX": "2"}),
-    "fixed+af": (
-        "bench.patched_bot",
-        {"BENCH_FIXES": FIXES + ",answerfirst", "MALLOC_ARENA_MAX": "2"},
-    ),
-    "fixed+proc": (
-        "bench.patched_bot",
-        {"BENCH_FIXES": FIXES + ",answerfirst,renderproc", "MALLOC_ARENA_MAX": "2"},
-    ),
-    "arena": ("bot", {"MALLOC_ARENA_MAX": "2"}),  # as is, with glibc's arenas capped
-    "stats": ("bench.patched_bot", {"BENCH_STATS": "1"}),  # as is, logging GC and stalls
-    "fixstats": ("bench.patched_bot", {"BENCH_STATS": "1", "BENCH_FIXES": FIXES}),
+    "threads": ("bot", {"RENDER_PROCESS": "0"}),
+    "before": ("bot", {}),
+    "stats": ("bench.patched_bot", {"BENCH_STATS": "1"}),  # logging GC and stalls
 }
+
+
+def checkout(rev: str) -> Path:
+    """`bot/ games/ render/ locales/` of `rev`, extracted once into a temporary folder."""
+    sha = subprocess.run(
+        ["git", "rev-parse", "--short=12", rev],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    target = Path(tempfile.gettempdir()) / f"nastolka-bench-{sha}"
+    if not (target / "bot" / "__main__.py").exists():
+        target.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "archive", sha, "bot", "games", "render", "locales"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target
 
 
 def think_for(games: int) -> tuple[float, float]:
@@ -167,17 +184,19 @@ def redis_bytes_per_game(url: str, prefix: str) -> tuple[float, int, int]:
 class BotProcess:
     """`python -m <module>` against the fake server; stdout/stderr go to a log file."""
 
-    def __init__(self, module: str, env: dict[str, str], log_path: Path) -> None:
+    def __init__(self, module: str, env: dict[str, str], log_path: Path, root: Path = ROOT) -> None:
         self.module = module
-        self.env = {**os.environ, **env, "PYTHONPATH": str(ROOT)}
+        self.root = root
+        self.env = {**os.environ, **env, "PYTHONPATH": f"{root}{os.pathsep}{ROOT}"}
         self.log_path = log_path
         self.proc: subprocess.Popen[bytes] | None = None
+        self.orphans: list[int] = []
 
     def start(self) -> None:
         self._log = self.log_path.open("wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", self.module],
-            cwd=ROOT,
+            cwd=self.root,
             env=self.env,
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -188,16 +207,38 @@ class BotProcess:
         assert self.proc is not None
         return self.proc.pid
 
+    def family(self) -> list[int]:
+        """The bot's pid and its descendants' (the forkserver and the render process)."""
+        parents: dict[int, int] = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                    parents[int(entry.name)] = int(stat[1])
+        out = [self.pid]
+        for pid in out:
+            out.extend(child for child, parent in parents.items() if parent == pid)
+        return out
+
     def rss_bytes(self) -> int:
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        return 0
+        """VmRSS of the bot and its render process together."""
+        total = 0
+        for pid in self.family():
+            with contextlib.suppress(OSError):
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+        return total
 
     def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        """CPU of the bot and its render process together (user + system)."""
         ticks = os.sysconf("SC_CLK_TCK")
-        return (int(fields[11]) + int(fields[12])) / ticks
+        total = 0
+        for pid in self.family():
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+        return total / ticks
 
     def errors(self) -> list[str]:
         text = self.log_path.read_text(errors="replace")
@@ -206,6 +247,7 @@ class BotProcess:
     async def stop(self) -> None:
         if self.proc is None:
             return
+        family = self.family() if self.proc.poll() is None else [self.pid]
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
             for _ in range(100):
@@ -215,6 +257,14 @@ class BotProcess:
             else:
                 self.proc.kill()
                 self.proc.wait()
+        for _ in range(30):  # the render process must end with the bot
+            left = [p for p in family[1:] if Path(f"/proc/{p}").exists()]
+            if not left:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            self.orphans = left
+            print(f"  ! {self.module}: processes left after it stopped: {left}", file=sys.stderr)
         self._log.close()
 
 
@@ -480,9 +530,12 @@ async def bot_process(
         "REDIS_PREFIX": prefix,
         "FIRST_MOVE_SECONDS": "2",
     }
-    module, extra = VARIANTS[kind]
+    module, extra = VARIANTS.get(kind, ("bot", {}))
     env.update(extra)
-    proc = BotProcess(module, env, logdir / f"{kind}-{prefix}.log")
+    root = ROOT
+    if kind == "before" or kind.startswith("rev:"):  # `rev:<commit>`: the bot of a commit
+        root = checkout(BEFORE_REV if kind == "before" else kind[4:])
+    proc = BotProcess(module, env, logdir / f"{kind}-{prefix}.log", root)
     proc.start()
     try:
         await tg.wait_for(
@@ -610,7 +663,7 @@ async def run_all(
     think: tuple[float, float] | None,
     saturate: int,
     logdir: Path,
-    variants: tuple[str, ...] = ("echo", "bot", "fixed+proc"),
+    variants: tuple[str, ...] = ("echo", "before", "bot"),
     profile_dir: Path | None = None,
     progress: Callable[[str], None] = print,
 ) -> list[Scenario]:
@@ -658,7 +711,12 @@ def main() -> None:
     parser.add_argument("--think", type=float, nargs=2, default=None)
     parser.add_argument("--saturate", type=int, default=0)
     parser.add_argument("--redis-url", default=None)
-    parser.add_argument("--variants", nargs="+", default=["echo", "bot", "fixed+proc"])
+    parser.add_argument(
+        "--variants",
+        nargs="+",
+        default=["echo", "before", "bot"],
+        help=f"{', '.join(VARIANTS)} or rev:<commit> (the bot of that commit)",
+    )
     parser.add_argument("--profile", default=None, help="py-spy raw profiles to this dir")
     args = parser.parse_args()
     logdir = Path(tempfile.mkdtemp(prefix="bench-logs-"))
