@@ -35,6 +35,7 @@ from render.common import (
     WHITE,
     Canvas,
     contrast_ink,
+    disc,
     draw_text,
     encode_png,
     mix,
@@ -169,31 +170,7 @@ def _disc(
     outline: RGB | None = None,
     width: float = 0,
 ) -> None:
-    """An antialiased disc."""
-    pad = radius + width + 2
-    ox, oy = round(centre[0] - pad), round(centre[1] - pad)
-    # The sprite depends only on the disc and where its centre falls inside a pixel,
-    # so it is drawn once and pasted wherever the same disc is needed again.
-    sprite = _disc_sprite(
-        round(centre[0] - ox, 3), round(centre[1] - oy, 3), radius, fill, outline, width, pad
-    )
-    paste(img, sprite, (ox, oy))
-
-
-@lru_cache(maxsize=256)
-def _disc_sprite(
-    cx: float,
-    cy: float,
-    radius: float,
-    fill: RGB,
-    outline: RGB | None,
-    width: float,
-    pad: float,
-) -> Image.Image:
-    side = round(2 * pad) + 1
-    c = Canvas((side, side))
-    c.circle((cx, cy), radius, fill=fill, outline=outline, width=width)
-    return c.image()
+    disc(img, centre, radius, fill, outline, width)
 
 
 def _star(img: Image.Image, centre: tuple[int, int], radius: float, fill: RGB) -> None:

@@ -358,6 +358,40 @@ def paste(dst: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
     dst.paste(sprite, xy, sprite)
 
 
+def disc(
+    img: Image.Image,
+    centre: Point,
+    radius: float,
+    fill: RGB,
+    outline: RGB | None = None,
+    width: float = 0,
+) -> None:
+    """An antialiased disc, pasted from a cached sprite."""
+    pad = radius + width + 2
+    ox, oy = round(centre[0] - pad), round(centre[1] - pad)
+    # A sprite depends only on the disc and where its centre falls inside a pixel.
+    sprite = _disc_sprite(
+        round(centre[0] - ox, 3), round(centre[1] - oy, 3), radius, fill, outline, width, pad
+    )
+    paste(img, sprite, (ox, oy))
+
+
+@lru_cache(maxsize=512)
+def _disc_sprite(
+    cx: float,
+    cy: float,
+    radius: float,
+    fill: RGB,
+    outline: RGB | None,
+    width: float,
+    pad: float,
+) -> Image.Image:
+    side = round(2 * pad) + 1
+    c = Canvas((side, side))
+    c.circle((cx, cy), radius, fill=fill, outline=outline, width=width)
+    return c.image()
+
+
 def paste_centred(dst: Image.Image, sprite: Image.Image, centre: Point) -> None:
     x = round(centre[0] - sprite.width / 2)
     y = round(centre[1] - sprite.height / 2)

@@ -47,6 +47,7 @@ from render.common import (
     Canvas,
     clean_text,
     contrast_ink,
+    disc,
     draw_text,
     encode_png,
     font,
@@ -239,28 +240,7 @@ def _disc(
     outline: RGB | None = INK,
     width: float = 2.5,
 ) -> None:
-    pad = radius + width + 2
-    ox, oy = round(centre[0] - pad), round(centre[1] - pad)
-    sprite = _disc_sprite(
-        round(centre[0] - ox, 2), round(centre[1] - oy, 2), radius, fill, outline, width, pad
-    )
-    paste(img, sprite, (ox, oy))
-
-
-@lru_cache(maxsize=512)
-def _disc_sprite(
-    cx: float,
-    cy: float,
-    radius: float,
-    fill: RGB,
-    outline: RGB | None,
-    width: float,
-    pad: float,
-) -> Image.Image:
-    side = round(2 * pad) + 1
-    c = Canvas((side, side))
-    c.circle((cx, cy), radius, fill=fill, outline=outline, width=width)
-    return c.image()
+    disc(img, centre, radius, fill, outline, width)
 
 
 def _token(
