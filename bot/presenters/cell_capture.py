@@ -139,7 +139,7 @@ class CellCapturePresenter(Presenter):
             cur, _ev = self.game.apply(cur, Action(type=T.STEP, dir=d))
         return remaining
 
-    # ---------------------------------------------------------------- picture
+    # ---------------------------------------------------------------- hand
 
     def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
         return t("cc.no_hand")

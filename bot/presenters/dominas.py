@@ -216,8 +216,6 @@ class DominasPresenter(Presenter):
             return int(pg.get("n") or 0) % pages
         return 0
 
-    # ---------------------------------------------------------------- picture
-
     # ---------------------------------------------------------------- hand
 
     def _fits(self, s: State, seat: int, tile: str) -> list[Action]:

@@ -233,7 +233,7 @@ class HypnosiaPresenter(Presenter):
             rows.append([Btn(t("hy.btn.other_die"), "b")])
         return rows
 
-    # ---------------------------------------------------------------- picture
+    # ---------------------------------------------------------------- hand
 
     def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
         return t("hy.no_hand")

@@ -156,7 +156,7 @@ class SeaCrossPresenter(Presenter):
             rows += [btns[i : i + PER_ROW] for i in range(0, len(btns), PER_ROW)]
         return rows
 
-    # ---------------------------------------------------------------- picture
+    # ---------------------------------------------------------------- hand
 
     def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
         return t("sc.no_hand")

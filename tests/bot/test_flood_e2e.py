@@ -66,6 +66,22 @@ async def test_new_messages_in_a_group_stay_within_the_limit_and_none_is_lost(
     assert not errors(caplog)
 
 
+async def rolled_table(
+    tg: FakeTelegram, chat: Chat, users: list[User]
+) -> tuple[StoredMessage, User]:
+    """A started game whose mover has rolled two dice and is placing."""
+    lobby = await open_lobby(chat, *users)
+    table = await start_game(chat, users[0], lobby)
+    await wait_phase(chat, table, "🎲 Один кубик")
+    await tg.settle()
+    player = mover(table, users)
+    assert player is not None
+    await chat.press(player, table, "🎲🎲 Два кубика")
+    await wait_phase(chat, table, "▶ Выставить всё")
+    await tg.settle()
+    return table, player
+
+
 async def test_a_burst_of_taps_gives_one_edit_with_the_latest_state_after_retry_after(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -74,15 +90,7 @@ async def test_a_burst_of_taps_gives_one_edit_with_the_latest_state_after_retry_
         users = [anna, boris]
         chat = tg.group(members=users)
         async with running(settings_for(tg, turn_seconds=0)) as app:
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
-            player = mover(table, users)
-            assert player is not None
-            await chat.press(player, table, "🎲🎲 Два кубика")
-            await wait_phase(chat, table, "▶ Выставить всё")
-            await tg.settle()
+            table, player = await rolled_table(tg, chat, users)
             mark = len(tg.calls())
             for method in EDITS:
                 tg.server.inject_error(
@@ -112,15 +120,7 @@ async def test_not_modified_is_harmless_and_a_deleted_table_is_posted_again(
         users = [anna, boris]
         chat = tg.group(members=users)
         async with running(settings_for(tg, turn_seconds=0)) as app:
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
-            player = mover(table, users)
-            assert player is not None
-            await chat.press(player, table, "🎲🎲 Два кубика")
-            await wait_phase(chat, table, "▶ Выставить всё")
-            await tg.settle()
+            table, player = await rolled_table(tg, chat, users)
             tg.server.inject_error(
                 "editMessageCaption",
                 400,
