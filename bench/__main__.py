@@ -85,7 +85,7 @@ def main() -> None:
     print(f"run: {'quick' if quick else 'full'}\n")
 
     if "render" not in args.skip:
-        print(render_table(render.run(n_states=6 if quick else 12, repeat=2 if quick else 4)))
+        print(render_table(render.run(n_states=8 if quick else 20, repeat=2 if quick else 3)))
         print()
 
     if "e2e" not in args.skip:
