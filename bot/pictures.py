@@ -8,6 +8,9 @@ and every render thread takes the GIL from the event loop that answers the press
 - with `process=True` (the default of `python -m bot`, see `RENDER_PROCESS`) one worker
   process (forkserver) draws instead, warmed up when it starts; if that process dies or
   cannot be started, pictures fall back to the threads for good (logged once).
+
+Whoever draws runs at a lower CPU priority (`RENDER_NICE`): when the cores are busy a
+press is answered first and the picture waits, never the other way round.
 """
 
 from __future__ import annotations
@@ -26,6 +29,18 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 log = logging.getLogger(__name__)
+
+RENDER_NICE = 10  # niceness added to the render process and threads
+
+
+def lower_priority(nice: int = RENDER_NICE) -> None:
+    """Lower the calling thread's CPU priority (Linux: niceness is per thread, so this
+    leaves the event loop's thread alone; a process's first thread is the process)."""
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + nice)
+    except (AttributeError, OSError):  # not Linux, or not allowed: draw at normal priority
+        pass
 
 
 def warm_up_renderers(game_ids: Iterable[str]) -> None:
@@ -61,7 +76,9 @@ def _watch_parent(pid: int) -> None:
 
 
 def _child_init(game_ids: list[str], parent: int) -> None:
-    """In the render process: watch the bot, warm every renderer once, freeze the GC."""
+    """In the render process: lower its priority, watch the bot, warm every renderer
+    once, freeze the GC."""
+    lower_priority()
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     warm_up_renderers(game_ids)
     gc.collect()
@@ -78,7 +95,7 @@ class Pictures:
     def __init__(self, game_ids: Iterable[str], *, threads: int = 2, process: bool = False):
         self._ids = list(game_ids)
         self._threads = concurrent.futures.ThreadPoolExecutor(
-            max_workers=threads, thread_name_prefix="render"
+            max_workers=threads, thread_name_prefix="render", initializer=lower_priority
         )
         self._want_process = process
         self._procs: concurrent.futures.ProcessPoolExecutor | None = None
