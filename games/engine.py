@@ -7,7 +7,7 @@ An engine subclasses `RulesEngine` and supplies the rules as hooks (`_candidates
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 from typing import Any, ClassVar, Generic, NoReturn, Protocol, Self, TypeVar
 
@@ -149,6 +149,20 @@ class RulesEngine(Generic[S, A]):
         s.version += 1
         return s, events
 
+    def first_legal(self, state: S, options: Iterable[A]) -> A | None:
+        """The first of `options` that `apply` would accept, without listing every legal
+        action: `_why` for each option, the candidates only for the one that passes."""
+        if self.is_over(state):
+            return None
+        for a in options:
+            if self._why(state, a) is None and a in self._candidates(state):
+                return a
+        return None
+
+    def batch(self, state: S) -> Batch[S, A]:
+        """A private copy of `state` to apply several actions to, one after another."""
+        return Batch(self, state)
+
     def remove(self, state: S, player: int) -> tuple[S, list[Event]]:
         if player not in state.players:
             raise self._not_a_player(player)
@@ -170,3 +184,25 @@ class RulesEngine(Generic[S, A]):
         except ValueError as exc:
             self._undecodable(text, exc)
         return action
+
+
+class Batch(Generic[S, A]):
+    """Actions applied one after another to one private copy of a state: the states and
+    events that `apply` gives for each in turn, for one deep copy in all instead of one
+    per action (the bot's «place everything» applies a dozen in one press). The state
+    passed in is never changed."""
+
+    def __init__(self, engine: RulesEngine[S, A], state: S) -> None:
+        self._engine = engine
+        self.state: S = state.model_copy(deep=True)
+        self.events: list[Event] = []
+
+    def first(self, options: Iterable[A]) -> A | None:
+        """Apply the first legal one of `options` and return it; None, and nothing
+        changes, when none is legal."""
+        e = self._engine
+        a = e.first_legal(self.state, options)
+        if a is not None:
+            e._perform(self.state, a, self.events)
+            self.state.version += 1
+        return a

@@ -27,6 +27,7 @@ from pydantic import BaseModel
 from bot.config import Settings
 from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
 from games import Event, IllegalAction
+from games.engine import Batch
 from games.seven_tracks import (
     GAME,
     Action,
@@ -482,11 +483,7 @@ class SevenTracksPresenter(Presenter):
         return s2
 
     def _first_legal(self, s: State, options: list[Action]) -> Action | None:
-        legal = self._legal(s)
-        for a in options:
-            if a in legal:
-                return a
-        return None
+        return self.game.first_legal(s, options)
 
     def _do(self, s: State, options: list[Action], events: list[Event]) -> State:
         """Apply the first legal option, or raise the engine's reason for the first one."""
@@ -499,14 +496,41 @@ class SevenTracksPresenter(Presenter):
     def _still_mine(self, s: State, seat: int, turn_no: int) -> bool:
         return s.current == seat and s.turn_no == turn_no and s.phase == Phase.PLACING
 
+    # The multi-tile presses below apply their tiles on one batch (one copy of the state).
+
     def _run(
         self, s: State, k: int, events: list[Event], universal: bool = False
     ) -> tuple[State, int]:
+        b = self.game.batch(s)
+        n = self._run_on(b, k, universal)
+        events.extend(b.events)
+        return b.state, n
+
+    def _run_t7(self, s: State, events: list[Event]) -> tuple[State, int]:
+        b = self.game.batch(s)
+        n = self._run_t7_on(b)
+        events.extend(b.events)
+        return b.state, n
+
+    def _place_all(self, s: State, events: list[Event]) -> tuple[State, int, int]:
+        b = self.game.batch(s)
+        placed, drawn = self._place_all_on(b)
+        events.extend(b.events)
+        return b.state, placed, drawn
+
+    def _draw_until(self, s: State, events: list[Event]) -> tuple[State, int]:
+        b = self.game.batch(s)
+        n = self._draw_on(b)
+        events.extend(b.events)
+        return b.state, n
+
+    def _run_on(self, b: Batch[State, Action], k: int, universal: bool = False) -> int:
         """The longest run of the mover's tiles on main track k (greedy: colour, else a white;
         a universal as a white only when `universal`)."""
-        seat, turn_no = s.current, s.turn_no
+        seat, turn_no = b.state.current, b.state.turn_no
         placed = 0
         for _ in range(MAX_STEPS):
+            s = b.state
             if not self._still_mine(s, seat, turn_no):
                 break
             track = s.tracks[k - 1]
@@ -522,77 +546,66 @@ class SevenTracksPresenter(Presenter):
                 ]
                 if universal:
                     options.append(Action(type=T.PLACE, kind=UNIVERSAL, track=k))
-            a = self._first_legal(s, options)
-            if a is None:
+            if b.first(options) is None:
                 break
-            s = self._apply(s, a, events)
             placed += 1
-        return s, placed
+        return placed
 
-    def _run_t7(self, s: State, events: list[Event]) -> tuple[State, int]:
-        seat, turn_no = s.current, s.turn_no
+    def _run_t7_on(self, b: Batch[State, Action]) -> int:
+        seat, turn_no = b.state.current, b.state.turn_no
         placed = 0
         for _ in range(MAX_STEPS):
-            if not self._still_mine(s, seat, turn_no) or not s.turn.is_double:
+            if not self._still_mine(b.state, seat, turn_no) or not b.state.turn.is_double:
                 break
-            a = self._first_legal(s, [Action(type=T.PLACE_T7, kind=c) for c in COLOURS])
-            if a is None:
+            if b.first([Action(type=T.PLACE_T7, kind=c) for c in COLOURS]) is None:
                 break
-            s = self._apply(s, a, events)
             placed += 1
-        return s, placed
+        return placed
 
-    def _place_everywhere(
-        self, s: State, events: list[Event], universal: bool = False
-    ) -> tuple[State, int]:
+    def _everywhere_on(self, b: Batch[State, Action], universal: bool = False) -> int:
         total = 0
-        seat, turn_no = s.current, s.turn_no
-        for k in sorted(x for x in s.turn.modes if x != T7):
-            if not self._still_mine(s, seat, turn_no):
+        seat, turn_no = b.state.current, b.state.turn_no
+        for k in sorted(x for x in b.state.turn.modes if x != T7):
+            if not self._still_mine(b.state, seat, turn_no):
                 break
-            s, n = self._run(s, k, events, universal)
-            total += n
-        if self._still_mine(s, seat, turn_no) and s.turn.is_double:
-            s, n = self._run_t7(s, events)
-            total += n
-        return s, total
+            total += self._run_on(b, k, universal)
+        if self._still_mine(b.state, seat, turn_no) and b.state.turn.is_double:
+            total += self._run_t7_on(b)
+        return total
 
-    def _place_all(self, s: State, events: list[Event]) -> tuple[State, int, int]:
+    def _place_all_on(self, b: Batch[State, Action]) -> tuple[int, int]:
         """«Выставить всё»: the longest runs everywhere; while the obligation is unmet and
         the bank allows, draw until a tile fits and place again (R42–R45)."""
-        seat, turn_no = s.current, s.turn_no
+        seat, turn_no = b.state.current, b.state.turn_no
         placed = drawn = 0
         for _ in range(MAX_STEPS):
-            s, n = self._place_everywhere(s, events)
-            placed += n
-            if not self._still_mine(s, seat, turn_no):
+            placed += self._everywhere_on(b)
+            if not self._still_mine(b.state, seat, turn_no):
                 break
-            s, d = self._draw_until(s, events)
+            d = self._draw_on(b)
             drawn += d
             if d:
                 continue
             # the only tile that fits may be a universal: use it rather than stall
-            legal = self._legal(s)
+            legal = self._legal(b.state)
             if not any(a.type in (T.DRAW, T.END_PLACING) for a in legal):
-                s, n = self._place_everywhere(s, events, universal=True)
+                n = self._everywhere_on(b, universal=True)
                 placed += n
                 if n:
                     continue
             break
-        return s, placed, drawn
+        return placed, drawn
 
-    def _draw_until(self, s: State, events: list[Event]) -> tuple[State, int]:
-        seat, turn_no = s.current, s.turn_no
+    def _draw_on(self, b: Batch[State, Action]) -> int:
+        seat, turn_no = b.state.current, b.state.turn_no
         drawn = 0
         for _ in range(MAX_STEPS):
-            if not self._still_mine(s, seat, turn_no):
+            if not self._still_mine(b.state, seat, turn_no):
                 break
-            a = self._first_legal(s, [Action(type=T.DRAW)])
-            if a is None:
+            if b.first([Action(type=T.DRAW)]) is None:
                 break
-            s = self._apply(s, a, events)
             drawn += 1
-        return s, drawn
+        return drawn
 
     def _priority_options(
         self, s: State, prefix: str, role: str, target: int | None

@@ -151,3 +151,62 @@ def test_counter_rng() -> None:
     second = counter_rng(s).random()
     assert s.rng_calls == 2
     assert (first, second) == (random.Random("42:1").random(), random.Random("42:2").random())
+
+
+def _random_states(game_id: str, n: int) -> list[BaseModel]:
+    import games
+
+    g = games.get(game_id)
+    rng = random.Random(game_id)
+    out: list[BaseModel] = []
+    while len(out) < n:
+        s = g.new([1, 2, 3, 4][: max(2, min(4, g.max_players))], seed=rng.randrange(10**6))
+        for _ in range(rng.randrange(1, 300)):
+            if g.is_over(s):
+                break
+            s, _ = g.apply(s, rng.choice(g.legal_actions(s)))
+        out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("game_id", ["seven_tracks", "sea_cross", "hypnosia", "dominas"])
+def test_first_legal_and_a_batch_agree_with_legal_actions_and_apply(game_id: str) -> None:
+    """`first_legal` picks what `legal_actions` allows; a batch gives the states and
+    events of `apply` one by one, and leaves the state it was given unchanged."""
+    import games
+
+    g = games.get(game_id)
+    rng = random.Random(1)
+    for s in _random_states(game_id, 25):
+        before = s.model_dump_json()
+        legal = g.legal_actions(s)
+        b = g.batch(s)
+        expected, expected_events = s, []
+        for _ in range(8):
+            if g.is_over(expected):
+                assert b.first(legal) is None
+                break
+            legal = g.legal_actions(expected)
+            options = rng.sample(legal, min(3, len(legal)))
+            assert g.first_legal(expected, options) == (options[0] if options else None)
+            if not options:
+                break
+            a = b.first(options)
+            assert a == options[0]
+            expected, ev = g.apply(expected, a)
+            expected_events += ev
+            assert b.state.model_dump_json() == expected.model_dump_json()
+        assert b.events == expected_events
+        assert s.model_dump_json() == before
+
+
+def test_a_batch_refuses_quietly_and_changes_nothing() -> None:
+    s = Toy(players=[7, 8])
+    b = GAME.batch(s)
+    assert b.first([Add(n=3), Add(n=99)]) is None  # illegal, then not a candidate
+    assert b.state == s and b.events == []
+    assert b.first([Add(n=3), Add(n=2)]) == Add(n=2)
+    assert b.first([Add(n=2)]) == Add(n=2)
+    assert b.state.total == 4 and b.state.version == 2 and s.total == 0
+    assert b.first([Add(n=1)]) == Add(n=1)  # the game is over now
+    assert b.first([Add(n=1)]) is None and GAME.first_legal(b.state, [Add(n=1)]) is None
