@@ -208,7 +208,7 @@ class BotProcess:
         return self.proc.pid
 
     def family(self) -> list[int]:
-        """The bot's pid and its descendants' (the forkserver and the render process)."""
+        """The bot's pid and its descendants' (the render process)."""
         parents: dict[int, int] = {}
         for entry in Path("/proc").iterdir():
             if entry.name.isdigit():

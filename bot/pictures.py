@@ -5,9 +5,9 @@ default pool (up to cpu+4 threads) every thread that renders grows its own mallo
 and every render thread takes the GIL from the event loop that answers the presses. So:
 
 - `threads` (2) dedicated render threads, always there;
-- with `process=True` (the default of `python -m bot`, see `RENDER_PROCESS`) one worker
-  process (forkserver) draws instead, warmed up when it starts; if that process dies or
-  cannot be started, pictures fall back to the threads for good (logged once).
+- with `process=True` (the default of `python -m bot`, see `RENDER_PROCESS`) one render
+  process (`bot/render_worker.py`) draws instead, warmed up when it starts; if it dies
+  or cannot be started, pictures fall back to the threads for good (logged once).
 
 Whoever draws runs at a lower CPU priority (`RENDER_NICE`): when the cores are busy a
 press is answered first and the picture waits, never the other way round.
@@ -16,16 +16,16 @@ press is answered first and the picture waits, never the other way round.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
-import gc
 import importlib
 import logging
-import multiprocessing
 import os
+import pickle
+import sys
 import threading
-import time
 from collections.abc import Callable, Iterable
-from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -60,33 +60,94 @@ def warm_up_renderers(game_ids: Iterable[str]) -> None:
                 log.exception("warming up render.%s failed", game_id)
 
 
-def _watch_parent(pid: int) -> None:
-    """End the render process once the bot is gone. A pool worker started through the
-    forkserver holds both ends of its own task pipe (and is the forkserver's child, not
-    the bot's), so it would never notice a bot killed with SIGKILL and live on forever,
-    with the forkserver and the resource tracker."""
-    while True:
-        time.sleep(1.0)
+class WorkerGone(Exception):
+    """The render process ended (or never started) before it answered."""
+
+
+class RenderWorker:
+    """The render process (`bot/render_worker.py`), spoken to through its pipes from the
+    event loop: no executor threads in the bot, so nothing else wants the GIL while a
+    press is answered. Jobs are answered in the order they were sent."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self._proc = proc
+        self._waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self._gone = False
+        self.pid = proc.pid
+        self._reader: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def start(cls, game_ids: Iterable[str]) -> RenderWorker:
+        root = str(Path(__file__).resolve().parent.parent)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(x for x in (root, env.get("PYTHONPATH")) if x)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot.render_worker",
+            *game_ids,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env=env,
+            limit=1 << 22,
+        )
+        worker = cls(proc)
+        ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        ready.add_done_callback(lambda f: f.cancelled() or f.exception())  # nobody awaits it
+        worker._waiting.append(ready)  # its first frame says it is warmed up
+        worker._reader = asyncio.ensure_future(worker._read())
+        return worker
+
+    @property
+    def alive(self) -> bool:
+        return not self._gone
+
+    async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        if self._gone:
+            raise WorkerGone
+        stdin = self._proc.stdin
+        assert stdin is not None
+        payload = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.append(future)
+        stdin.write(len(payload).to_bytes(4, "big") + payload)
+        return await future
+
+    async def _read(self) -> None:
+        stdout = self._proc.stdout
+        assert stdout is not None
         try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:
+            while True:
+                size = int.from_bytes(await stdout.readexactly(4), "big")
+                ok, value = pickle.loads(await stdout.readexactly(size))
+                future = self._waiting.popleft()
+                if future.done():
+                    continue
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
+        except (asyncio.IncompleteReadError, ConnectionError, IndexError, pickle.PickleError):
             pass
+        finally:
+            self._gone = True
+            while self._waiting:
+                future = self._waiting.popleft()
+                if not future.done():
+                    future.set_exception(WorkerGone())
 
-
-def _child_init(game_ids: list[str], parent: int) -> None:
-    """In the render process: lower its priority, watch the bot, warm every renderer
-    once, freeze the GC."""
-    lower_priority()
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-    warm_up_renderers(game_ids)
-    gc.collect()
-    gc.freeze()
-
-
-def _ready() -> bool:
-    return True
+    async def close(self) -> None:
+        self._gone = True
+        stdin = self._proc.stdin
+        if stdin is not None:
+            stdin.close()  # the worker ends at the end of its input
+        try:
+            await asyncio.wait_for(self._proc.wait(), 5.0)
+        except TimeoutError:
+            self._proc.kill()
+            await self._proc.wait()
+        if self._reader is not None:
+            await self._reader
 
 
 class Pictures:
@@ -98,29 +159,22 @@ class Pictures:
             max_workers=threads, thread_name_prefix="render", initializer=lower_priority
         )
         self._want_process = process
-        self._procs: concurrent.futures.ProcessPoolExecutor | None = None
+        self._worker: RenderWorker | None = None
         self._warm_threads = False
 
     @property
     def in_process(self) -> bool:
-        return self._procs is not None
+        return self._worker is not None and self._worker.alive
 
     async def start(self) -> None:
-        """Start the render process (its warm-up runs there, in the background), or warm
-        the render threads' caches here (in a thread: the loop is not blocked)."""
-        if self._want_process and self._procs is None:
+        """Start the render process (it warms up in the background), or warm the render
+        threads' caches here (in a thread: the loop is not blocked)."""
+        if self._want_process and self._worker is None:
             try:
-                self._procs = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=multiprocessing.get_context("forkserver"),
-                    initializer=_child_init,
-                    initargs=(self._ids, os.getpid()),
-                )
-                self._procs.submit(_ready)  # spawn the worker (and its warm-up) now
+                self._worker = await RenderWorker.start(self._ids)
                 return
             except Exception as e:
                 log.warning("no render process (%s): pictures are drawn in threads", e)
-                self._drop_process()
         await self._warm_up_threads()
 
     async def _warm_up_threads(self) -> None:
@@ -129,26 +183,22 @@ class Pictures:
             loop = asyncio.get_running_loop()
             await loop.run_in_executor(self._threads, warm_up_renderers, self._ids)
 
-    def _drop_process(self) -> None:
-        procs, self._procs = self._procs, None
-        if procs is not None:
-            procs.shutdown(wait=False, cancel_futures=True)
-
     async def draw(self, fn: Callable[..., bytes], *args: Any) -> bytes:
-        loop = asyncio.get_running_loop()
-        procs = self._procs
-        if procs is not None:
+        worker = self._worker
+        if worker is not None:
             try:
-                return await loop.run_in_executor(procs, fn, *args)
-            except BrokenProcessPool as e:
-                if self._procs is procs:
-                    log.warning("the render process failed (%r): pictures go to threads", e)
-                    self._drop_process()
-        return await loop.run_in_executor(self._threads, fn, *args)
+                result: bytes = await worker.call(fn, *args)
+                return result
+            except WorkerGone:
+                if self._worker is worker:
+                    log.warning("the render process is gone: pictures go to threads")
+                    self._worker = None
+                    await worker.close()
+        return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
     async def close(self) -> None:
         """Stop the render threads and the render process (waiting for it to exit)."""
-        procs, self._procs = self._procs, None
+        worker, self._worker = self._worker, None
         self._threads.shutdown(wait=False, cancel_futures=True)
-        if procs is not None:
-            await asyncio.to_thread(procs.shutdown, True, cancel_futures=True)
+        if worker is not None:
+            await worker.close()

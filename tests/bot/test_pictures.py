@@ -3,9 +3,15 @@ when the render process is gone."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import subprocess
+import sys
 import threading
+from pathlib import Path
+
+import pytest
 
 from bot.pictures import RENDER_NICE, Pictures
 
@@ -37,5 +43,51 @@ async def test_render_process_draws_at_a_lower_priority_and_threads_take_over_wh
         os.kill(pid, signal.SIGKILL)
         assert await p.draw(os.getpid) == os.getpid()  # this press's picture still comes
         assert not p.in_process
+    finally:
+        await p.close()
+
+
+async def test_the_render_process_ends_when_the_bot_is_killed(tmp_path: Path) -> None:
+    script = (
+        "import asyncio, sys\n"
+        "from bot.pictures import Pictures\n"
+        "async def main():\n"
+        "    p = Pictures(['seven_tracks'], process=True)\n"
+        "    await p.start()\n"
+        "    print(await p.draw(os.getpid), flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "import os\n"
+        "asyncio.run(main())\n"
+    )
+    bot = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, cwd=Path(__file__).parents[2]
+    )
+    try:
+        assert bot.stdout is not None
+        worker = int(bot.stdout.readline())
+        assert worker != bot.pid
+        os.kill(worker, 0)  # alive
+        bot.kill()
+        bot.wait()
+        for _ in range(100):
+            try:
+                os.kill(worker, 0)
+            except ProcessLookupError:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the render process outlived the bot")
+    finally:
+        bot.kill()
+
+
+async def test_a_failing_picture_raises_where_it_was_wanted_and_the_process_stays() -> None:
+    p = Pictures([], threads=1, process=True)
+    await p.start()
+    try:
+        with pytest.raises(ZeroDivisionError):
+            await p.draw(divmod, 1, 0)
+        assert p.in_process
+        assert await p.draw(divmod, 7, 2) == (3, 1)
     finally:
         await p.close()
