@@ -39,7 +39,8 @@ def main(argv: list[str] | None = None) -> int:
         print("`python -m bot playground [--port 8080]`: play in a browser, no token needed.")
         print("Environment: BOT_TOKEN (required), REDIS_URL, TELEGRAM_API_URL, BOT_LANGUAGE,")
         print("WEBHOOK_URL, WEBHOOK_PATH, WEBHOOK_HOST, WEBHOOK_PORT, WEBHOOK_SECRET,")
-        print("FIRST_MOVE_SECONDS, TURN_SECONDS, TIMEOUTS_BEFORE_REMOVAL, GAME_TTL_DAYS.")
+        print("FIRST_MOVE_SECONDS, TURN_SECONDS, TIMEOUTS_BEFORE_REMOVAL, GAME_TTL_DAYS,")
+        print("RENDER_PROCESS, RENDER_PROCESSES, RENDER_THREADS.")
         return 0
     from bot.config import Settings
 

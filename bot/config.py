@@ -37,9 +37,11 @@ class Settings(BaseSettings):
     redis_prefix: str = "nastolka"
     redis_sentinels: str | None = None  # "host:26379,host2:26379": ask them for the primary
     redis_sentinel_master: str = "mymaster"
-    # Table pictures: drawn in one separate process (`python -m bot` turns it on unless
-    # RENDER_PROCESS is set), else on `render_threads` threads of the bot's own process.
+    # Table pictures: drawn in `render_processes` separate processes (`python -m bot`
+    # turns it on unless RENDER_PROCESS is set), else on `render_threads` threads of the
+    # bot's own process. Either way below the event loop's CPU priority.
     render_process: bool = False
+    render_processes: int = Field(default=1, ge=1)
     render_threads: int = Field(default=2, ge=1)
 
     def sentinel_list(self) -> list[tuple[str, int]]:

@@ -5,9 +5,10 @@ default pool (up to cpu+4 threads) every thread that renders grows its own mallo
 and every render thread takes the GIL from the event loop that answers the presses. So:
 
 - `threads` (2) dedicated render threads, always there;
-- with `process=True` (the default of `python -m bot`, see `RENDER_PROCESS`) one render
-  process (`bot/render_worker.py`) draws instead, warmed up when it starts; if it dies
-  or cannot be started, pictures fall back to the threads for good (logged once).
+- with `process=True` (the default of `python -m bot`, see `RENDER_PROCESS`)
+  `processes` render processes (`bot/render_worker.py`, `RENDER_PROCESSES`) draw
+  instead, each warmed up when it starts, a job to the least busy; one that dies is
+  dropped, and with none left pictures fall back to the threads for good.
 
 Whoever draws runs at a lower CPU priority (`RENDER_NICE`): when the cores are busy a
 press is answered first and the picture waits, never the other way round.
@@ -102,6 +103,10 @@ class RenderWorker:
     def alive(self) -> bool:
         return not self._gone
 
+    def queued(self) -> int:
+        """Jobs sent and not answered yet."""
+        return len(self._waiting)
+
     async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
         if self._gone:
             raise WorkerGone
@@ -153,29 +158,37 @@ class RenderWorker:
 class Pictures:
     """`await pictures.draw(fn, *args)` runs `fn` (a presenter's `picture`) off the loop."""
 
-    def __init__(self, game_ids: Iterable[str], *, threads: int = 2, process: bool = False):
+    def __init__(
+        self,
+        game_ids: Iterable[str],
+        *,
+        threads: int = 2,
+        process: bool = False,
+        processes: int = 1,
+    ):
         self._ids = list(game_ids)
         self._threads = concurrent.futures.ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="render", initializer=lower_priority
         )
-        self._want_process = process
-        self._worker: RenderWorker | None = None
+        self._processes = processes if process else 0
+        self._workers: list[RenderWorker] = []
         self._warm_threads = False
 
     @property
     def in_process(self) -> bool:
-        return self._worker is not None and self._worker.alive
+        return any(w.alive for w in self._workers)
 
     async def start(self) -> None:
-        """Start the render process (it warms up in the background), or warm the render
-        threads' caches here (in a thread: the loop is not blocked)."""
-        if self._want_process and self._worker is None:
+        """Start the render processes (they warm up in the background), or warm the
+        render threads' caches here (in a thread: the loop is not blocked)."""
+        while len(self._workers) < self._processes:
             try:
-                self._worker = await RenderWorker.start(self._ids)
-                return
+                self._workers.append(await RenderWorker.start(self._ids))
             except Exception as e:
                 log.warning("no render process (%s): pictures are drawn in threads", e)
-        await self._warm_up_threads()
+                break
+        if not self._workers:
+            await self._warm_up_threads()
 
     async def _warm_up_threads(self) -> None:
         if not self._warm_threads:
@@ -184,21 +197,22 @@ class Pictures:
             await loop.run_in_executor(self._threads, warm_up_renderers, self._ids)
 
     async def draw(self, fn: Callable[..., bytes], *args: Any) -> bytes:
-        worker = self._worker
-        if worker is not None:
+        while self._workers:
+            worker = min(self._workers, key=RenderWorker.queued)  # the least busy
             try:
                 result: bytes = await worker.call(fn, *args)
                 return result
             except WorkerGone:
-                if self._worker is worker:
-                    log.warning("the render process is gone: pictures go to threads")
-                    self._worker = None
+                if worker in self._workers:
+                    self._workers.remove(worker)
+                    left = len(self._workers)
+                    log.warning("a render process is gone (%d left, then threads)", left)
                     await worker.close()
         return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
     async def close(self) -> None:
-        """Stop the render threads and the render process (waiting for it to exit)."""
-        worker, self._worker = self._worker, None
+        """Stop the render threads and the render processes (waiting for them to exit)."""
+        workers, self._workers = self._workers, []
         self._threads.shutdown(wait=False, cancel_futures=True)
-        if worker is not None:
+        for worker in workers:
             await worker.close()

@@ -73,7 +73,10 @@ class GameService:
         self.settings = settings
         self.presenters = presenters
         self.pictures = Pictures(
-            presenters, threads=settings.render_threads, process=settings.render_process
+            presenters,
+            threads=settings.render_threads,
+            process=settings.render_process,
+            processes=settings.render_processes,
         )
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._lobby_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)

@@ -91,3 +91,19 @@ async def test_a_failing_picture_raises_where_it_was_wanted_and_the_process_stay
         assert await p.draw(divmod, 7, 2) == (3, 1)
     finally:
         await p.close()
+
+
+async def test_two_render_processes_share_the_pictures_and_the_survivor_goes_on() -> None:
+    p = Pictures([], threads=1, process=True, processes=2)
+    await p.start()
+    try:
+        pids = set(await asyncio.gather(*(p.draw(os.getpid) for _ in range(6))))
+        assert len(pids) == 2 and os.getpid() not in pids
+        first, second = sorted(pids)
+        os.kill(first, signal.SIGKILL)
+        assert {await p.draw(os.getpid) for _ in range(3)} == {second}
+        os.kill(second, signal.SIGKILL)
+        assert await p.draw(os.getpid) == os.getpid()
+        assert not p.in_process
+    finally:
+        await p.close()
