@@ -61,7 +61,7 @@ TIMEOUT = 60.0
 
 # The processes measured: the echo baseline, the bot as it is in the working tree
 # (pictures in a separate process, the default of `python -m bot`), the same bot with its
-# pictures on threads (RENDER_PROCESS=0), and `before`: the bot of commit BEFORE_REV, the
+# pictures on threads (RENDER_PROCESS=0) or in two processes (`bot2`), and `before`: the bot of commit BEFORE_REV, the
 # last one without the fixes of docs/performance.md (`BENCH_BEFORE_REV` to change it;
 # its bot/, games/, render/ and locales/ are extracted with `git archive`); any
 # `rev:<commit>` runs the bot of that commit the same way.
@@ -70,6 +70,7 @@ VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "echo": ("bench.echo_bot", {}),
     "bot": ("bot", {}),
     "threads": ("bot", {"RENDER_PROCESS": "0"}),
+    "bot2": ("bot", {"RENDER_PROCESSES": "2"}),  # two render processes
     "before": ("bot", {}),
     "stats": ("bench.patched_bot", {"BENCH_STATS": "1"}),  # logging GC and stalls
 }
