@@ -28,12 +28,13 @@ import math
 from collections.abc import Mapping
 from functools import lru_cache
 from itertools import pairwise
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from games.dominas.engine import run_of
 from games.dominas.model import POS_MARK, Fill, Mode, Phase, Placed, Pos, View
-from games.dominas.tiles import NAMED, colour_of, is_samohod, number_of
+from games.dominas.tiles import ALL_TILES, NAMED, colour_of, is_samohod, number_of
 from render.common import (
     HIGHLIGHT,
     INK,
@@ -48,10 +49,11 @@ from render.common import (
     Point,
     clean_text,
     contrast_ink,
-    draw_text,
     encode_png,
+    fit_palette,
+    fit_text,
+    font,
     mix,
-    paste,
     plural,
     text_width,
 )
@@ -252,73 +254,209 @@ def _box(pos: Pos) -> tuple[int, int, int, int]:
     return x0, y0, x1 - x0, y1 - y0
 
 
-@lru_cache(maxsize=512)
-def _tile_sprite(
-    tile: str, edges: tuple[int, int, int], where: tuple[str, str, str], pos: Pos, last: bool
-) -> Image.Image:
-    """One placed tile on its triangle (a sprite of `_box(pos)`)."""
+# ---------------------------------------------------------------- text
+
+# A picture is drawn for every move: text is pasted from cached glyph masks instead of
+# being laid out by FreeType each time (a fifth of the cost, the same pixels).
+
+
+@lru_cache(maxsize=1024)
+def _fit(text: str, size: int, max_width: int, bold: bool, min_size: int) -> tuple[str, int]:
+    return fit_text(text, size, max_width, bold, min_size)
+
+
+@lru_cache(maxsize=2048)
+def _glyphs(
+    text: str, size: int, bold: bool, anchor: str, fx: float, fy: float
+) -> tuple[Any, tuple[int, int]]:
+    """The mask and offset Pillow draws `text` with at a point of fractional part (fx, fy)."""
+    return font(size, bold).getmask2(text, "L", anchor=anchor, start=(fx, fy))
+
+
+def _text(
+    img: Image.Image,
+    xy: Point,
+    text: str,
+    *,
+    size: int,
+    bold: bool = False,
+    fill: RGB = INK,
+    anchor: str = "la",
+    max_width: int | None = None,
+    min_size: int = 14,
+) -> None:
+    """`draw_text` from cached masks: the same pixels."""
+    if max_width is not None:
+        text, size = _fit(text, size, max_width, bold, min_size)
+    x, y = xy
+    ix, iy = int(x), int(y)
+    mask, (ox, oy) = _glyphs(text, size, bold, anchor, x - ix, y - iy)
+    w, h = mask.size
+    if w and h:
+        img.im.paste(fill, (ix + ox, iy + oy, ix + ox + w, iy + oy + h), mask)
+
+
+@lru_cache(maxsize=1024)
+def _aa_text(
+    text: str,
+    size: int,
+    bold: bool,
+    fill: RGB,
+    at: Point,
+    stroke: float = 0,
+    stroke_fill: RGB | None = None,
+) -> Layer:
+    """Supersampled text centred on `at` (floor-box coordinates) as a small layer with the
+    sub-pixel phase it has in a tile's `Canvas`, and the layer's offset in the floor box.
+    Only the figure's fixed places call it, so the cache stays small."""
+    left, top, right, bottom = font(size * 4, bold).getbbox(
+        text, anchor="mm", stroke_width=round(stroke * 4)
+    )
+    # the glyphs plus a margin for the resampling filter
+    half_w = math.ceil(max(-left, right) / 4) + 6
+    half_h = math.ceil(max(-top, bottom) / 4) + 6
+    ox, oy = math.floor(at[0]) - half_w, math.floor(at[1]) - half_h
+    c = Canvas((2 * half_w, 2 * half_h), origin=(ox, oy))
+    c.text(at, text, size=size, bold=bold, fill=fill, stroke=stroke, stroke_fill=stroke_fill)
+    return _layer(c.image(), ox, oy)
+
+
+# A cached RGBA sprite ready to paste: Pillow's core image, its offset and its size.
+Layer = tuple[Any, int, int, int, int]
+
+
+def _layer(sprite: Image.Image, ox: int, oy: int) -> Layer:
+    """`sprite` cut to what it covers, placed at (ox, oy)."""
+    box = sprite.getchannel("A").getbbox() or (0, 0, 1, 1)
+    sprite = sprite.crop(box)
+    return sprite.im, ox + box[0], oy + box[1], sprite.width, sprite.height
+
+
+def _blit(img: Image.Image, origin: tuple[int, int], layer: Layer) -> None:
+    """Alpha-composite a layer onto `img` with its offset from `origin`. Pillow's core
+    paste: `Image.paste`'s checks cost as much as pasting a small sprite."""
+    core, ox, oy, w, h = layer
+    x, y = origin[0] + ox, origin[1] + oy
+    img.im.paste(core, (x, y, x + w, y + h), core)
+
+
+# ---------------------------------------------------------------- figure
+
+# Tiles are composed from a few hundred small cached layers (a body per colour, place and
+# rim; a text layer per symbol and place) instead of one sprite per tile, rotation and
+# place: those were cached by content, so nearly every new state drew some from scratch
+# (25-140 ms), and there are too many to draw them all up front.
+
+
+@lru_cache(maxsize=32)
+def _tile_body(colour: str, pos: Pos, last: bool) -> Layer:
+    """The cut-corner triangle of a tile (a sprite of `_box(pos)`), the last one rimmed."""
     bx, by, bw, bh = _box(pos)
     c = Canvas((bw, bh), origin=(bx, by))
     t = _tri(pos)
-    col = _tile_rgb(tile)
-    ink = contrast_ink(col)
+    col = TILE_RGB[colour]
     if last:
         c.polygon(_hexagon(t, 1, 0.14), fill=HIGHLIGHT)
         c.polygon(_hexagon(t, 8, 0.14), fill=col, outline=INK, width=2)
     else:
         c.polygon(_hexagon(t, 3, 0.14), fill=col, outline=INK, width=2)
+    return _layer(c.image(), bx, by)
+
+
+@lru_cache(maxsize=16)
+def _edge_at(pos: Pos, edge: str) -> Point:
+    """Where a side's symbol is written: near the middle of `edge`."""
+    p, q = _edges(pos)[edge]
+    return _lerp(_centroid(_tri(pos)), _lerp(p, q, 0.5), 0.8)
+
+
+@lru_cache(maxsize=512)
+def _tile_face(tile: str, pos: Pos) -> tuple[Layer, ...]:
+    """What a tile shows in the middle: its number (⚙ for a самоход), ★ for a named one."""
+    col = _tile_rgb(tile)
+    ink = contrast_ink(col)
+    t = _tri(pos)
     centre = _centroid(t)
-    e = _edges(pos)
-    for k in range(3):
-        p, q = e[where[k]]
-        mid = _lerp(p, q, 0.5)
-        at = _lerp(centre, mid, 0.8)
-        c.text(at, str(edges[k]), size=25, bold=True, fill=ink)
+    middle = (centre[0], centre[1] + 1)
     if is_samohod(tile):
-        c.text((centre[0], centre[1] + 1), "⚙", size=44, bold=True, fill=ink)
-    else:
-        c.text((centre[0], centre[1] + 1), str(number_of(tile)), size=38, bold=True, fill=ink)
-        if tile in NAMED:
-            star_at = _lerp(centre, t[0], 0.6)
-            c.text(star_at, "★", size=26, bold=True, fill=ink, stroke=1.5, stroke_fill=col)
-    return c.image()
+        return (_aa_text("⚙", 44, True, ink, middle),)
+    number = _aa_text(str(number_of(tile)), 38, True, ink, middle)
+    if tile not in NAMED:
+        return (number,)
+    return number, _aa_text("★", 26, True, ink, _lerp(centre, t[0], 0.6), 1.5, col)
 
 
-@lru_cache(maxsize=64)
-def _nest_sprite(pos: Pos, symbol: int | None, far: bool) -> Image.Image:
+@lru_cache(maxsize=512)
+def _symbol(colour: str, pos: Pos, edge: str, symbol: int) -> Layer:
+    return _aa_text(str(symbol), 25, True, contrast_ink(TILE_RGB[colour]), _edge_at(pos, edge))
+
+
+def _draw_tile(
+    img: Image.Image,
+    origin: tuple[int, int],
+    tile: str,
+    edges: list[int],
+    where: tuple[str, str, str],
+    pos: Pos,
+    last: bool,
+) -> None:
+    """One placed tile: its number big in the middle, its three symbols by their edges."""
+    colour = colour_of(tile)
+    _blit(img, origin, _tile_body(colour, pos, last))
+    for k in range(3):
+        _blit(img, origin, _symbol(colour, pos, where[k], edges[k]))
+    for layer in _tile_face(tile, pos):
+        _blit(img, origin, layer)
+
+
+@lru_cache(maxsize=4)
+def _nest_body(pos: Pos) -> Layer:
+    """An open nest: a light cut-corner triangle with a dashed rim."""
     bx, by, bw, bh = _box(pos)
     c = Canvas((bw, bh), origin=(bx, by))
-    t = _tri(pos)
-    hexa = _hexagon(t, 3, 0.14)
+    hexa = _hexagon(_tri(pos), 3, 0.14)
     c.polygon(hexa, fill=NEST_FILL)
-    # a dashed rim
     ring = [*hexa, hexa[0]]
     for p, q in pairwise(ring):
         n = max(2, round(math.dist(p, q) / 12))
         for j in range(0, n, 2):
             c.line([_lerp(p, q, j / n), _lerp(p, q, min(1.0, (j + 1) / n))], INK, 3)
-    centre = _centroid(t)
+    return _layer(c.image(), bx, by)
+
+
+def _nest_texts(pos: Pos, symbol: int | None, far: bool) -> list[Layer]:
+    """The nest's button label (▲ ◣ ◢ ▼, ⟲ when far) and the symbol it requires."""
+    centre = _centroid(_tri(pos))
     down = pos is Pos.CENTRE
-    mark_y = centre[1] + (-30 if down else 28)
-    sym_y = centre[1] + (12 if down else -10)
+    mark_at = (centre[0], centre[1] + (-30 if down else 28))
+    sym_at = (centre[0], centre[1] + (12 if down else -10))
     label = POS_MARK[pos] + (" ⟲" if far else "")
-    c.text((centre[0], mark_y), label, size=24, bold=True, fill=INK_SOFT)
+    out = [_aa_text(label, 24, True, INK_SOFT, mark_at)]
     if symbol is None:
-        c.text((centre[0], sym_y), "любая", size=22, bold=True, fill=INK)
+        out.append(_aa_text("любая", 22, True, INK, sym_at))
     else:
-        c.text((centre[0], sym_y), str(symbol), size=56, bold=True, fill=INK)
-    return c.image()
+        out.append(_aa_text(str(symbol), 56, True, INK, sym_at))
+    return out
 
 
-def _arrow(img: Image.Image, a: Point, b: Point, colour: RGB = INK) -> None:
+def _draw_nest(
+    img: Image.Image, origin: tuple[int, int], pos: Pos, symbol: int | None, far: bool
+) -> None:
+    _blit(img, origin, _nest_body(pos))
+    for layer in _nest_texts(pos, symbol, far):
+        _blit(img, origin, layer)
+
+
+def _arrow(img: Image.Image, origin: tuple[int, int], a: Point, b: Point) -> None:
+    """An arrow from `a` to `b` (floor-box coordinates of the floor at `origin`)."""
     ox, oy = math.floor(min(a[0], b[0])) - 16, math.floor(min(a[1], b[1])) - 16
     rel_a = (round(a[0] - ox, 2), round(a[1] - oy, 2))
     rel_b = (round(b[0] - ox, 2), round(b[1] - oy, 2))
-    paste(img, _arrow_sprite(rel_a, rel_b, colour), (ox, oy))
+    _blit(img, (origin[0] + ox, origin[1] + oy), _arrow_sprite(rel_a, rel_b, INK))
 
 
 @lru_cache(maxsize=64)
-def _arrow_sprite(a: Point, b: Point, colour: RGB) -> Image.Image:
+def _arrow_sprite(a: Point, b: Point, colour: RGB) -> Layer:
     w = math.ceil(max(a[0], b[0])) + 16
     h = math.ceil(max(a[1], b[1])) + 16
     c = Canvas((w, h))
@@ -330,19 +468,30 @@ def _arrow_sprite(a: Point, b: Point, colour: RGB) -> Image.Image:
         (b[0] - 14 * math.cos(ang + 0.45), b[1] - 14 * math.sin(ang + 0.45)),
     ]
     c.polygon(head, fill=colour)
-    return c.image()
+    return _layer(c.image(), 0, 0)
 
 
-def _edge_point(view: View, floor: int, pos: Pos, edge: str, out: float) -> tuple[Point, Point]:
-    """The midpoint of an edge and the point `out` px outside it (picture coordinates)."""
-    x, y = floor_origin(view, floor)
+def _edge_point(pos: Pos, edge: str, out: float) -> tuple[Point, Point]:
+    """The midpoint of an edge and the point `out` px outside it (floor-box coordinates)."""
     t = _tri(pos)
     p, q = _edges(pos)[edge]
     mid = _lerp(p, q, 0.5)
     centre = _centroid(t)
     dx, dy = mid[0] - centre[0], mid[1] - centre[1]
     d = math.hypot(dx, dy) or 1.0
-    return (x + mid[0], y + mid[1]), (x + mid[0] + dx / d * out, y + mid[1] + dy / d * out)
+    return mid, (mid[0] + dx / d * out, mid[1] + dy / d * out)
+
+
+def _exit_arrow(img: Image.Image, origin: tuple[int, int], pos: Pos, edge: str) -> None:
+    """The arrow leaving a floor's last corner by its far edge."""
+    a, a_out = _edge_point(pos, edge, 30)
+    _arrow(img, origin, _lerp(a, a_out, 0.25), a_out)
+
+
+def _entry_arrow(img: Image.Image, origin: tuple[int, int], fill: Fill) -> None:
+    """The arrow entering a floor's entry corner."""
+    b, b_out = _edge_point(Pos.LEFT, _entry_edge(fill), 26)
+    _arrow(img, origin, b_out, _lerp(b, b_out, 0.2))
 
 
 def _draw_figure(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
@@ -350,62 +499,52 @@ def _draw_figure(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
     if not shown:
         return
     fill = view.fill_direction
+    origins = {f: floor_origin(view, f) for f in shown}
     for f in shown:
-        x, y = floor_origin(view, f)
-        draw_text(d, (x + 2, y - 6), f"этаж {f}", size=20, fill=INK_SOFT, anchor="ls")
-        # the outline of the floor's big triangle
+        x, y = origins[f]
+        _text(img, (x + 2, y - 6), f"этаж {f}", size=20, fill=INK_SOFT, anchor="ls")
+        # the outline of the floor's big triangle, 2 px wide inwards: two thin outlines
+        # (a wide one makes Pillow allocate a mask of the whole picture)
         d.polygon(
-            [(x + SIDE, y), (x + 2 * SIDE, y + FLOOR_H), (x, y + FLOOR_H)],
+            [(x + SIDE, y), (x + 2 * SIDE, y + FLOOR_H), (x, y + FLOOR_H)], outline=PAPER_DARK
+        )
+        d.polygon(
+            [(x + SIDE, y + 2), (x + 2 * SIDE - 1, y + FLOOR_H - 1), (x + 1, y + FLOOR_H - 1)],
             outline=PAPER_DARK,
-            width=2,
         )
     last = len(view.figure) - 1
     lowest = shown[0]
     for i, p in enumerate(view.figure):
         if p.floor < lowest:
             continue
-        where = tuple(side_edge(p, k, fill) for k in range(3))
-        sprite = _tile_sprite(
-            p.tile,
-            (p.edges[0], p.edges[1], p.edges[2]),
-            (where[0], where[1], where[2]),
-            p.pos,
-            i == last,
-        )
-        x, y = floor_origin(view, p.floor)
-        bx, by, _w, _h = _box(p.pos)
-        paste(img, sprite, (x + bx, y + by))
+        where = (side_edge(p, 0, fill), side_edge(p, 1, fill), side_edge(p, 2, fill))
+        _draw_tile(img, origins[p.floor], p.tile, p.edges, where, p.pos, i == last)
     for n in view.nests:
-        x, y = floor_origin(view, n.floor)
-        bx, by, _w, _h = _box(n.pos)
-        paste(img, _nest_sprite(n.pos, n.symbol, n.far), (x + bx, y + by))
+        _draw_nest(img, origins[n.floor], n.pos, n.symbol, n.far)
     # links: the far edge of each floor's last corner -> the next floor's entry
     by_floor: dict[int, Placed] = {}
     for p in view.figure:
         by_floor[p.floor] = p  # the last tile of each floor in placement order
+    nest_floor = view.floor if view.nests else None
     for f in shown:
         corner = by_floor.get(f)
-        has_next = any(p.floor == f + 1 for p in view.figure) or (
-            view.floor == f + 1 and bool(view.nests)
-        )
+        has_next = f + 1 in by_floor or nest_floor == f + 1
         if corner is None or not has_next:
             continue
-        a, a_out = _edge_point(view, f, corner.pos, _far_edge(corner, fill), 30)
-        _arrow(img, _lerp(a, a_out, 0.25), a_out)
-        if f + 1 in shown:
-            b, b_out = _edge_point(view, f + 1, Pos.LEFT, _entry_edge(fill), 26)
-            _arrow(img, b_out, _lerp(b, b_out, 0.2))
+        _exit_arrow(img, origins[f], corner.pos, _far_edge(corner, fill))
+        if f + 1 in origins:
+            _entry_arrow(img, origins[f + 1], fill)
 
 
 CHIP = (118, 60)
 
 
 def _chip(img: Image.Image, xy: tuple[int, int], tile: str) -> None:
-    paste(img, _chip_sprite(tile), (xy[0] - 2, xy[1] - 2))
+    _blit(img, xy, _chip_sprite(tile))
 
 
 @lru_cache(maxsize=128)
-def _chip_sprite(tile: str) -> Image.Image:
+def _chip_sprite(tile: str) -> Layer:
     """A last-four chip: the tile's colour, a small colour letter and its number."""
     col = _tile_rgb(tile)
     w, h = CHIP
@@ -419,7 +558,7 @@ def _chip_sprite(tile: str) -> Image.Image:
     base = h / 2 + 12
     c.text((left, base), letter, size=24, fill=mix(ink, col, 0.25), anchor="ls")
     c.text((left + lw + 3, base), rest, size=32, bold=True, fill=ink, anchor="ls")
-    return c.image()
+    return _layer(c.image(), -2, -2)
 
 
 def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
@@ -458,14 +597,14 @@ def _draw_header(
     info = f"партия {view.game_no} из {view.match_games}"
     bazaar = f"базар {view.bazaar_size}"
     info_w = 300
-    draw_text(d, (right, 30), info, size=28, bold=True, fill=INK_SOFT, anchor="rm")
-    draw_text(d, (right, 80), bazaar, size=28, fill=INK_SOFT, anchor="rm")
+    _text(img, (right, 30), info, size=28, bold=True, fill=INK_SOFT, anchor="rm")
+    _text(img, (right, 80), bazaar, size=28, fill=INK_SOFT, anchor="rm")
     x = PAD
     if view.current is not None and view.phase is not Phase.OVER:
         d.rounded_rectangle((x, 10, x + 14, 54), radius=5, fill=HIGHLIGHT)
         x += 26
-    draw_text(
-        d,
+    _text(
+        img,
         (x, 32),
         title,
         size=42,
@@ -477,30 +616,36 @@ def _draw_header(
     if view.bonus is not None:
         tw = min(620, 40 + text_width(line, 30, True))
         d.rounded_rectangle((PAD, 64, PAD + tw, 100), radius=16, fill=HIGHLIGHT)
-        draw_text(d, (PAD + 18, 82), line, size=30, bold=True, anchor="lm", max_width=600)
+        _text(img, (PAD + 18, 82), line, size=30, bold=True, anchor="lm", max_width=600)
     else:
-        draw_text(
-            d, (PAD, 82), line, size=30, fill=INK_SOFT, anchor="lm", max_width=WIDTH - 2 * PAD - 300
+        _text(
+            img,
+            (PAD, 82),
+            line,
+            size=30,
+            fill=INK_SOFT,
+            anchor="lm",
+            max_width=WIDTH - 2 * PAD - 300,
         )
     d.line((PAD, HEADER - 6, WIDTH - PAD, HEADER - 6), fill=LINE, width=2)
 
 
 def _draw_strip(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
     y0 = HEADER + 8
-    draw_text(d, (PAD, y0 + 36), "Последние:", size=26, fill=INK_SOFT, anchor="lm")
+    _text(img, (PAD, y0 + 36), "Последние:", size=26, fill=INK_SOFT, anchor="lm")
     tiles = [p.tile for p in view.figure[-4:]]
     x = PAD + 176
     for tile in tiles:
         _chip(img, (x, y0 + 6), tile)
         x += 128
     if not tiles:
-        draw_text(d, (x, y0 + 36), "фишек ещё нет", size=26, fill=MUTED, anchor="lm")
+        _text(img, (x, y0 + 36), "фишек ещё нет", size=26, fill=MUTED, anchor="lm")
         return
     kinds, _extra, _reason = run_of([p.tile for p in view.figure])
     if kinds:
         text = "серия: " + ", ".join(RUN_TEXT.get(k, k) for k in kinds)
-        draw_text(
-            d,
+        _text(
+            img,
             (WIDTH - PAD, y0 + 36),
             text,
             size=26,
@@ -544,15 +689,14 @@ def _draw_players(
         if view.mode is Mode.TEAMS:
             tc = TEAM_RGB[p.side % 2]
             d.rounded_rectangle((tx, ym - 18, tx + 36, ym + 18), 8, fill=tc)
-            draw_text(
-                d, (tx + 18, ym + 1), TEAM_LETTER[p.side % 2], size=24, bold=True,
+            _text(img, (tx + 18, ym + 1), TEAM_LETTER[p.side % 2], size=24, bold=True,
                 fill=WHITE, anchor="mm",
             )  # fmt: skip
             tx += 46
         # tiles in hand: a tile back with the count
         d.rounded_rectangle((tx, ym - 21, tx + 52, ym + 21), 8, fill=INK_SOFT, outline=INK)
-        draw_text(
-            d, (tx + 26, ym + 1), str(p.hand_count), size=26, bold=True, fill=WHITE, anchor="mm"
+        _text(
+            img, (tx + 26, ym + 1), str(p.hand_count), size=26, bold=True, fill=WHITE, anchor="mm"
         )
         tx += 64
         score = view.totals[p.side] if p.side < len(view.totals) else 0
@@ -560,8 +704,8 @@ def _draw_players(
         extra = f"взял {p.drawn}" if p.drawn else ""
         pts_w = text_width(pts, 26, True) + 14
         right_w = pts_w + (text_width(extra, 22) + 10 if extra else 0)
-        draw_text(
-            d,
+        _text(
+            img,
             (tx, ym + 1),
             _name(view, p.seat, names),
             size=30,
@@ -572,13 +716,11 @@ def _draw_players(
             min_size=20,
         )
         if not p.present:
-            draw_text(d, (x + col_w - 24, ym + 1), "вышел", size=24, fill=MUTED, anchor="rm")
+            _text(img, (x + col_w - 24, ym + 1), "вышел", size=24, fill=MUTED, anchor="rm")
             continue
-        draw_text(d, (x + col_w - 24, ym + 1), pts, size=26, bold=True, anchor="rm")
+        _text(img, (x + col_w - 24, ym + 1), pts, size=26, bold=True, anchor="rm")
         if extra:
-            draw_text(
-                d, (x + col_w - 24 - pts_w, ym + 1), extra, size=22, fill=INK_SOFT, anchor="rm"
-            )
+            _text(img, (x + col_w - 24 - pts_w, ym + 1), extra, size=22, fill=INK_SOFT, anchor="rm")
 
 
 # ---------------------------------------------------------------- entry points
@@ -598,7 +740,7 @@ def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
 def render(view: View, names: Mapping[int, str] | None = None) -> bytes:
     """PNG bytes of the table picture for the public `view` (the same input, the same
     bytes). `names` maps player ids to display names ("Игрок N" when missing)."""
-    return encode_png(draw(view, names))
+    return encode(draw(view, names))
 
 
 __all__ = [
@@ -609,6 +751,7 @@ __all__ = [
     "encode",
     "floor_origin",
     "image_size",
+    "palette",
     "player_box",
     "render",
     "tile_centre",
@@ -617,17 +760,78 @@ __all__ = [
 ]
 
 
+def _palette_pictures() -> list[Image.Image]:
+    """Pictures that between them show every colour a table can have: 8 players alone
+    and in teams, mid-match (with a bonus series when one comes up) and at the end, and
+    a swatch of every tile, chip and nest."""
+    import random
+
+    from games.dominas import GAME
+
+    names = {i: "Игрок" for i in range(1, 9)}
+    out: list[Image.Image] = []
+    for seed, options in ((1, {"mode": "teams"}), (2, None)):
+        s = GAME.new(list(range(1, 9)), seed=seed, options=options)
+        rng = random.Random(seed)
+        mid = bonus = None
+        for step in range(5000):
+            if GAME.is_over(s):
+                break
+            s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
+            v = GAME.view(s, None)
+            if step == 60:
+                mid = v
+            if bonus is None and v.bonus is not None:
+                bonus = v
+        out += [draw(v, names) for v in (mid, bonus, GAME.view(s, None)) if v is not None]
+    swatch = Image.new("RGB", (WIDTH, 2 * FLOOR_H + CHIP[1] + 40), PAPER)
+    for k, colour in enumerate(TILE_RGB):
+        for j, pos in enumerate(Pos):
+            _blit(swatch, (k * 250 + j * 40, (k % 2) * FLOOR_H), _tile_body(colour, pos, k >= 2))
+    for i, tile in enumerate(ALL_TILES):
+        _chip(swatch, ((i * 11) % (WIDTH - CHIP[0]), 2 * FLOOR_H + 20), tile)
+    for j, pos in enumerate(Pos):
+        _draw_nest(swatch, (j * 200, 2 * FLOOR_H - 200), pos, j, True)
+    out.append(swatch)
+    return out
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
+    few times cheaper than fitting a palette to every picture, and the colours of tiles,
+    teams and the highlight are fixed, so nothing a table shows is missing from it."""
+    return fit_palette(_palette_pictures())
+
+
 def encode(img: Image.Image) -> bytes:
     """PNG bytes of a picture made by `draw`."""
-    return encode_png(img)
+    return encode_png(img, palette())
 
 
 def warm_up() -> None:
-    """Load the fonts and draw a small figure once, so that the first table after a
-    start costs what every later one does."""
-    from games.dominas import GAME
-
-    s = GAME.new([1, 2], seed=1)
-    for _ in range(6):
-        s, _events = GAME.apply(s, GAME.legal_actions(s)[0])
-    encode(draw(GAME.view(s, None), {1: "А", 2: "Б"}))
+    """Build every cache a table can need (tile bodies and their texts, nests, arrows,
+    chips, the palette), e.g. when the bot starts: then no state, however new, draws a
+    supersampled layer."""
+    for colour in TILE_RGB:
+        for pos in Pos:
+            _tile_body(colour, pos, False)
+            _tile_body(colour, pos, True)
+            for edge in _edges(pos):
+                for symbol in range(7):
+                    _symbol(colour, pos, edge, symbol)
+    for tile in ALL_TILES:
+        _chip_sprite(tile)
+        for pos in Pos:
+            _tile_face(tile, pos)
+    scratch = Image.new("RGB", (2 * FLOOR_W, 2 * FLOOR_H), PAPER)
+    for pos in Pos:
+        _nest_body(pos)
+        for symbol in (None, *range(7)):
+            for far in (False, True):
+                _nest_texts(pos, symbol, far)
+        for edge in _edges(pos):
+            _exit_arrow(scratch, (FLOOR_W // 2, FLOOR_H // 2), pos, edge)
+    for fill in Fill:
+        _entry_arrow(scratch, (FLOOR_W // 2, FLOOR_H // 2), fill)
+    encode(scratch)  # fits the palette and loads Pillow's PNG plugin
