@@ -19,13 +19,15 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
+from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from games.hypnosia.model import (
     CENTRE_VALUES,
+    COLOURS,
     RING_SIZES,
     START,
     EndReason,
@@ -50,6 +52,8 @@ from render.common import (
     disc,
     draw_text,
     encode_png,
+    fit_palette,
+    fit_text,
     font,
     mix,
     paste,
@@ -232,6 +236,108 @@ def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
     return font(size, bold)
 
 
+# ---------------------------------------------------------------- cached drawing
+
+# A picture is drawn for every move. What never changes (the board, the corner notes) is
+# one cached background; whatever sits at a fixed place over it (start columns, centre
+# fields, dice, the header's disc) is a cached patch of exactly the pixels it changes;
+# tokens are cached sprites; text is pasted from cached glyph masks. `warm_up` builds
+# them all, so a new state draws nothing supersampled.
+
+
+@lru_cache(maxsize=1024)
+def _fit(text: str, size: int, max_width: int, bold: bool, min_size: int) -> tuple[str, int]:
+    return fit_text(text, size, max_width, bold, min_size)
+
+
+@lru_cache(maxsize=2048)
+def _glyphs(
+    text: str, size: int, bold: bool, anchor: str, fx: float, fy: float
+) -> tuple[Any, tuple[int, int]]:
+    """The mask and offset Pillow draws `text` with at a point of fractional part (fx, fy)."""
+    return font(size, bold).getmask2(text, "L", anchor=anchor, start=(fx, fy))
+
+
+def _text(
+    img: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    *,
+    size: int,
+    bold: bool = False,
+    fill: RGB = INK,
+    anchor: str = "la",
+    max_width: int | None = None,
+    min_size: int = 14,
+) -> None:
+    """`draw_text` from cached masks: the same pixels."""
+    if max_width is not None:
+        text, size = _fit(text, size, max_width, bold, min_size)
+    x, y = xy
+    ix, iy = int(x), int(y)
+    mask, (ox, oy) = _glyphs(text, size, bold, anchor, x - ix, y - iy)
+    w, h = mask.size
+    if w and h:
+        img.im.paste(fill, (ix + ox, iy + oy, ix + ox + w, iy + oy + h), mask)
+
+
+# A cached RGBA sprite ready to paste: Pillow's core image, its offset and its size.
+Layer = tuple[Any, int, int, int, int]
+
+
+def _blit(img: Image.Image, layer: Layer, origin: tuple[int, int] = (0, 0)) -> None:
+    """Alpha-composite a layer onto `img` (Pillow's core paste: `Image.paste`'s checks
+    cost as much as pasting a small sprite)."""
+    core, ox, oy, w, h = layer
+    x, y = origin[0] + ox, origin[1] + oy
+    img.im.paste(core, (x, y, x + w, y + h), core)
+
+
+def _layer(sprite: Image.Image, ox: int, oy: int) -> Layer:
+    """An RGBA `sprite` cut to what it covers, placed at (ox, oy)."""
+    box = sprite.getchannel("A").getbbox() or (0, 0, 1, 1)
+    sprite = sprite.crop(box)
+    return sprite.im, ox + box[0], oy + box[1], sprite.width, sprite.height
+
+
+def _patch(before: Image.Image, paint: Callable[[Image.Image], None]) -> Layer:
+    """The pixels `paint` changes on `before` (which it leaves as it was), as a layer:
+    pasted over the same background it gives exactly what `paint` draws."""
+    after = before.copy()
+    paint(after)
+    box = ImageChops.difference(before, after).getbbox() or (0, 0, 1, 1)
+    sprite = after.crop(box).convert("RGBA")
+    r, g, b = ImageChops.difference(before.crop(box), sprite.convert("RGB")).split()
+    changed = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 255 if v else 0)
+    sprite.putalpha(changed)
+    return sprite.im, box[0], box[1], sprite.width, sprite.height
+
+
+def _max_height() -> int:
+    return HEADER + BOARD + 8 + 3 * LEGEND_ROW + PAD
+
+
+@lru_cache(maxsize=1)
+def _background() -> Image.Image:
+    """The picture without a game: the board and the notes in its corners."""
+    img = Image.new("RGB", (WIDTH, _max_height()), PAPER)
+    paste(img, _board_layer(), (0, HEADER))
+    d = ImageDraw.Draw(img)
+    draw_text(d, (CX, CY + 6), "★", size=30, fill=mix(CENTRE_RGB, WHITE, 0.5), anchor="mm")
+    # the direction of movement, in the board's top-left corner
+    draw_text(d, (PAD, HEADER + 24), "↺ фишки идут", size=24, fill=INK_SOFT, anchor="lm")
+    draw_text(d, (PAD, HEADER + 52), "против часовой", size=24, fill=INK_SOFT, anchor="lm")
+    draw_text(d, (WIDTH - PAD, HEADER + 24), "мост ➜ на круг", size=24, fill=INK_SOFT,
+              anchor="rm")  # fmt: skip
+    draw_text(d, (WIDTH - PAD, HEADER + 52), "ближе к центру", size=24, fill=INK_SOFT,
+              anchor="rm")  # fmt: skip
+    draw_text(d, (PAD, HEADER + BOARD - 52), "поле = круг.номер", size=24, fill=INK_SOFT,
+              anchor="lm")  # fmt: skip
+    draw_text(d, (PAD, HEADER + BOARD - 24), "1 — внешний круг", size=24, fill=INK_SOFT,
+              anchor="lm")  # fmt: skip
+    return img
+
+
 def _disc(
     img: Image.Image,
     centre: tuple[float, float],
@@ -243,57 +349,73 @@ def _disc(
     disc(img, centre, radius, fill, outline, width)
 
 
+@lru_cache(maxsize=256)
+def _token_sprite(colour: RGB, number: int, radius: float, ring: RGB | None) -> Layer:
+    """A token centred on a pixel corner: a disc in its owner's colour with its number,
+    ringed (a dark rim, then `ring`) when its owner is to act."""
+    half = math.ceil(radius) + 10
+    c = Canvas((2 * half, 2 * half), origin=(-half, -half))
+    if ring is not None:  # a dark rim keeps the ring visible around a yellow token
+        c.circle((0, 0), radius + 7, fill=INK)
+        c.circle((0, 0), radius + 5, fill=ring)
+    c.circle((0, 0), radius, fill=colour, outline=INK, width=2.5)
+    sprite = c.image()
+    d = ImageDraw.Draw(sprite)
+    draw_text(d, (half, half + 1), str(number), size=round(radius * 1.25), bold=True,
+              fill=contrast_ink(colour), anchor="mm")  # fmt: skip
+    return _layer(sprite, -half, -half)
+
+
 def _token(
     img: Image.Image,
-    d: ImageDraw.ImageDraw,
     xy: tuple[float, float],
     colour: RGB,
     number: int,
     radius: float = TOKEN_R,
     ring: RGB | None = None,
 ) -> None:
-    if ring is not None:  # a dark rim keeps the ring visible around a yellow token
-        _disc(img, xy, radius + 7, INK, None, 0)
-        _disc(img, xy, radius + 5, ring, None, 0)
-    _disc(img, xy, radius, colour, INK, 2.5)
-    draw_text(
-        d,
-        (xy[0], xy[1] + 1),
-        str(number),
-        size=round(radius * 1.25),
-        bold=True,
-        fill=contrast_ink(colour),
-        anchor="mm",
-    )
+    # Rounded to the nearest pixel corner: half a pixel is not visible, and a sprite per
+    # cell and colour would be too many to draw up front.
+    _blit(img, _token_sprite(colour, number, radius, ring), (round(xy[0]), round(xy[1])))
 
 
 # ---------------------------------------------------------------- parts
 
 
-def _draw_starts(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+def _paint_start_column(img: Image.Image, board_seat: int, col: RGB) -> None:
+    """A player's four start positions (numbered squares) and the tick joining them to
+    his entry cell."""
+    d = ImageDraw.Draw(img)
+    for i in range(1, 5):
+        x, y = start_xy(board_seat, i)
+        box = (x - 15, y - 15, x + 15, y + 15)
+        d.rounded_rectangle(
+            box, radius=6, fill=mix(col, WHITE, 0.75), outline=mix(col, INK, 0.3), width=2
+        )
+        draw_text(d, (x, y + 1), str(i), size=17, fill=mix(col, INK, 0.4), anchor="mm")
+    a = angle(1, entry(board_seat))
+    x0, y0 = polar(RADIUS[1] + HALF + 4, a)
+    x1, y1 = polar(START_R0 - 17, a)
+    d.line([(x0, y0), (x1, y1)], fill=mix(col, INK, 0.2), width=5)
+
+
+@lru_cache(maxsize=16)
+def _start_column(board_seat: int, col: RGB) -> Layer:
+    return _patch(_background(), lambda img: _paint_start_column(img, board_seat, col))
+
+
+def _draw_starts(img: Image.Image, view: View) -> None:
     for p in view.players:
         col = _colour(view, p.seat)
-        # the entry cell's outer edge in the player's colour
-        e = parse_cell(p.entry)
-        assert e is not None
-        a = angle(1, e[1])
+        _blit(img, _start_column(p.board_seat, col))
+    for p in view.players:  # tokens at home lie over the squares
+        col = _colour(view, p.seat)
         for i in range(1, 5):
-            x, y = start_xy(p.board_seat, i)
-            box = (x - 15, y - 15, x + 15, y + 15)
-            d.rounded_rectangle(
-                box, radius=6, fill=mix(col, WHITE, 0.75), outline=mix(col, INK, 0.3), width=2
-            )
             if p.tokens[i - 1] == START:
-                _token(img, d, (x, y), col, i, radius=16)
-            else:
-                draw_text(d, (x, y + 1), str(i), size=17, fill=mix(col, INK, 0.4), anchor="mm")
-        # a short tick joining the start column to the ring
-        x0, y0 = polar(RADIUS[1] + HALF + 4, a)
-        x1, y1 = polar(START_R0 - 17, a)
-        d.line([(x0, y0), (x1, y1)], fill=mix(col, INK, 0.2), width=5)
+                _token(img, start_xy(p.board_seat, i), col, i, radius=16)
 
 
-def _draw_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+def _draw_tokens(img: Image.Image, view: View) -> None:
     current = view.current
     for cell, cv in sorted(view.board.items()):
         kj = parse_cell(cell)
@@ -303,31 +425,43 @@ def _draw_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
         col = _colour(view, cv.seat)
         ring = HIGHLIGHT if cv.seat == current else None
         if len(cv.tokens) == 1:
-            _token(img, d, cell_xy(cell), col, cv.tokens[0], ring=ring)
+            _token(img, cell_xy(cell), col, cv.tokens[0], ring=ring)
         else:
             a = angle(k, j)
             for n, dr in zip(cv.tokens[:2], (+15.0, -15.0), strict=False):
-                _token(img, d, polar(RADIUS[k] + dr, a), col, n, radius=PAIR_R, ring=ring)
+                _token(img, polar(RADIUS[k] + dr, a), col, n, radius=PAIR_R, ring=ring)
 
 
-def _draw_centre(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+def _paint_field(img: Image.Image, value: int, col: RGB | None) -> None:
+    """A centre field: free (light, its value in white) or in its holder's colour."""
+    d = ImageDraw.Draw(img)
+    xy = field_xy(value)
+    if col is None:
+        _disc(img, xy, FIELD_R, mix(CENTRE_RGB, WHITE, 0.2), mix(CENTRE_RGB, WHITE, 0.55), 3)
+        draw_text(d, (xy[0], xy[1] + 2), str(value), size=34, bold=True, fill=WHITE,
+                  anchor="mm")  # fmt: skip
+    else:
+        _disc(img, xy, FIELD_R, col, WHITE, 4)
+        draw_text(d, (xy[0], xy[1] + 2), str(value), size=34, bold=True,
+                  fill=contrast_ink(col), anchor="mm")  # fmt: skip
+
+
+@lru_cache(maxsize=64)
+def _field(value: int, col: RGB | None) -> Layer:
+    return _patch(_background(), lambda img: _paint_field(img, value, col))
+
+
+def _draw_centre(img: Image.Image, view: View) -> None:
     for value, holder in zip(CENTRE_VALUES, view.centre, strict=True):
-        xy = field_xy(value)
-        if holder is None:
-            _disc(img, xy, FIELD_R, mix(CENTRE_RGB, WHITE, 0.2), mix(CENTRE_RGB, WHITE, 0.55), 3)
-            draw_text(d, (xy[0], xy[1] + 2), str(value), size=34, bold=True, fill=WHITE,
-                      anchor="mm")  # fmt: skip
-        else:
-            col = _colour(view, holder)
-            _disc(img, xy, FIELD_R, col, WHITE, 4)
-            draw_text(d, (xy[0], xy[1] + 2), str(value), size=34, bold=True,
-                      fill=contrast_ink(col), anchor="mm")  # fmt: skip
-    draw_text(d, (CX, CY + 6), "★", size=30, fill=mix(CENTRE_RGB, WHITE, 0.5), anchor="mm")
+        _blit(img, _field(value, None if holder is None else _colour(view, holder)))
 
 
-def _draw_die(
-    img: Image.Image, d: ImageDraw.ImageDraw, xy: tuple[float, float], value: int, used: bool
-) -> None:
+def _die_xy(i: int) -> tuple[int, int]:
+    return WIDTH - PAD - 34 - (1 - i) * 80, 62
+
+
+def _paint_die(img: Image.Image, xy: tuple[float, float], value: int, used: bool) -> None:
+    d = ImageDraw.Draw(img)
     x, y = xy
     s = 30
     fill = mix(WHITE, PAPER, 0.6) if used else WHITE
@@ -345,6 +479,18 @@ def _draw_die(
         _disc(img, (x + sx * 15, y + sy * 15), 6, pip, None, 0)
     if used:
         d.line([(x - s + 6, y + s - 6), (x + s - 6, y - s + 6)], fill=MUTED, width=4)
+
+
+@lru_cache(maxsize=32)
+def _die(i: int, value: int, used: bool) -> Layer:
+    """Die `i` (0 left, 1 right) of the header showing `value`, greyed when used."""
+    return _patch(_background(), lambda img: _paint_die(img, _die_xy(i), value, used))
+
+
+@lru_cache(maxsize=8)
+def _turn_disc(col: RGB) -> Layer:
+    """The disc in the colour of the player to act, left of the title."""
+    return _patch(_background(), lambda img: _disc(img, (PAD + 18, 42), 17, col, INK, 2.5))
 
 
 def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
@@ -367,19 +513,17 @@ def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
     return title, f"Круг {view.round_no} · {line}"
 
 
-def _draw_header(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
-) -> None:
+def _draw_header(img: Image.Image, view: View, names: Mapping[int, str] | None) -> None:
     title, line = _status(view, names)
     x = PAD
     if view.current is not None and view.phase is not Phase.GAME_OVER:
-        _disc(img, (x + 18, 42), 17, _colour(view, view.current), INK, 2.5)
+        _blit(img, _turn_disc(_colour(view, view.current)))
         x += 48
     dice_w = 170 if view.dice else 0
-    draw_text(d, (x, 42), title, size=42, bold=True, anchor="lm",
-              max_width=WIDTH - PAD - x - dice_w - 10, min_size=26)  # fmt: skip
-    draw_text(d, (PAD, 94), line, size=30, fill=INK_SOFT, anchor="lm",
-              max_width=WIDTH - 2 * PAD - dice_w - 10, min_size=20)  # fmt: skip
+    _text(img, (x, 42), title, size=42, bold=True, anchor="lm",
+          max_width=WIDTH - PAD - x - dice_w - 10, min_size=26)  # fmt: skip
+    _text(img, (PAD, 94), line, size=30, fill=INK_SOFT, anchor="lm",
+          max_width=WIDTH - 2 * PAD - dice_w - 10, min_size=20)  # fmt: skip
     if view.dice:
         left = list(view.unused)
         flags: list[bool] = []
@@ -390,18 +534,7 @@ def _draw_header(
             else:
                 flags.append(True)
         for i, (v, used) in enumerate(zip(view.dice, flags, strict=True)):
-            _draw_die(img, d, (WIDTH - PAD - 34 - (1 - i) * 80, 62), v, used)
-    # the direction of movement, in the board's top-left corner
-    draw_text(d, (PAD, HEADER + 24), "↺ фишки идут", size=24, fill=INK_SOFT, anchor="lm")
-    draw_text(d, (PAD, HEADER + 52), "против часовой", size=24, fill=INK_SOFT, anchor="lm")
-    draw_text(d, (WIDTH - PAD, HEADER + 24), "мост ➜ на круг", size=24, fill=INK_SOFT,
-              anchor="rm")  # fmt: skip
-    draw_text(d, (WIDTH - PAD, HEADER + 52), "ближе к центру", size=24, fill=INK_SOFT,
-              anchor="rm")  # fmt: skip
-    draw_text(d, (PAD, HEADER + BOARD - 52), "поле = круг.номер", size=24, fill=INK_SOFT,
-              anchor="lm")  # fmt: skip
-    draw_text(d, (PAD, HEADER + BOARD - 24), "1 — внешний круг", size=24, fill=INK_SOFT,
-              anchor="lm")  # fmt: skip
+            _blit(img, _die(i, v, used))
 
 
 def _legend_seats(view: View) -> list[int]:
@@ -450,20 +583,20 @@ def _draw_legend(
         col = _colour(view, seat)
         box_x = x + 10
         if over:
-            draw_text(d, (x + 20, ym + 1), str(p.place or ""), size=28, bold=True,
-                      fill=INK_SOFT, anchor="mm")  # fmt: skip
+            _text(img, (x + 20, ym + 1), str(p.place or ""), size=28, bold=True,
+                  fill=INK_SOFT, anchor="mm")  # fmt: skip
             box_x = x + 38
         d.rounded_rectangle((box_x, ym - 24, box_x + 72, ym + 24), radius=10, fill=col,
                             outline=INK, width=2)  # fmt: skip
-        draw_text(d, (box_x + 36, ym + 1), str(p.score).replace("-", "−"), size=32, bold=True,
-                  fill=contrast_ink(col), anchor="mm")  # fmt: skip
+        _text(img, (box_x + 36, ym + 1), str(p.score).replace("-", "−"), size=32, bold=True,
+              fill=contrast_ink(col), anchor="mm")  # fmt: skip
         tx = box_x + 86
         width = x + col_w - 24 - tx
-        draw_text(d, (tx, ym - 12), _name(view, seat, names), size=30,
-                  bold=acting or winner, fill=MUTED if p.left else INK, anchor="lm",
-                  max_width=width, min_size=20)  # fmt: skip
-        draw_text(d, (tx, ym + 18), _details(view, seat), size=22, fill=INK_SOFT,
-                  anchor="lm", max_width=width, min_size=16)  # fmt: skip
+        _text(img, (tx, ym - 12), _name(view, seat, names), size=30,
+              bold=acting or winner, fill=MUTED if p.left else INK, anchor="lm",
+              max_width=width, min_size=20)  # fmt: skip
+        _text(img, (tx, ym + 18), _details(view, seat), size=22, fill=INK_SOFT,
+              anchor="lm", max_width=width, min_size=16)  # fmt: skip
 
 
 # ---------------------------------------------------------------- entry points
@@ -471,23 +604,81 @@ def _draw_legend(
 
 def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
     """The picture of `view` as an RGB image (see `render` for the bytes)."""
-    img = Image.new("RGB", image_size(view), PAPER)
-    paste(img, _board_layer(), (0, HEADER))
+    img = _background().crop((0, 0, *image_size(view)))
     d = ImageDraw.Draw(img)
-    _draw_header(img, d, view, names)
-    _draw_starts(img, d, view)
-    _draw_centre(img, d, view)
-    _draw_tokens(img, d, view)
+    _draw_header(img, view, names)
+    _draw_starts(img, view)
+    _draw_centre(img, view)
+    _draw_tokens(img, view)
     _draw_legend(img, d, view, names)
     return img
 
 
+def _palette_pictures() -> list[Image.Image]:
+    """Pictures that between them show every colour a table can have: six players (every
+    colour) early, mid-game and at the end, and a swatch of every token, field and die."""
+    import random
+
+    from games.hypnosia import GAME
+
+    ids = list(range(1, 7))
+    names = dict.fromkeys(ids, "Игрок")
+    s = GAME.new(players=ids, seed=1)
+    rng = random.Random(1)
+    out = [draw(GAME.view(s, None), names)]
+    for step in range(4000):
+        if GAME.is_over(s):
+            break
+        s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
+        if step in (40, 200):
+            out.append(draw(GAME.view(s, None), names))
+    out.append(draw(GAME.view(s, None), names))
+    swatch = _background().copy()
+    for k, col in enumerate(PLAYER_RGB.values()):
+        for n in range(1, 5):
+            x, y = 60 + n * 60, 200 + k * 100
+            _token(swatch, (x, y), col, n, ring=HIGHLIGHT)
+            _token(swatch, (x + 300, y), col, n, radius=PAIR_R)
+            _token(swatch, (x + 600, y), col, n, radius=16)
+    for value in CENTRE_VALUES:
+        _blit(swatch, _field(value, None))
+    for i, v in enumerate((3, 6)):
+        _blit(swatch, _die(i, v, i == 1))
+    out.append(swatch)
+    return out
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
+    few times cheaper than fitting a palette to every picture, and the six player
+    colours are fixed, so nothing a table shows is missing from it."""
+    return fit_palette(_palette_pictures())
+
+
 def encode(img: Image.Image) -> bytes:
-    return encode_png(img)
+    return encode_png(img, palette())
 
 
 def warm_up() -> None:
-    """Draw one board so that the first real picture costs what every later one does."""
+    """Build every cache a table can need (background, start columns, fields, dice,
+    tokens, the palette), e.g. when the bot starts, so that a new state draws nothing
+    supersampled."""
+    for seat, name in enumerate(COLOURS):
+        col = PLAYER_RGB[name]
+        _start_column(seat, col)
+        _turn_disc(col)
+        for value in CENTRE_VALUES:
+            _field(value, col)
+        for n in range(1, 5):
+            _token_sprite(col, n, 16, None)
+            for radius in (TOKEN_R, PAIR_R):
+                _token_sprite(col, n, radius, None)
+                _token_sprite(col, n, radius, HIGHLIGHT)
+    for i in range(2):
+        for v in range(1, 7):
+            _die(i, v, False)
+            _die(i, v, True)
     from games.hypnosia import GAME
 
     encode(draw(GAME.view(GAME.new(players=[1, 2], seed=1), None), {1: "А", 2: "Б"}))
