@@ -21,10 +21,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from itertools import pairwise
+from typing import Any
 
 from PIL import Image, ImageDraw
 
-from games.cell_capture.model import CENTRE, FREE, LETTERS, EndReason, Phase, View
+from games.cell_capture.model import CENTRE, FREE, LETTERS, ActionType, EndReason, Phase, View
 from render.common import (
     HIGHLIGHT,
     INK,
@@ -35,9 +36,11 @@ from render.common import (
     WHITE,
     Canvas,
     contrast_ink,
-    disc,
     draw_text,
     encode_png,
+    fit_palette,
+    fit_text,
+    font,
     mix,
     paste,
     text_width,
@@ -110,6 +113,54 @@ def _rc(name: str) -> tuple[int, int]:
     return int(name[1:]) - 1, LETTERS.index(name[0])
 
 
+# ---------------------------------------------------------------- cached drawing
+
+# A picture is drawn for every move: text is pasted from cached glyph masks instead of
+# being laid out by FreeType each time (a fifth of the cost, the same pixels), and flat
+# rectangles are filled by Pillow's core directly.
+
+
+@lru_cache(maxsize=1024)
+def _fit(text: str, size: int, max_width: int, bold: bool, min_size: int) -> tuple[str, int]:
+    return fit_text(text, size, max_width, bold, min_size)
+
+
+@lru_cache(maxsize=2048)
+def _glyphs(
+    text: str, size: int, bold: bool, anchor: str, fx: float, fy: float
+) -> tuple[Any, tuple[int, int]]:
+    """The mask and offset Pillow draws `text` with at a point of fractional part (fx, fy)."""
+    return font(size, bold).getmask2(text, "L", anchor=anchor, start=(fx, fy))
+
+
+def _text(
+    img: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    *,
+    size: int,
+    bold: bool = False,
+    fill: RGB = INK,
+    anchor: str = "la",
+    max_width: int | None = None,
+    min_size: int = 14,
+) -> None:
+    """`draw_text` from cached masks: the same pixels."""
+    if max_width is not None:
+        text, size = _fit(text, size, max_width, bold, min_size)
+    x, y = xy
+    ix, iy = int(x), int(y)
+    mask, (ox, oy) = _glyphs(text, size, bold, anchor, x - ix, y - iy)
+    w, h = mask.size
+    if w and h:
+        img.im.paste(fill, (ix + ox, iy + oy, ix + ox + w, iy + oy + h), mask)
+
+
+def _rect(img: Image.Image, box: tuple[int, int, int, int], fill: RGB) -> None:
+    """`ImageDraw.rectangle(box, fill=fill)` (corners inclusive) without its overhead."""
+    img.im.paste(fill, (box[0], box[1], box[2] + 1, box[3] + 1))
+
+
 def _name(view: View, seat: int, names: Mapping[int, str] | None) -> str:
     pid = view.players[seat].player
     if names and pid in names and names[pid].strip():
@@ -140,26 +191,29 @@ def _bridge(
 
 
 def _draw_path_shape(
-    d: ImageDraw.ImageDraw, size: int, cells: list[tuple[int, int]], fill: RGB, inset: int
+    img: Image.Image, size: int, cells: list[tuple[int, int]], fill: RGB, inset: int
 ) -> None:
     """Cells of one path, inset by `inset`, joined into a single shape."""
     for rc in cells:
-        d.rectangle(cell_box(size, *rc, inset), fill=fill)
+        _rect(img, cell_box(size, *rc, inset), fill)
     for a, b in pairwise(cells):
-        x0, y0, x1, y1 = _bridge(size, a, b, inset)
-        d.rectangle((x0, y0, x1, y1), fill=fill)
+        _rect(img, _bridge(size, a, b, inset), fill)
 
 
 def _hatch(img: Image.Image, box: tuple[int, ...], colour: RGB) -> None:
     """Diagonal stripes in `colour` over a light tint of it, inside `box`."""
     x0, y0, x1, y1 = box
-    w, h = x1 - x0 + 1, y1 - y0 + 1
+    img.paste(_hatch_tile(x1 - x0 + 1, y1 - y0 + 1, colour), (x0, y0))
+
+
+@lru_cache(maxsize=128)
+def _hatch_tile(w: int, h: int, colour: RGB) -> Image.Image:
     tile = Image.new("RGB", (w, h), mix(colour, WHITE, 0.78))
     td = ImageDraw.Draw(tile)
     step = 14
     for k in range(-h, w + h, step):
         td.line([(k, h), (k + h, 0)], fill=mix(colour, WHITE, 0.35), width=5)
-    img.paste(tile, (x0, y0))
+    return tile
 
 
 def _disc(
@@ -170,7 +224,32 @@ def _disc(
     outline: RGB | None = None,
     width: float = 0,
 ) -> None:
-    disc(img, centre, radius, fill, outline, width)
+    """`render.common.disc` (the same pixels) from this module's own cache, pasted by
+    Pillow's core: the shared cache is small enough for other games to evict ours."""
+    pad = radius + width + 2
+    ox, oy = round(centre[0] - pad), round(centre[1] - pad)
+    # A sprite depends only on the disc and where its centre falls inside a pixel.
+    core, w, h = _disc_sprite(
+        round(centre[0] - ox, 3), round(centre[1] - oy, 3), radius, fill, outline, width, pad
+    )
+    img.im.paste(core, (ox, oy, ox + w, oy + h), core)
+
+
+@lru_cache(maxsize=256)
+def _disc_sprite(
+    cx: float,
+    cy: float,
+    radius: float,
+    fill: RGB,
+    outline: RGB | None,
+    width: float,
+    pad: float,
+) -> tuple[Any, int, int]:
+    side = round(2 * pad) + 1
+    c = Canvas((side, side))
+    c.circle((cx, cy), radius, fill=fill, outline=outline, width=width)
+    sprite = c.image()
+    return sprite.im, side, side
 
 
 def _star(img: Image.Image, centre: tuple[int, int], radius: float, fill: RGB) -> None:
@@ -206,30 +285,31 @@ def _draw_grid(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
     size = view.size
     cs = cell_size(size)
     x0, y0 = grid_origin(size)
-    d.rectangle((x0 - 3, y0 - 3, x0 + cs * size + 2, y0 + cs * size + 2), fill=BOARD_EDGE)
-    d.rectangle((x0, y0, x0 + cs * size - 1, y0 + cs * size - 1), fill=GRID_RGB)
+    _rect(img, (x0 - 3, y0 - 3, x0 + cs * size + 2, y0 + cs * size + 2), BOARD_EDGE)
+    _rect(img, (x0, y0, x0 + cs * size - 1, y0 + cs * size - 1), GRID_RGB)
     label = max(20, min(30, cs // 2 - 2))
     for i in range(size):
         cx, cy = cell_centre(size, i, i)
-        draw_text(d, (cx, y0 - 8), LETTERS[i], size=label, bold=True, fill=INK_SOFT, anchor="ms")
-        draw_text(d, (x0 - 10, cy), str(i + 1), size=label, bold=True, fill=INK_SOFT, anchor="rm")
-    for r in range(size):
-        for c in range(size):
-            o = view.grid[r][c]
+        _text(img, (cx, y0 - 8), LETTERS[i], size=label, bold=True, fill=INK_SOFT, anchor="ms")
+        _text(img, (x0 - 10, cy), str(i + 1), size=label, bold=True, fill=INK_SOFT, anchor="rm")
+    g = GAP // 2  # cell_box's default inset, inlined: this loop runs for every cell
+    for r, row in enumerate(view.grid):
+        top, bottom = y0 + r * cs + g, y0 + (r + 1) * cs - g
+        for c, o in enumerate(row):
             if o == FREE:
-                d.rectangle(cell_box(size, r, c), fill=FREE_RGB)
+                img.im.paste(FREE_RGB, (x0 + c * cs + g, top, x0 + (c + 1) * cs - g, bottom))
             elif o == CENTRE:
-                d.rectangle(cell_box(size, r, c), fill=CENTRE_RGB)
+                _rect(img, cell_box(size, r, c), CENTRE_RGB)
                 _star(img, cell_centre(size, r, c), cs * 0.36, WHITE)
 
     last = len(view.paths) - 1
     for i, p in enumerate(view.paths):
         cells = [_rc(x) for x in p.cells]
         if i == last:  # the last capture: a dark border inside its shape
-            _draw_path_shape(d, size, cells, INK, -1)
-            _draw_path_shape(d, size, cells, _colour(view, p.seat), GAP // 2 + 4)
+            _draw_path_shape(img, size, cells, INK, -1)
+            _draw_path_shape(img, size, cells, _colour(view, p.seat), GAP // 2 + 4)
         else:
-            _draw_path_shape(d, size, cells, _colour(view, p.seat), GAP // 2)
+            _draw_path_shape(img, size, cells, _colour(view, p.seat), GAP // 2)
 
     number_size = max(18, round(cs * 0.5))
     for p in view.paths:
@@ -237,9 +317,7 @@ def _draw_grid(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
         ink = contrast_ink(col)
         for j, x in enumerate(p.cells):
             cx, cy = cell_centre(size, *_rc(x))
-            draw_text(
-                d, (cx, cy + 1), str(j + 1), size=number_size, bold=True, fill=ink, anchor="mm"
-            )
+            _text(img, (cx, cy + 1), str(j + 1), size=number_size, bold=True, fill=ink, anchor="mm")
 
     # Anchors (path ends): a white dot with a dark rim in the top-right corner.
     dot = max(4.0, cs * 0.09)
@@ -333,8 +411,8 @@ def _draw_header(
         col = _colour(view, view.to_act_seat)
         _disc(img, (x + 17, 40), 15, col, INK, 2)
         x += 44
-    draw_text(
-        d,
+    _text(
+        img,
         (x, 40),
         title,
         size=40,
@@ -344,15 +422,13 @@ def _draw_header(
         max_width=text_w - (x - PAD),
         min_size=26,
     )
-    draw_text(
-        d, (PAD, 92), line, size=32, fill=INK_SOFT, anchor="lm", max_width=text_w, min_size=22
-    )
+    _text(img, (PAD, 92), line, size=32, fill=INK_SOFT, anchor="lm", max_width=text_w, min_size=22)
 
     # Numbers 1…N of this round: taken ones filled with the taker's colour.
     taken = {p.number: p.seat for p in view.players if p.number is not None}
     right = WIDTH - PAD
-    draw_text(
-        d, (right, 22), f"Раунд {view.round_no}", size=28, bold=True, fill=INK_SOFT, anchor="ra"
+    _text(
+        img, (right, 22), f"Раунд {view.round_no}", size=28, bold=True, fill=INK_SOFT, anchor="ra"
     )
     for i in range(0 if view.over else view.n):
         k = i + 1
@@ -362,18 +438,18 @@ def _draw_header(
         if chosen and view.to_act_seat is not None:
             col = _colour(view, view.to_act_seat)
             _disc(img, (cx, cy), 23, mix(col, WHITE, 0.7), col, 5)
-            draw_text(d, (cx, cy + 1), str(k), size=28, bold=True, fill=INK, anchor="mm")
+            _text(img, (cx, cy + 1), str(k), size=28, bold=True, fill=INK, anchor="mm")
         elif k in taken:
             col = _colour(view, taken[k])
             _disc(img, (cx, cy), 23, col)
-            draw_text(
-                d, (cx, cy + 1), str(k), size=28, bold=True, fill=contrast_ink(col), anchor="mm"
+            _text(
+                img, (cx, cy + 1), str(k), size=28, bold=True, fill=contrast_ink(col), anchor="mm"
             )
         else:
             allowed = k in view.allowed
             _disc(img, (cx, cy), 23, WHITE, INK if allowed else MUTED, 3 if allowed else 2)
-            draw_text(
-                d,
+            _text(
+                img,
                 (cx, cy + 1),
                 str(k),
                 size=28,
@@ -414,13 +490,13 @@ def _draw_legend(
             index = str(p.place) if p.place is not None else ""
         else:
             index = str(i + 1) if p.active else ""
-        draw_text(d, (x + 26, ym + 1), index, size=28, bold=True, fill=INK_SOFT, anchor="mm")
+        _text(img, (x + 26, ym + 1), index, size=28, bold=True, fill=INK_SOFT, anchor="mm")
         col = _colour(view, seat)  # a leaver keeps his colour: his cells stay on the board
         d.rounded_rectangle(
             (x + 48, ym - 22, x + 118, ym + 22), radius=10, fill=col, outline=INK, width=2
         )
-        draw_text(
-            d,
+        _text(
+            img,
             (x + 83, ym + 1),
             str(p.cells),
             size=30,
@@ -439,8 +515,8 @@ def _draw_legend(
         else:
             tag = ""
         tag_w = text_width(tag, 26) + 12 if tag else 0
-        draw_text(
-            d,
+        _text(
+            img,
             (x + 132, ym + 1),
             _name(view, seat, names),
             size=32,
@@ -451,7 +527,7 @@ def _draw_legend(
             min_size=24,
         )
         if tag:
-            draw_text(d, (x + col_w - 24, ym + 2), tag, size=26, fill=INK_SOFT, anchor="rm")
+            _text(img, (x + col_w - 24, ym + 2), tag, size=26, fill=INK_SOFT, anchor="rm")
 
 
 # ---------------------------------------------------------------- entry points
@@ -467,18 +543,52 @@ def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
     return img
 
 
+def _palette_pictures() -> list[Image.Image]:
+    """Pictures that between them show every colour a table can have: six players (every
+    colour; seat s always plays COLOURS[s]) early, with a path being drawn in each colour,
+    and at the end."""
+    import random
+
+    from games.cell_capture import GAME
+
+    ids = list(range(1, 7))
+    names = dict.fromkeys(ids, "Игрок")
+    s = GAME.new(players=ids, seed=1)
+    rng = random.Random(1)
+    out = [draw(GAME.view(s, None), names)]
+    drafted: set[int] = set()
+    back = (ActionType.UNDO, ActionType.CANCEL, ActionType.BACK)
+    for _ in range(4000):
+        if GAME.is_over(s):
+            break
+        s, _events = GAME.apply(
+            s, rng.choice([a for a in GAME.legal_actions(s) if a.type not in back])
+        )
+        v = GAME.view(s, None)
+        if v.draft is not None and len(v.draft.path) >= 2 and v.draft.seat not in drafted:
+            drafted.add(v.draft.seat)
+            out.append(draw(v, names))
+    out.append(draw(GAME.view(s, None), names))
+    return out
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
+    few times cheaper than fitting a palette to every picture, and the six player
+    colours are fixed (seat s plays COLOURS[s]), so nothing a table shows is missing."""
+    return fit_palette(_palette_pictures())
+
+
 def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a picture made by `draw` (a palette fitted to the picture: the
-    players' colours differ from game to game)."""
-    return encode_png(img)
+    """PNG bytes of a picture made by `draw`."""
+    return encode_png(img, palette())
 
 
 def warm_up() -> None:
-    """Load the fonts this picture uses and draw one small board, so that the first
-    picture after the bot starts costs what every later one does."""
-    from games.cell_capture import GAME
-
-    encode(draw(GAME.view(GAME.new(players=[1, 2], seed=1), None), {1: "А", 2: "Б"}))
+    """Fit the palette (drawing a few tables loads the fonts and fills the caches), e.g.
+    when the bot starts, so that the first picture costs what every later one does."""
+    encode(Image.new("RGB", (8, 8), PAPER))  # fits the palette, loads the PNG plugin
 
 
 def render(view: View, names: dict[int, str] | None = None) -> bytes:
