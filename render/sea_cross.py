@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -55,6 +56,9 @@ from render.common import (
     contrast_ink,
     draw_text,
     encode_png,
+    fit_palette,
+    fit_text,
+    font,
     mix,
     paste,
     text_width,
@@ -127,7 +131,55 @@ def _arm_colour(view: View, seat: int) -> RGB:
     return ARM_RGB[view.players[seat].arm]
 
 
-# ---------------------------------------------------------------- sprites
+# ---------------------------------------------------------------- cached drawing
+
+# A picture is drawn for every move. The board with every arm in play is one cached
+# picture; an arm nobody plays, or whose player left, is a few cached cell patches over
+# it; tokens, dice, tags and the corner boxes are cached sprites; text is pasted from
+# cached glyph masks. `warm_up` builds them all, so a new state draws nothing supersampled.
+
+
+@lru_cache(maxsize=1024)
+def _fit(text: str, size: int, max_width: int, bold: bool, min_size: int) -> tuple[str, int]:
+    return fit_text(text, size, max_width, bold, min_size)
+
+
+@lru_cache(maxsize=2048)
+def _glyphs(
+    text: str, size: int, bold: bool, anchor: str, fx: float, fy: float
+) -> tuple[Any, tuple[int, int]]:
+    """The mask and offset Pillow draws `text` with at a point of fractional part (fx, fy)."""
+    return font(size, bold).getmask2(text, "L", anchor=anchor, start=(fx, fy))
+
+
+def _text(
+    img: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    *,
+    size: int,
+    bold: bool = False,
+    fill: RGB = INK,
+    anchor: str = "la",
+    max_width: int | None = None,
+    min_size: int = 14,
+) -> None:
+    """`draw_text` from cached masks: the same pixels."""
+    if max_width is not None:
+        text, size = _fit(text, size, max_width, bold, min_size)
+    x, y = xy
+    ix, iy = int(x), int(y)
+    mask, (ox, oy) = _glyphs(text, size, bold, anchor, x - ix, y - iy)
+    w, h = mask.size
+    if w and h:
+        img.im.paste(fill, (ix + ox, iy + oy, ix + ox + w, iy + oy + h), mask)
+
+
+def _blit(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    """Alpha-composite an RGBA sprite (Pillow's core paste: `Image.paste`'s checks cost
+    as much as pasting a small sprite)."""
+    x, y = xy
+    img.im.paste(sprite.im, (x, y, x + sprite.width, y + sprite.height), sprite.im)
 
 
 @lru_cache(maxsize=64)
@@ -148,7 +200,7 @@ def _disc(
     width: float = 0,
 ) -> None:
     sprite = _disc_sprite(radius, fill, outline, width)
-    paste(img, sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)))
+    _blit(img, sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)))
 
 
 @lru_cache(maxsize=16)
@@ -174,7 +226,7 @@ def _arrow_sprite(direction: tuple[int, int], colour: RGB) -> Image.Image:
     return c.image()
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=16)
 def _centre_sprite(arms: tuple[bool, ...]) -> Image.Image:
     """The centre: four triangles, each pointing to its arm, in the arm's colour."""
     c = Canvas((CELL, CELL))
@@ -194,9 +246,13 @@ def _centre_sprite(arms: tuple[bool, ...]) -> Image.Image:
 
 # ---------------------------------------------------------------- board
 
+# How an arm looks: its player plays, left the game, or nobody plays it.
+ACTIVE, LEFT_GAME, UNUSED = "active", "left", "unused"
 
-def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
-    used = {p.arm: p for p in view.players}
+
+def _paint_board(img: Image.Image, states: tuple[str, ...]) -> None:
+    """The cross without its centre, each arm as `states[arm]` says."""
+    d = ImageDraw.Draw(img)
     d.rectangle((LEFT - 4, TOP - 4, LEFT + BOARD + 3, TOP + BOARD + 3), fill=EDGE_RGB)
     d.rectangle((LEFT, TOP, LEFT + BOARD - 1, TOP + BOARD - 1), fill=SEA_RGB)
     # The cross's bed.
@@ -212,8 +268,8 @@ def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
     for cell in RED_CELLS:
         d.rounded_rectangle(cell_box(cell), radius=8, fill=RED_RGB)
     for arm in range(4):
-        col = ARM_RGB[arm] if arm in used else MUTED
-        active = arm in used and used[arm].active
+        col = MUTED if states[arm] == UNUSED else ARM_RGB[arm]
+        active = states[arm] == ACTIVE
         tint = mix(col, WHITE, 0.55 if active else 0.75)
         deep = mix(col, WHITE, 0.3 if active else 0.7)
         start = loop_cell(start_index(arm))
@@ -239,37 +295,97 @@ def _draw_board(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
         x0, y0, _, _ = cell_box(thr, 0)
         paste(img, _arrow_sprite(direction, mix(col, WHITE, 0.35)), (x0, y0))
         # The reserve: four slots (none for an arm nobody plays).
-        for k in range(4 if arm in used else 0):
+        for k in range(0 if states[arm] == UNUSED else 4):
             cell = reserve_cell(arm, k)
             _disc(img, cell_centre(cell), CELL * 0.4, mix(col, WHITE, 0.8), tint, 3)
+
+
+@lru_cache(maxsize=1)
+def _base() -> Image.Image:
+    """The whole picture's background: the cross with every arm in play, no centre."""
+    img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    _paint_board(img, (ACTIVE,) * 4)
+    return img
+
+
+def _square(cell: Cell) -> tuple[int, int, int, int]:
+    """The grid square of a cell (right and bottom exclusive): all its drawing is inside."""
+    r, c = cell
+    return LEFT + c * CELL, TOP + r * CELL, LEFT + (c + 1) * CELL, TOP + (r + 1) * CELL
+
+
+@lru_cache(maxsize=8)
+def _arm_patches(arm: int, state: str) -> tuple[tuple[tuple[int, int, int, int], Any], ...]:
+    """The cells that differ when `arm` is not in play (`state`), as opaque squares."""
+    img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    _paint_board(img, (state,) * 4)
+    cells = [
+        loop_cell(start_index(arm)),
+        loop_cell(threshold_index(arm)),
+        *(home_cell(arm, k) for k in range(HOME_LEN)),
+        *(reserve_cell(arm, k) for k in range(4)),
+    ]
+    return tuple((_square(cell), img.crop(_square(cell)).im) for cell in cells)
+
+
+def _draw_board(img: Image.Image, view: View) -> None:
+    used = {p.arm: p for p in view.players}
+    for arm in range(4):
+        if arm not in used:
+            state = UNUSED
+        elif not used[arm].active:
+            state = LEFT_GAME
+        else:
+            continue
+        for box, core in _arm_patches(arm, state):
+            img.im.paste(core, box)
     x0, y0, _, _ = cell_box((CENTRE, CENTRE), 0)
-    paste(img, _centre_sprite(tuple(a in used and used[a].active for a in range(4))), (x0, y0))
+    _blit(img, _centre_sprite(tuple(a in used and used[a].active for a in range(4))), (x0, y0))
 
 
-def _draw_corner_labels(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
-) -> None:
+def _label_box(arm: int) -> tuple[int, int, int, int]:
+    """A player's corner box: the inner two rows of his corner (towards the horizontal arm)."""
+    r0, c0 = reserve_cell(arm, 0)
+    rows = (2, 3) if r0 < CENTRE else (7, 8)
+    cols = (0, 3) if c0 < CENTRE else (7, 10)
+    x0 = LEFT + cols[0] * CELL + 6
+    x1 = LEFT + (cols[1] + 1) * CELL - 6
+    y0 = TOP + rows[0] * CELL + 6
+    y1 = TOP + (rows[1] + 1) * CELL - 6
+    return x0, y0, x1, y1
+
+
+@lru_cache(maxsize=32)
+def _label_plate(arm: int, fill: RGB, border: RGB) -> Any:
+    """The corner box over the sea, as an opaque patch of its bounding box."""
+    box = _label_box(arm)
+    img = _base().crop((box[0], box[1], box[2] + 1, box[3] + 1))
+    ImageDraw.Draw(img).rounded_rectangle(
+        (0, 0, box[2] - box[0], box[3] - box[1]), radius=14, fill=fill, outline=border, width=6
+    )
+    return img.im
+
+
+def _label_colours(arm: int, active: bool, lit: bool) -> tuple[RGB, RGB]:
+    col = ARM_RGB[arm]
+    fill = mix(col, WHITE, 0.82) if active else mix(MUTED, WHITE, 0.7)
+    border = HIGHLIGHT if lit else (mix(col, WHITE, 0.4) if active else MUTED)
+    return fill, border
+
+
+def _draw_corner_labels(img: Image.Image, view: View, names: Mapping[int, str] | None) -> None:
     """Each player's name and home count in the free half of his corner."""
     for p in view.players:
-        col = ARM_RGB[p.arm]
-        # The corner quadrant's inner two rows (towards the horizontal arm).
-        r0, c0 = reserve_cell(p.arm, 0)
-        rows = (2, 3) if r0 < CENTRE else (7, 8)
-        cols = (0, 3) if c0 < CENTRE else (7, 10)
-        x0 = LEFT + cols[0] * CELL + 6
-        x1 = LEFT + (cols[1] + 1) * CELL - 6
-        y0 = TOP + rows[0] * CELL + 6
-        y1 = TOP + (rows[1] + 1) * CELL - 6
+        x0, y0, x1, y1 = _label_box(p.arm)
         to_act = p.seat == view.to_act_seat and not view.over
         won = p.player in view.winners
-        fill = mix(col, WHITE, 0.82) if p.active else mix(MUTED, WHITE, 0.7)
-        border = HIGHLIGHT if to_act or won else (mix(col, WHITE, 0.4) if p.active else MUTED)
-        d.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=fill, outline=border, width=6)
+        plate = _label_plate(p.arm, *_label_colours(p.arm, p.active, to_act or won))
+        img.im.paste(plate, (x0, y0, x1 + 1, y1 + 1))
         w = x1 - x0 - 24
         cy = (y0 + y1) // 2
         name = _name(view, p.seat, names)
-        draw_text(
-            d,
+        _text(
+            img,
             (x0 + 12, cy - 30),
             name,
             size=34,
@@ -285,8 +401,8 @@ def _draw_corner_labels(
             line = f"{p.place}-е место · дома {p.home_count}/4"
         else:
             line = f"дома {p.home_count} из 4"
-        draw_text(
-            d,
+        _text(
+            img,
             (x0 + 12, cy + 24),
             line,
             size=28,
@@ -297,7 +413,7 @@ def _draw_corner_labels(
             min_size=18,
         )
         if won:
-            draw_text(d, (x1 - 14, cy - 30), "★", size=40, fill=(230, 160, 0), anchor="rm")
+            _text(img, (x1 - 14, cy - 30), "★", size=40, fill=(230, 160, 0), anchor="rm")
 
 
 def _draw_last_move(d: ImageDraw.ImageDraw, view: View) -> None:
@@ -330,25 +446,39 @@ def _draw_blocks(d: ImageDraw.ImageDraw, view: View) -> None:
                         d.rectangle((ax - half, ay, ax + half, by), fill=BLOCK_RGB)
 
 
-def _draw_tokens(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
-    radius = CELL * 0.36
+TOKEN_R = CELL * 0.36
+
+
+@lru_cache(maxsize=64)
+def _token_sprite(arm: int, number: int, odd_x: bool, odd_y: bool) -> Image.Image:
+    """A token: a disc in its arm's colour with its number. Where the disc lands depends
+    on its centre's parity (`round` of a half), so the number is placed for each."""
+    col = ARM_RGB[arm]
+    sprite = _disc_sprite(TOKEN_R, col, INK, 3).copy()
+    cx, cy = 1001 if odd_x else 1000, 1001 if odd_y else 1000
+    ox = cx - round(cx - sprite.width / 2)
+    oy = cy - round(cy - sprite.height / 2)
+    draw_text(ImageDraw.Draw(sprite), (ox, oy + 1), str(number), size=36, bold=True,
+              fill=contrast_ink(col), anchor="mm")  # fmt: skip
+    return sprite
+
+
+def _draw_tokens(img: Image.Image, view: View) -> None:
     jumping = view.phase == Phase.AWAIT_MOVE and view.forced_jumps > 0
     for p in view.players:
         if not p.active:
             continue
-        col = ARM_RGB[p.arm]
-        ink = contrast_ink(col)
         for t in p.tokens:
             cx, cy = cell_centre(reserve_slot(p.arm, t.number) if t.where == "reserve" else t.cell)
             if jumping and p.seat == view.to_act_seat and t.on_red_corner:
-                _ring(img, (cx, cy), radius + 8, HIGHLIGHT, 6)
-            _disc(img, (cx, cy), radius, col, INK, 3)
-            draw_text(d, (cx, cy + 1), str(t.number), size=36, bold=True, fill=ink, anchor="mm")
+                _ring(img, (cx, cy), TOKEN_R + 8, HIGHLIGHT, 6)
+            sprite = _token_sprite(p.arm, t.number, cx % 2 == 1, cy % 2 == 1)
+            _blit(img, sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)))
 
 
 def _ring(img: Image.Image, centre: tuple[float, float], radius: float, col: RGB, w: float) -> None:
     sprite = _ring_sprite(radius, col, w)
-    paste(img, sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)))
+    _blit(img, sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)))
 
 
 def _target_cell(view: View, seat: int, token: int | None, to_rel: int) -> Cell:
@@ -356,7 +486,37 @@ def _target_cell(view: View, seat: int, token: int | None, to_rel: int) -> Cell:
     return cell_of(arm, to_rel, (token or 1) - 1)
 
 
-def _draw_targets(d: ImageDraw.ImageDraw, view: View) -> None:
+TAG_SIZE = 26
+TAG_H = 34
+
+
+def _tag_width(text: str) -> int:
+    return max(40, text_width(text, TAG_SIZE, True) + 14)
+
+
+@lru_cache(maxsize=512)
+def _tag_sprite(text: str, captures: bool, edge: RGB) -> Image.Image:
+    """A move's tag: its text on white in a frame (red for a capture)."""
+    w = _tag_width(text)
+    sprite = Image.new("RGBA", (w + 1, TAG_H + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(sprite)
+    d.rounded_rectangle((0, 0, w, TAG_H), radius=8, fill=edge)
+    d.rounded_rectangle((3, 3, w - 3, TAG_H - 3), radius=6, fill=WHITE)
+    draw_text(d, (w / 2, TAG_H / 2), text, size=TAG_SIZE, bold=True,
+              fill=RED_RGB if captures else INK, anchor="mm")  # fmt: skip
+    return sprite
+
+
+def _tag_texts() -> list[str]:
+    """Every text a tag can show."""
+    return (
+        ["⚓"]
+        + [f"{t}+{d}" for t in range(1, 5) for d in range(1, 7)]
+        + [f"{t}→" for t in range(1, 5)]
+    )
+
+
+def _draw_targets(img: Image.Image, view: View) -> None:
     """Tags on the target cells of the legal moves: «1+5», «⚓», «1⤳» (red: captures)."""
     seat = view.to_act_seat
     if seat is None or view.phase != Phase.AWAIT_MOVE or not view.actions:
@@ -373,11 +533,9 @@ def _draw_targets(d: ImageDraw.ImageDraw, view: View) -> None:
             cell = _target_cell(view, seat, a.token, a.to_rel)
             text = f"{a.token}+{a.die}" if a.type is ActionType.MOVE else f"{a.token}→"
         tags.setdefault(cell, []).append((text, a.captures))
-    size = 26
-    tag_h = 34
     for cell, items in tags.items():
         x0, _, x1, y1 = cell_box(cell)
-        widths = [max(40, text_width(text, size, True) + 14) for text, _ in items]
+        widths = [_tag_width(text) for text, _ in items]
         rows: list[list[int]] = [[]]
         used = 0
         for i, w in enumerate(widths):
@@ -393,27 +551,16 @@ def _draw_targets(d: ImageDraw.ImageDraw, view: View) -> None:
             for i in row:
                 text, captures = items[i]
                 edge = RED_RGB if captures else mix(col, INK, 0.25)
-                d.rounded_rectangle((x, y - tag_h, x + widths[i], y), radius=8, fill=edge)
-                d.rounded_rectangle(
-                    (x + 3, y - tag_h + 3, x + widths[i] - 3, y - 3), radius=6, fill=WHITE
-                )
-                draw_text(
-                    d,
-                    (x + widths[i] / 2, y - tag_h / 2),
-                    text,
-                    size=size,
-                    bold=True,
-                    fill=RED_RGB if captures else INK,
-                    anchor="mm",
-                )
+                _blit(img, _tag_sprite(text, captures, edge), (x, y - TAG_H))
                 x += widths[i] + 2
-            y -= tag_h + 2
+            y -= TAG_H + 2
 
 
 # ---------------------------------------------------------------- header
 
 
-def _draw_die(img: Image.Image, x: int, y: int, value: int, used: bool, double: bool) -> None:
+@lru_cache(maxsize=32)
+def _die_sprite(value: int, used: bool, double: bool) -> Image.Image:
     c = Canvas((DIE_SIZE, DIE_SIZE))
     face = mix(WHITE, PAPER, 0.6) if used else WHITE
     edge = MUTED if used else INK
@@ -423,7 +570,7 @@ def _draw_die(img: Image.Image, x: int, y: int, value: int, used: bool, double: 
         c.circle((2 + px * (DIE_SIZE - 4), 2 + py * (DIE_SIZE - 4)), 7, fill=pip)
     if used:
         c.line([(10, DIE_SIZE - 10), (DIE_SIZE - 10, 10)], fill=(*MUTED, 255), width=4)
-    paste(img, c.image(), (x, y))
+    return c.image()
 
 
 def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
@@ -450,9 +597,7 @@ def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
     return title, line
 
 
-def _draw_header(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
-) -> None:
+def _draw_header(img: Image.Image, view: View, names: Mapping[int, str] | None) -> None:
     title, line = _status(view, names)
     dice_w = 2 * DIE_SIZE + 16 if view.dice and not view.over else 0
     text_w = WIDTH - 2 * PAD - dice_w - 20
@@ -465,8 +610,8 @@ def _draw_header(
     if seat is not None:
         _disc(img, (x + 20, 44), 19, _arm_colour(view, seat), INK, 3)
         x += 52
-    draw_text(
-        d,
+    _text(
+        img,
         (x, 44),
         title,
         size=42,
@@ -475,9 +620,7 @@ def _draw_header(
         max_width=text_w - (x - PAD),
         min_size=26,
     )
-    draw_text(
-        d, (PAD, 104), line, size=32, fill=INK_SOFT, anchor="lm", max_width=text_w, min_size=20
-    )
+    _text(img, (PAD, 104), line, size=32, fill=INK_SOFT, anchor="lm", max_width=text_w, min_size=20)
     if dice_w:
         unused = list(view.unused)
         states = []
@@ -490,7 +633,7 @@ def _draw_header(
         # Unused dice first are easier to see? Keep the roll's order: it is what was thrown.
         x = WIDTH - PAD - dice_w
         for v, used in zip(view.dice, states, strict=True):
-            _draw_die(img, x, (HEADER - DIE_SIZE) // 2 - 4, v, used, view.double)
+            _blit(img, _die_sprite(v, used, view.double), (x, (HEADER - DIE_SIZE) // 2 - 4))
             x += DIE_SIZE + 16
 
 
@@ -498,27 +641,95 @@ def _draw_header(
 
 
 def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
-    img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    img = _base().copy()
     d = ImageDraw.Draw(img)
-    _draw_header(img, d, view, names)
-    _draw_board(img, d, view)
-    _draw_corner_labels(img, d, view, names)
+    _draw_header(img, view, names)
+    _draw_board(img, view)
+    _draw_corner_labels(img, view, names)
     _draw_last_move(d, view)
     _draw_blocks(d, view)
-    _draw_tokens(img, d, view)
-    _draw_targets(d, view)
+    _draw_tokens(img, view)
+    _draw_targets(img, view)
     return img
 
 
+def _palette_pictures() -> list[Image.Image]:
+    """Pictures that between them show every colour a table can have: four players
+    (every arm) early, mid-game, after one has left and at the end, and a swatch of the
+    board with no arm in play and of every die and tag."""
+    import random
+
+    from games.sea_cross import GAME
+
+    ids = [1, 2, 3, 4]
+    names = dict.fromkeys(ids, "Игрок")
+    s = GAME.new(players=ids, seed=1)
+    rng = random.Random(1)
+    out = []
+    for step in range(4000):
+        if GAME.is_over(s):
+            break
+        s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
+        if step in (30, 300):
+            out.append(draw(GAME.view(s, None), names))
+    out.append(draw(GAME.view(s, None), names))
+    s = GAME.new(players=ids, seed=2)
+    for _ in range(40):
+        s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
+    s, _events = GAME.remove(s, 2)
+    out.append(draw(GAME.view(s, None), names))
+    swatch = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    _paint_board(swatch, (UNUSED, LEFT_GAME, UNUSED, LEFT_GAME))
+    x, y = 0, 0
+    for arm in range(4):
+        for text in _tag_texts():
+            for captures in (False, True):
+                edge = RED_RGB if captures else mix(ARM_RGB[arm], INK, 0.25)
+                sprite = _tag_sprite(text, captures, edge)
+                if x + sprite.width > WIDTH:
+                    x, y = 0, y + TAG_H + 2
+                _blit(swatch, sprite, (x, y))
+                x += sprite.width
+    for i, (used, double) in enumerate(((False, False), (False, True), (True, False))):
+        _blit(swatch, _die_sprite(6, used, double), (i * (DIE_SIZE + 4), y + TAG_H + 4))
+    out.append(swatch)
+    return out
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
+    few times cheaper than fitting a palette to every picture, and the four arms'
+    colours are fixed, so nothing a table shows is missing from it."""
+    return fit_palette(_palette_pictures())
+
+
 def encode(img: Image.Image) -> bytes:
-    return encode_png(img)
+    return encode_png(img, palette())
 
 
 def warm_up() -> None:
-    """Load the fonts and draw one board, so the first real picture costs what later ones do."""
-    from games.sea_cross import GAME
-
-    encode(draw(GAME.view(GAME.new(players=[1, 2], seed=1), None), {1: "А", 2: "Б"}))
+    """Build every cache a table can need (the board, arm patches, corner boxes, tokens,
+    dice, tags, the palette), e.g. when the bot starts, so that a new state draws nothing
+    supersampled."""
+    for arm in range(4):
+        _arm_patches(arm, LEFT_GAME)
+        _arm_patches(arm, UNUSED)
+        for active in (False, True):
+            for lit in (False, True):
+                _label_plate(arm, *_label_colours(arm, active, lit))
+        for number in range(1, 5):
+            for odd_x in (False, True):
+                for odd_y in (False, True):
+                    _token_sprite(arm, number, odd_x, odd_y)
+        _disc_sprite(19, ARM_RGB[arm], INK, 3)
+    for arms in range(16):
+        _centre_sprite(tuple(bool(arms >> a & 1) for a in range(4)))
+    for value in range(1, 7):
+        for used in (False, True):
+            for double in (False, True):
+                _die_sprite(value, used, double)
+    encode(Image.new("RGB", (8, 8), PAPER))  # fits the palette (drawing all tags), loads PNG
 
 
 def render(view: View, names: dict[int, str] | None = None) -> bytes:
