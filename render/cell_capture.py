@@ -18,20 +18,31 @@ Example:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
-from games.cell_capture.model import CENTRE, FREE, LETTERS, ActionType, EndReason, Phase, View
+from games.cell_capture.model import (
+    CENTRE,
+    FREE,
+    LETTERS,
+    ActionType,
+    EndReason,
+    Phase,
+    View,
+    side,
+)
 from render.common import (
     HIGHLIGHT,
     INK,
     INK_SOFT,
     MUTED,
     PAPER,
+    PNG_COLOURS,
     RGB,
     WHITE,
     Canvas,
@@ -319,14 +330,10 @@ def _draw_grid(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
             cx, cy = cell_centre(size, *_rc(x))
             _text(img, (cx, cy + 1), str(j + 1), size=number_size, bold=True, fill=ink, anchor="mm")
 
-    # Anchors (path ends): a white dot with a dark rim in the top-right corner.
-    dot = max(4.0, cs * 0.09)
     for a in view.anchors:
         r, c = _rc(a)
-        if view.grid[r][c] == CENTRE:
-            continue
-        _, by0, bx1, _ = cell_box(size, r, c)
-        _disc(img, (bx1 - dot - 3, by0 + dot + 3), dot, WHITE, INK, max(1.5, dot * 0.35))
+        if view.grid[r][c] != CENTRE:
+            _anchor_dot(img, size, r, c)
 
     # Anchors offered for the chosen number: a yellow ring.
     for a in view.offered_anchors:
@@ -336,6 +343,13 @@ def _draw_grid(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
         d.rectangle(cell_box(size, r, c, GAP // 2 - 1), outline=HIGHLIGHT, width=5)
 
     _draw_draft(img, d, view)
+
+
+def _anchor_dot(img: Image.Image, size: int, r: int, c: int) -> None:
+    """A path's end (an anchor): a white dot with a dark rim in the cell's top-right corner."""
+    dot = max(4.0, cell_size(size) * 0.09)
+    _, by0, bx1, _ = cell_box(size, r, c)
+    _disc(img, (bx1 - dot - 3, by0 + dot + 3), dot, WHITE, INK, max(1.5, dot * 0.35))
 
 
 def _draw_draft(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
@@ -572,12 +586,47 @@ def _palette_pictures() -> list[Image.Image]:
     return out
 
 
+# A colour covering at least this many pixels of flat area (equal to its right and lower
+# neighbours) in the palette's pictures gets an exact entry (up to FLAT_COLOURS of them);
+# the rest of the palette is fitted to the pictures.
+FLAT_PIXELS = 50
+FLAT_COLOURS = 96
+
+
+def _fit_palette(pictures: list[Image.Image]) -> Image.Image:
+    """`fit_palette`, but the colours of the pictures' flat areas are entries of their own:
+    a fitted entry is the average of a bucket of colours, so a pale fill next to the paper
+    would come out as the paper, and a player's colour a few levels off."""
+    counts: Counter[tuple[int, int, int]] = Counter()
+    for im in pictures:
+        rgb = im.convert("RGB")
+        flat = None
+        for dx, dy in ((1, 0), (0, 1)):
+            diff = ImageChops.difference(rgb, ImageChops.offset(rgb, dx, dy))
+            r, g, b = diff.split()
+            same = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 0 if v else 255)
+            flat = same if flat is None else ImageChops.darker(flat, same)
+        assert flat is not None
+        rgba = rgb.convert("RGBA")
+        rgba.putalpha(flat)
+        for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
+            if c[3]:
+                counts[c[:3]] += n
+    popular = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
+    exact = [c for c, n in popular if n >= FLAT_PIXELS]
+    rest = PNG_COLOURS - len(exact)
+    fitted = fit_palette(pictures, rest).getpalette() or []
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for c in exact for v in c] + fitted[: 3 * rest])
+    return pal
+
+
 @lru_cache(maxsize=1)
 def palette() -> Image.Image:
     """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
     few times cheaper than fitting a palette to every picture, and the six player
     colours are fixed (seat s plays COLOURS[s]), so nothing a table shows is missing."""
-    return fit_palette(_palette_pictures())
+    return _fit_palette(_palette_pictures())
 
 
 def encode(img: Image.Image) -> bytes:
@@ -586,8 +635,27 @@ def encode(img: Image.Image) -> bytes:
 
 
 def warm_up() -> None:
-    """Fit the palette (drawing a few tables loads the fonts and fills the caches), e.g.
-    when the bot starts, so that the first picture costs what every later one does."""
+    """Build every cache a table can need (discs, stars and hatching for every grid size
+    and colour, the palette), e.g. when the bot starts, so that a new state draws nothing
+    supersampled."""
+    from games.cell_capture import GAME
+
+    scratch = Image.new("RGB", (WIDTH, WIDTH), PAPER)
+    for n in range(GAME.min_players, GAME.max_players + 1):
+        size = side(n)
+        cs = cell_size(size)
+        _star(scratch, cell_centre(size, 0, 0), cs * 0.36, WHITE)
+        _anchor_dot(scratch, size, 0, 0)
+        for col in PLAYER_RGB.values():
+            _hatch(scratch, cell_box(size, 0, 0), col)
+            for nb in ((0, 1), (1, 0)):
+                _hatch(scratch, _bridge(size, (0, 0), nb, GAP // 2, cs // 4), col)
+    for col in PLAYER_RGB.values():  # the header's discs (their centres are whole pixels)
+        _disc(scratch, (PAD + 17, 40), 15, col, INK, 2)
+        _disc(scratch, (100, 92), 23, mix(col, WHITE, 0.7), col, 5)
+        _disc(scratch, (100, 92), 23, col)
+    _disc(scratch, (100, 92), 23, WHITE, INK, 3)
+    _disc(scratch, (100, 92), 23, WHITE, MUTED, 2)
     encode(Image.new("RGB", (8, 8), PAPER))  # fits the palette, loads the PNG plugin
 
 

@@ -25,12 +25,13 @@ Example:
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from games.dominas.engine import run_of
 from games.dominas.model import POS_MARK, Fill, Mode, Phase, Placed, Pos, View
@@ -43,6 +44,7 @@ from render.common import (
     MUTED,
     PAPER,
     PAPER_DARK,
+    PNG_COLOURS,
     RGB,
     WHITE,
     Canvas,
@@ -796,12 +798,47 @@ def _palette_pictures() -> list[Image.Image]:
     return out
 
 
+# A colour covering at least this many pixels of flat area (equal to its right and lower
+# neighbours) in the palette's pictures gets an exact entry (up to FLAT_COLOURS of them);
+# the rest of the palette is fitted to the pictures.
+FLAT_PIXELS = 50
+FLAT_COLOURS = 96
+
+
+def _fit_palette(pictures: list[Image.Image]) -> Image.Image:
+    """`fit_palette`, but the colours of the pictures' flat areas are entries of their own:
+    a fitted entry is the average of a bucket of colours, so a pale fill next to the paper
+    would come out as the paper, and a player's colour a few levels off."""
+    counts: Counter[tuple[int, int, int]] = Counter()
+    for im in pictures:
+        rgb = im.convert("RGB")
+        flat = None
+        for dx, dy in ((1, 0), (0, 1)):
+            diff = ImageChops.difference(rgb, ImageChops.offset(rgb, dx, dy))
+            r, g, b = diff.split()
+            same = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 0 if v else 255)
+            flat = same if flat is None else ImageChops.darker(flat, same)
+        assert flat is not None
+        rgba = rgb.convert("RGBA")
+        rgba.putalpha(flat)
+        for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
+            if c[3]:
+                counts[c[:3]] += n
+    popular = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
+    exact = [c for c, n in popular if n >= FLAT_PIXELS]
+    rest = PNG_COLOURS - len(exact)
+    fitted = fit_palette(pictures, rest).getpalette() or []
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for c in exact for v in c] + fitted[: 3 * rest])
+    return pal
+
+
 @lru_cache(maxsize=1)
 def palette() -> Image.Image:
     """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
     few times cheaper than fitting a palette to every picture, and the colours of tiles,
     teams and the highlight are fixed, so nothing a table shows is missing from it."""
-    return fit_palette(_palette_pictures())
+    return _fit_palette(_palette_pictures())
 
 
 def encode(img: Image.Image) -> bytes:

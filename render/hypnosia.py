@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -44,6 +45,7 @@ from render.common import (
     INK_SOFT,
     MUTED,
     PAPER,
+    PNG_COLOURS,
     RGB,
     WHITE,
     Canvas,
@@ -161,9 +163,9 @@ def _sector(k: int, j: int, r0: float, r1: float, steps: int = 6) -> list[tuple[
     return outer + inner
 
 
-@lru_cache(maxsize=1)
 def _board_layer() -> Image.Image:
-    """Everything that never changes: rings, bridges, cell numbers, centre disc."""
+    """Everything that never changes: rings, bridges, cell numbers, centre disc (drawn
+    once, into the cached `_background`)."""
     c = Canvas((WIDTH, BOARD), origin=(0, HEADER), scale=3)
     c.circle((CX, CY), RADIUS[1] + HALF + 6, fill=EDGE)
     c.circle((CX, CY), RADIUS[1] + HALF + 3, fill=BOARD_RGB)
@@ -648,12 +650,47 @@ def _palette_pictures() -> list[Image.Image]:
     return out
 
 
+# A colour covering at least this many pixels of flat area (equal to its right and lower
+# neighbours) in the palette's pictures gets an exact entry (up to FLAT_COLOURS of them);
+# the rest of the palette is fitted to the pictures.
+FLAT_PIXELS = 50
+FLAT_COLOURS = 96
+
+
+def _fit_palette(pictures: list[Image.Image]) -> Image.Image:
+    """`fit_palette`, but the colours of the pictures' flat areas are entries of their own:
+    a fitted entry is the average of a bucket of colours, so a pale fill next to the paper
+    would come out as the paper, and a player's colour a few levels off."""
+    counts: Counter[tuple[int, int, int]] = Counter()
+    for im in pictures:
+        rgb = im.convert("RGB")
+        flat = None
+        for dx, dy in ((1, 0), (0, 1)):
+            diff = ImageChops.difference(rgb, ImageChops.offset(rgb, dx, dy))
+            r, g, b = diff.split()
+            same = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 0 if v else 255)
+            flat = same if flat is None else ImageChops.darker(flat, same)
+        assert flat is not None
+        rgba = rgb.convert("RGBA")
+        rgba.putalpha(flat)
+        for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
+            if c[3]:
+                counts[c[:3]] += n
+    popular = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
+    exact = [c for c, n in popular if n >= FLAT_PIXELS]
+    rest = PNG_COLOURS - len(exact)
+    fitted = fit_palette(pictures, rest).getpalette() or []
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for c in exact for v in c] + fitted[: 3 * rest])
+    return pal
+
+
 @lru_cache(maxsize=1)
 def palette() -> Image.Image:
     """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
     few times cheaper than fitting a palette to every picture, and the six player
     colours are fixed, so nothing a table shows is missing from it."""
-    return fit_palette(_palette_pictures())
+    return _fit_palette(_palette_pictures())
 
 
 def encode(img: Image.Image) -> bytes:

@@ -20,11 +20,12 @@ Example:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from games.sea_cross.model import (
     CENTRE,
@@ -49,6 +50,7 @@ from render.common import (
     INK_SOFT,
     MUTED,
     PAPER,
+    PNG_COLOURS,
     RGB,
     WHITE,
     Canvas,
@@ -85,6 +87,7 @@ EDGE_RGB: RGB = (120, 108, 90)
 BOARD_RGB: RGB = (214, 200, 172)  # the cross's bed, showing through the gaps
 SEA_RGB: RGB = (222, 236, 244)  # the corners outside the cross
 BLOCK_RGB: RGB = (40, 36, 34)
+STAR_RGB: RGB = (230, 160, 0)  # the winner's ★
 GAP = 3  # inset of a cell inside its grid square
 
 DIE_SIZE = 76
@@ -413,7 +416,7 @@ def _draw_corner_labels(img: Image.Image, view: View, names: Mapping[int, str] |
             min_size=18,
         )
         if won:
-            _text(img, (x1 - 14, cy - 30), "★", size=40, fill=(230, 160, 0), anchor="rm")
+            _text(img, (x1 - 14, cy - 30), "★", size=40, fill=STAR_RGB, anchor="rm")
 
 
 def _draw_last_move(d: ImageDraw.ImageDraw, view: View) -> None:
@@ -690,10 +693,48 @@ def _palette_pictures() -> list[Image.Image]:
                     x, y = 0, y + TAG_H + 2
                 _blit(swatch, sprite, (x, y))
                 x += sprite.width
+    y += TAG_H + 4
     for i, (used, double) in enumerate(((False, False), (False, True), (True, False))):
-        _blit(swatch, _die_sprite(6, used, double), (i * (DIE_SIZE + 4), y + TAG_H + 4))
+        _blit(swatch, _die_sprite(6, used, double), (i * (DIE_SIZE + 4), y))
+    for i, colour in enumerate((BLOCK_RGB, STAR_RGB)):  # small flat areas: a блок, the ★
+        swatch.paste(colour, (300 + i * 40, y, 330 + i * 40, y + 20))
     out.append(swatch)
     return out
+
+
+# A colour covering at least this many pixels of flat area (equal to its right and lower
+# neighbours) in the palette's pictures gets an exact entry (up to FLAT_COLOURS of them);
+# the rest of the palette is fitted to the pictures.
+FLAT_PIXELS = 50
+FLAT_COLOURS = 96
+
+
+def _fit_palette(pictures: list[Image.Image]) -> Image.Image:
+    """`fit_palette`, but the colours of the pictures' flat areas are entries of their own:
+    a fitted entry is the average of a bucket of colours, so a pale fill next to the paper
+    would come out as the paper, and a player's colour a few levels off."""
+    counts: Counter[tuple[int, int, int]] = Counter()
+    for im in pictures:
+        rgb = im.convert("RGB")
+        flat = None
+        for dx, dy in ((1, 0), (0, 1)):
+            diff = ImageChops.difference(rgb, ImageChops.offset(rgb, dx, dy))
+            r, g, b = diff.split()
+            same = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 0 if v else 255)
+            flat = same if flat is None else ImageChops.darker(flat, same)
+        assert flat is not None
+        rgba = rgb.convert("RGBA")
+        rgba.putalpha(flat)
+        for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
+            if c[3]:
+                counts[c[:3]] += n
+    popular = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
+    exact = [c for c, n in popular if n >= FLAT_PIXELS]
+    rest = PNG_COLOURS - len(exact)
+    fitted = fit_palette(pictures, rest).getpalette() or []
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for c in exact for v in c] + fitted[: 3 * rest])
+    return pal
 
 
 @lru_cache(maxsize=1)
@@ -701,7 +742,7 @@ def palette() -> Image.Image:
     """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
     few times cheaper than fitting a palette to every picture, and the four arms'
     colours are fixed, so nothing a table shows is missing from it."""
-    return fit_palette(_palette_pictures())
+    return _fit_palette(_palette_pictures())
 
 
 def encode(img: Image.Image) -> bytes:
@@ -723,6 +764,7 @@ def warm_up() -> None:
                 for odd_y in (False, True):
                     _token_sprite(arm, number, odd_x, odd_y)
         _disc_sprite(19, ARM_RGB[arm], INK, 3)
+    _ring_sprite(TOKEN_R + 8, HIGHLIGHT, 6)
     for arms in range(16):
         _centre_sprite(tuple(bool(arms >> a & 1) for a in range(4)))
     for value in range(1, 7):
