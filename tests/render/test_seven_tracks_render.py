@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import io
 import math
+import random
 import subprocess
 import sys
 
 import pytest
 from PIL import Image
 
+import games
 from games.seven_tracks.model import Block, Phase, Status, Track, View, expected_colour
 from render import common
+from render import seven_tracks as st
 from render.seven_tracks import (
-    HIGHLIGHT,
     LANE_HALF,
     PITCH,
     SLOT_R0,
@@ -21,6 +23,9 @@ from render.seven_tracks import (
     STATUS_TOP,
     TILE_R,
     block_centre,
+    draw,
+    draw_rgb,
+    encode,
     image_size,
     player_cell,
     polar,
@@ -32,6 +37,7 @@ from render.seven_tracks import (
 from render.seven_tracks_demo import NAMES, make_view, samples
 
 A = Status.ACTIVE
+HIGHLIGHT = common.HIGHLIGHT
 MAX_BYTES = 150 * 1024
 
 
@@ -83,7 +89,8 @@ def test_samples_are_pngs_of_expected_size_and_small(name: str) -> None:
     assert im.size == image_size(len(v.players))
 
 
-def test_busiest_board_stays_under_the_size_limit() -> None:
+def busiest() -> tuple[View, dict[int, str]]:
+    """Every track full and blocked, six players with long names, every caption on."""
     tracks = [
         Track(
             slots=[
@@ -120,6 +127,11 @@ def test_busiest_board_stays_under_the_size_limit() -> None:
         final_left=2,
         current=5,
     )
+    return v, long
+
+
+def test_busiest_board_stays_under_the_size_limit() -> None:
+    v, long = busiest()
     data = render(v, long)
     assert len(data) < MAX_BYTES
     assert decode(data).size == image_size(6)
@@ -381,3 +393,63 @@ def test_encode_png_is_deterministic_and_palette_based() -> None:
     assert a == common.encode_png(im.copy())
     assert Image.open(io.BytesIO(a)).mode == "P"
     assert common.encode_jpeg(im)[:2] == b"\xff\xd8"
+
+
+# ---------------------------------------------------------------- assembled on the palette
+
+
+def random_views(n: int) -> list[tuple[View, dict[int, str]]]:
+    """Public views of random games (2–6 players) stopped at random points."""
+    game = games.get("seven_tracks")
+    out = []
+    for seed in range(n):
+        rng = random.Random(seed)
+        ids = list(range(101, 101 + 2 + seed % 5))
+        s = game.new(ids, seed=seed)
+        for _ in range(rng.randrange(3000)):
+            if game.is_over(s):
+                break
+            s, _ = game.apply(s, rng.choice(game.legal_actions(s)))
+        view = game.view(s, None)
+        assert isinstance(view, View)
+        out.append((view, {i: NAMES.get(i, "Ева") for i in ids}))
+    return out
+
+
+def on_palette(img: Image.Image) -> Image.Image:
+    return img.convert("RGB").quantize(palette=st.palette(), dither=Image.Dither.NONE)
+
+
+def test_assembled_picture_is_the_whole_drawing_on_the_palette() -> None:
+    # `draw` pastes cached pieces; `draw_rgb` draws everything. Equal pixels mean no
+    # piece misses something drawn under or over it (text parts stay in their place).
+    views = [(v, NAMES) for v in samples().values()] + random_views(16) + [busiest()]
+    views.append((base(current=1), {101: "Йцукен Щшгзхъ Фывапр Ёлджэ", 102: "Ўўў ЯЯЯ ggg"}))
+    for view, names in views:
+        assembled = draw(view, names)
+        assert assembled.mode == "P"
+        assert assembled.getpalette() == st.palette().getpalette()
+        assert assembled.tobytes() == on_palette(draw_rgb(view, names)).tobytes()
+
+
+def test_bytes_do_not_depend_on_the_caches() -> None:
+    v = samples()["02_midgame_blocks"]
+    first = render(v, NAMES)
+    for cached in (
+        st._patch,
+        st._lit_patch,
+        st._text_on,
+        st._text_at,
+        st._background_indices,
+        common._cached_text_mask,
+        common.text_length,
+    ):
+        cached.cache_clear()
+    assert render(v, NAMES) == first
+    st.warm_up()
+    assert render(v, NAMES) == first
+
+
+def test_an_rgb_picture_encodes_to_the_same_bytes() -> None:
+    v = samples()["05_restricted"]
+    assert encode(draw_rgb(v, NAMES)) == encode(draw(v, NAMES)) == render(v, NAMES)
