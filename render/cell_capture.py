@@ -172,6 +172,34 @@ def _rect(img: Image.Image, box: tuple[int, int, int, int], fill: RGB) -> None:
     img.im.paste(fill, (box[0], box[1], box[2] + 1, box[3] + 1))
 
 
+@lru_cache(maxsize=128)
+def _box_sprite(
+    w: int, h: int, radius: int, fill: RGB, outline: RGB | None, width: int, bg: RGB
+) -> Any:
+    im = Image.new("RGB", (w + 1, h + 1), bg)
+    ImageDraw.Draw(im).rounded_rectangle(
+        (0, 0, w, h), radius=radius, fill=fill, outline=outline, width=width
+    )
+    return im.im
+
+
+def _round_box(
+    img: Image.Image,
+    box: tuple[int, int, int, int],
+    radius: int,
+    fill: RGB,
+    outline: RGB | None = None,
+    width: int = 1,
+    bg: RGB = PAPER,
+) -> None:
+    """`ImageDraw.rounded_rectangle` on a plain `bg`, copied from a cached picture of it
+    (the same pixels, a fraction of the time)."""
+    x0, y0, x1, y1 = box
+    img.im.paste(
+        _box_sprite(x1 - x0, y1 - y0, radius, fill, outline, width, bg), (x0, y0, x1 + 1, y1 + 1)
+    )
+
+
 def _name(view: View, seat: int, names: Mapping[int, str] | None) -> str:
     pid = view.players[seat].player
     if names and pid in names and names[pid].strip():
@@ -497,18 +525,15 @@ def _draw_legend(
         acting = seat == view.to_act_seat and not view.over
         winner = view.over and p.player in view.winners
         if acting or winner:
-            d.rounded_rectangle(
-                (x, y, x + col_w - 12, y + LEGEND_ROW - 8), radius=14, fill=HIGHLIGHT
-            )
+            _round_box(img, (x, y, x + col_w - 12, y + LEGEND_ROW - 8), 14, HIGHLIGHT)
         if view.over:
             index = str(p.place) if p.place is not None else ""
         else:
             index = str(i + 1) if p.active else ""
         _text(img, (x + 26, ym + 1), index, size=28, bold=True, fill=INK_SOFT, anchor="mm")
         col = _colour(view, seat)  # a leaver keeps his colour: his cells stay on the board
-        d.rounded_rectangle(
-            (x + 48, ym - 22, x + 118, ym + 22), radius=10, fill=col, outline=INK, width=2
-        )
+        bg = HIGHLIGHT if acting or winner else PAPER
+        _round_box(img, (x + 48, ym - 22, x + 118, ym + 22), 10, col, INK, 2, bg)
         _text(
             img,
             (x + 83, ym + 1),

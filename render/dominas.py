@@ -342,6 +342,34 @@ def _blit(img: Image.Image, origin: tuple[int, int], layer: Layer) -> None:
     img.im.paste(core, (x, y, x + w, y + h), core)
 
 
+@lru_cache(maxsize=128)
+def _box_sprite(
+    w: int, h: int, radius: int, fill: RGB, outline: RGB | None, width: int, bg: RGB
+) -> Any:
+    im = Image.new("RGB", (w + 1, h + 1), bg)
+    ImageDraw.Draw(im).rounded_rectangle(
+        (0, 0, w, h), radius=radius, fill=fill, outline=outline, width=width
+    )
+    return im.im
+
+
+def _round_box(
+    img: Image.Image,
+    box: tuple[int, int, int, int],
+    radius: int,
+    fill: RGB,
+    outline: RGB | None = None,
+    width: int = 1,
+    bg: RGB = PAPER,
+) -> None:
+    """`ImageDraw.rounded_rectangle` on a plain `bg`, copied from a cached picture of it
+    (the same pixels, a fraction of the time)."""
+    x0, y0, x1, y1 = box
+    img.im.paste(
+        _box_sprite(x1 - x0, y1 - y0, radius, fill, outline, width, bg), (x0, y0, x1 + 1, y1 + 1)
+    )
+
+
 # ---------------------------------------------------------------- figure
 
 # Tiles are composed from a few hundred small cached layers (a body per colour, place and
@@ -603,7 +631,7 @@ def _draw_header(
     _text(img, (right, 80), bazaar, size=28, fill=INK_SOFT, anchor="rm")
     x = PAD
     if view.current is not None and view.phase is not Phase.OVER:
-        d.rounded_rectangle((x, 10, x + 14, 54), radius=5, fill=HIGHLIGHT)
+        _round_box(img, (x, 10, x + 14, 54), 5, HIGHLIGHT)
         x += 26
     _text(
         img,
@@ -686,17 +714,18 @@ def _draw_players(
         acting = p.seat == view.current and not over
         winner = over and p.seat in view.winners
         if acting or winner:
-            d.rounded_rectangle(box, 14, fill=HIGHLIGHT)
+            _round_box(img, box, 14, HIGHLIGHT)
+        bg = HIGHLIGHT if acting or winner else PAPER
         tx = x + 12
         if view.mode is Mode.TEAMS:
             tc = TEAM_RGB[p.side % 2]
-            d.rounded_rectangle((tx, ym - 18, tx + 36, ym + 18), 8, fill=tc)
+            _round_box(img, (tx, ym - 18, tx + 36, ym + 18), 8, tc, bg=bg)
             _text(img, (tx + 18, ym + 1), TEAM_LETTER[p.side % 2], size=24, bold=True,
                 fill=WHITE, anchor="mm",
             )  # fmt: skip
             tx += 46
         # tiles in hand: a tile back with the count
-        d.rounded_rectangle((tx, ym - 21, tx + 52, ym + 21), 8, fill=INK_SOFT, outline=INK)
+        _round_box(img, (tx, ym - 21, tx + 52, ym + 21), 8, INK_SOFT, INK, bg=bg)
         _text(
             img, (tx + 26, ym + 1), str(p.hand_count), size=26, bold=True, fill=WHITE, anchor="mm"
         )

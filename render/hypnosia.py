@@ -340,6 +340,34 @@ def _background() -> Image.Image:
     return img
 
 
+@lru_cache(maxsize=128)
+def _box_sprite(
+    w: int, h: int, radius: int, fill: RGB, outline: RGB | None, width: int, bg: RGB
+) -> Any:
+    im = Image.new("RGB", (w + 1, h + 1), bg)
+    ImageDraw.Draw(im).rounded_rectangle(
+        (0, 0, w, h), radius=radius, fill=fill, outline=outline, width=width
+    )
+    return im.im
+
+
+def _round_box(
+    img: Image.Image,
+    box: tuple[int, int, int, int],
+    radius: int,
+    fill: RGB,
+    outline: RGB | None = None,
+    width: int = 1,
+    bg: RGB = PAPER,
+) -> None:
+    """`ImageDraw.rounded_rectangle` on a plain `bg`, copied from a cached picture of it
+    (the same pixels, a fraction of the time)."""
+    x0, y0, x1, y1 = box
+    img.im.paste(
+        _box_sprite(x1 - x0, y1 - y0, radius, fill, outline, width, bg), (x0, y0, x1 + 1, y1 + 1)
+    )
+
+
 def _disc(
     img: Image.Image,
     centre: tuple[float, float],
@@ -579,17 +607,15 @@ def _draw_legend(
         acting = seat == view.current and not over
         winner = over and p.player in view.winners
         if acting or winner:
-            d.rounded_rectangle(
-                (x, y, x + col_w - 12, y + LEGEND_ROW - 8), radius=14, fill=HIGHLIGHT
-            )
+            _round_box(img, (x, y, x + col_w - 12, y + LEGEND_ROW - 8), 14, HIGHLIGHT)
         col = _colour(view, seat)
         box_x = x + 10
         if over:
             _text(img, (x + 20, ym + 1), str(p.place or ""), size=28, bold=True,
                   fill=INK_SOFT, anchor="mm")  # fmt: skip
             box_x = x + 38
-        d.rounded_rectangle((box_x, ym - 24, box_x + 72, ym + 24), radius=10, fill=col,
-                            outline=INK, width=2)  # fmt: skip
+        bg = HIGHLIGHT if acting or winner else PAPER
+        _round_box(img, (box_x, ym - 24, box_x + 72, ym + 24), 10, col, INK, 2, bg)
         _text(img, (box_x + 36, ym + 1), str(p.score).replace("-", "−"), size=32, bold=True,
               fill=contrast_ink(col), anchor="mm")  # fmt: skip
         tx = box_x + 86
