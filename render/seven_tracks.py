@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -1024,13 +1025,20 @@ def _patch(
     compositing and mapping the sprites a hundred."""
     box = _group_box(layers)
     rgb = _rgb_base(box, dim, lit)
-    mask = Image.new("1", rgb.size, 0)
     for spec, x, y in layers:
         sprite = _sprite(spec)
-        xy = (x - box[0], y - box[1])
-        rgb.paste(sprite, xy, sprite)
-        mask.paste(255, xy, _ink(sprite))
-    return _indices(rgb), mask, (box[0], box[1])
+        rgb.paste(sprite, (x - box[0], y - box[1]), sprite)
+    return _indices(rgb), _group_mask(layers), (box[0], box[1])
+
+
+@lru_cache(maxsize=2048)
+def _group_mask(layers: tuple[Layer, ...]) -> Image.Image:
+    """Where a group of sprites has ink (shared by its patches over different fields)."""
+    box = _group_box(layers)
+    mask = Image.new("1", (box[2] - box[0], box[3] - box[1]), 0)
+    for spec, x, y in layers:
+        mask.paste(255, (x - box[0], y - box[1]), _ink(_sprite(spec)))
+    return mask
 
 
 @lru_cache(maxsize=128)
@@ -1038,7 +1046,12 @@ def _lit_patch(item: int, dim: bool, under: tuple[int, ...]) -> tuple[Image.Imag
     """A highlight (lane or centre) over the field and the highlights `under` it."""
     sprite, (x, y) = _lit_sprite(item)
     rgb = _rgb_base((x, y, x + sprite.width, y + sprite.height), dim, (*under, item))
-    return _indices(rgb), _ink(sprite)
+    return _indices(rgb), _lit_mask(item)
+
+
+@lru_cache(maxsize=7)
+def _lit_mask(item: int) -> Image.Image:
+    return _ink(_lit_sprite(item)[0])
 
 
 @lru_cache(maxsize=1)
@@ -1253,8 +1266,11 @@ def warm_up() -> None:
     for n in range(2, 7, 2):
         for dim in (False, True):
             _background_indices(image_size(n)[1], dim)
-    for item in range(1, 8):
-        _lit_patch(item, True, ())
+    for lanes in [(), *((a,) for a in range(1, 7)), *combinations(range(1, 7), 2)]:
+        lit = (*lanes, 7)  # dice allow one or two tracks, and maybe the centre
+        for i, item in enumerate(lit):
+            _lit_patch(item, True, _lit_under(_lit_box(item), lit[:i]))
+    _lit_patch(7, False, ())  # a double with no track to play yet
     for group, lit in _usual_groups():
         box = _group_box(group)
         for dim, on in ((False, ()), (True, ()), (True, lit)):
