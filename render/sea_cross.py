@@ -57,7 +57,7 @@ from render.common import (
     clean_text,
     contrast_ink,
     draw_text,
-    encode_png,
+    encode_indexed_png,
     fit_palette,
     fit_text,
     font,
@@ -745,8 +745,17 @@ def palette() -> Image.Image:
     return _fit_palette(_palette_pictures())
 
 
+# zlib level of this game's PNGs: a few tenths of a ms less than common's 3, for 2-4 %
+# more bytes (a picture stays far under 150 KB).
+PNG_LEVEL = 2
+
+
 def encode(img: Image.Image) -> bytes:
-    return encode_png(img, palette())
+    """PNG bytes of a picture made by `draw`: mapped onto the fixed palette, written by
+    `encode_indexed_png` (no copy of the picture, less overhead than Pillow's PNG)."""
+    if img.mode != "RGB":
+        img = img.convert("RGB")
+    return encode_indexed_png(img.quantize(palette=palette(), dither=Image.Dither.NONE), PNG_LEVEL)
 
 
 def warm_up() -> None:
