@@ -220,7 +220,12 @@ def test_warm_up_leaves_nothing_supersampled_for_a_new_state() -> None:
     """After `warm_up` no state, however new, draws a supersampled sprite or a hatch
     tile: every move makes a new state."""
     cell_capture.warm_up()
-    caches = (cell_capture._disc_sprite, cell_capture._star_sprite, cell_capture._hatch_tile)
+    caches = (
+        cell_capture._disc_sprite,
+        cell_capture._star_sprite,
+        cell_capture._hatch_tile,
+        cell_capture._numbered_cell,
+    )
     misses = [c.cache_info().misses for c in caches]
     for n in (2, 3, 4, 5, 6):
         s = GAME.new(players=PIDS[:n], seed=n)
