@@ -61,8 +61,9 @@ TIMEOUT = 60.0
 
 # The processes measured: the echo baseline, the bot as it is in the working tree
 # (pictures in a separate process, the default of `python -m bot`), the same bot with its
-# pictures on threads (RENDER_PROCESS=0) or in two processes (`bot2`), and `before`: the bot of commit BEFORE_REV, the
-# last one without the fixes of docs/performance.md (`BENCH_BEFORE_REV` to change it;
+# pictures on threads (RENDER_PROCESS=0) or in two processes (`bot2`), and `before`: the
+# bot of commit BEFORE_REV, the last one without the fixes of docs/performance.md
+# (`BENCH_BEFORE_REV` to change it;
 # its bot/, games/, render/ and locales/ are extracted with `git archive`); any
 # `rev:<commit>` runs the bot of that commit the same way.
 BEFORE_REV = os.environ.get("BENCH_BEFORE_REV", "fac55af")

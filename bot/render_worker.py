@@ -56,11 +56,15 @@ def main() -> None:
     warm_up_renderers(sys.argv[1:])
     gc.collect()
     gc.freeze()
-    results.write(frame(pickle.dumps((True, os.getpid()))))  # ready
-    results.flush()
-    while (payload := read_frame(jobs)) is not None:
-        results.write(frame(run_job(payload)))
+    try:
+        results.write(frame(pickle.dumps((True, os.getpid()))))  # ready
         results.flush()
+        while (payload := read_frame(jobs)) is not None:
+            results.write(frame(run_job(payload)))
+            results.flush()
+    except (BrokenPipeError, ConnectionResetError):  # the bot is gone: nobody to answer
+        pass
+    os._exit(0)  # no flush of a pipe nobody reads
 
 
 if __name__ == "__main__":
