@@ -19,7 +19,7 @@ Example:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from itertools import pairwise
 from typing import Any
@@ -603,7 +603,7 @@ def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
     return img
 
 
-def _palette_pictures() -> list[Image.Image]:
+def _palette_pictures() -> Iterator[Image.Image]:
     """Pictures that between them show every colour a table can have: six players (every
     colour; seat s always plays COLOURS[s]) early, with a path being drawn in each colour,
     and at the end."""
@@ -615,7 +615,7 @@ def _palette_pictures() -> list[Image.Image]:
     names = dict.fromkeys(ids, "Игрок")
     s = GAME.new(players=ids, seed=1)
     rng = random.Random(1)
-    out = [draw(GAME.view(s, None), names)]
+    yield draw(GAME.view(s, None), names)
     drafted: set[int] = set()
     back = (ActionType.UNDO, ActionType.CANCEL, ActionType.BACK)
     for _ in range(4000):
@@ -627,23 +627,25 @@ def _palette_pictures() -> list[Image.Image]:
         v = GAME.view(s, None)
         if v.draft is not None and len(v.draft.path) >= 2 and v.draft.seat not in drafted:
             drafted.add(v.draft.seat)
-            out.append(draw(v, names))
-    out.append(draw(GAME.view(s, None), names))
-    return out
+            yield draw(v, names)
+    yield draw(GAME.view(s, None), names)
 
 
 # A colour covering at least this many pixels of flat area (equal to its right and lower
 # neighbours) in the palette's pictures gets an exact entry (up to FLAT_COLOURS of them);
-# the rest of the palette is fitted to the pictures.
+# the rest of the palette is fitted to the other pixels: edges and antialiasing.
 FLAT_PIXELS = 50
 FLAT_COLOURS = 96
 
 
-def _fit_palette(pictures: list[Image.Image]) -> Image.Image:
-    """`fit_palette`, but the colours of the pictures' flat areas are entries of their own:
-    a fitted entry is the average of a bucket of colours, so a pale fill next to the paper
-    would come out as the paper, and a player's colour a few levels off."""
-    counts: Counter[tuple[int, int, int]] = Counter()
+def _fit_palette(pictures: Iterable[Image.Image]) -> Image.Image:
+    """Like `fit_palette`, but the colours of the pictures' flat areas are entries of their
+    own: a fitted entry is the average of a bucket of colours, so a pale fill next to the
+    paper would come out as the paper, and a player's colour a few levels off. Only the
+    colour counts of each picture are kept, not a montage of them all (a picture is
+    5 MB, and fitting a palette to a montage of ten takes over 100 MB more)."""
+    flat_counts: Counter[tuple[int, int, int]] = Counter()
+    other: Counter[tuple[int, int, int]] = Counter()
     for im in pictures:
         rgb = im.convert("RGB")
         flat = None
@@ -656,14 +658,15 @@ def _fit_palette(pictures: list[Image.Image]) -> Image.Image:
         rgba = rgb.convert("RGBA")
         rgba.putalpha(flat)
         for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
-            if c[3]:
-                counts[c[:3]] += n
-    popular = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
+            (flat_counts if c[3] else other)[c[:3]] += n
+    popular = sorted(flat_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
     exact = [c for c, n in popular if n >= FLAT_PIXELS]
     rest = PNG_COLOURS - len(exact)
-    fitted = fit_palette(pictures, rest).getpalette() or []
+    # the other pixels, as one row with each colour as often as it occurs
+    row = b"".join(bytes(c) * n for c, n in sorted(other.items()))
+    fitted = fit_palette([Image.frombytes("RGB", (len(row) // 3, 1), row)], rest).getpalette()
     pal = Image.new("P", (1, 1))
-    pal.putpalette([v for c in exact for v in c] + fitted[: 3 * rest])
+    pal.putpalette([v for c in exact for v in c] + (fitted or [])[: 3 * rest])
     return pal
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from itertools import pairwise
 from typing import Any
@@ -791,7 +791,7 @@ __all__ = [
 ]
 
 
-def _palette_pictures() -> list[Image.Image]:
+def _palette_pictures() -> Iterator[Image.Image]:
     """Pictures that between them show every colour a table can have: 8 players alone
     and in teams, mid-match (with a bonus series when one comes up) and at the end, and
     a swatch of every tile, chip and nest."""
@@ -800,7 +800,6 @@ def _palette_pictures() -> list[Image.Image]:
     from games.dominas import GAME
 
     names = {i: "Игрок" for i in range(1, 9)}
-    out: list[Image.Image] = []
     for seed, options in ((1, {"mode": "teams"}), (2, None)):
         s = GAME.new(list(range(1, 9)), seed=seed, options=options)
         rng = random.Random(seed)
@@ -814,7 +813,7 @@ def _palette_pictures() -> list[Image.Image]:
                 mid = v
             if bonus is None and v.bonus is not None:
                 bonus = v
-        out += [draw(v, names) for v in (mid, bonus, GAME.view(s, None)) if v is not None]
+        yield from (draw(v, names) for v in (mid, bonus, GAME.view(s, None)) if v is not None)
     swatch = Image.new("RGB", (WIDTH, 2 * FLOOR_H + CHIP[1] + 40), PAPER)
     for k, colour in enumerate(TILE_RGB):
         for j, pos in enumerate(Pos):
@@ -823,22 +822,24 @@ def _palette_pictures() -> list[Image.Image]:
         _chip(swatch, ((i * 11) % (WIDTH - CHIP[0]), 2 * FLOOR_H + 20), tile)
     for j, pos in enumerate(Pos):
         _draw_nest(swatch, (j * 200, 2 * FLOOR_H - 200), pos, j, True)
-    out.append(swatch)
-    return out
+    yield swatch
 
 
 # A colour covering at least this many pixels of flat area (equal to its right and lower
 # neighbours) in the palette's pictures gets an exact entry (up to FLAT_COLOURS of them);
-# the rest of the palette is fitted to the pictures.
+# the rest of the palette is fitted to the other pixels: edges and antialiasing.
 FLAT_PIXELS = 50
 FLAT_COLOURS = 96
 
 
-def _fit_palette(pictures: list[Image.Image]) -> Image.Image:
-    """`fit_palette`, but the colours of the pictures' flat areas are entries of their own:
-    a fitted entry is the average of a bucket of colours, so a pale fill next to the paper
-    would come out as the paper, and a player's colour a few levels off."""
-    counts: Counter[tuple[int, int, int]] = Counter()
+def _fit_palette(pictures: Iterable[Image.Image]) -> Image.Image:
+    """Like `fit_palette`, but the colours of the pictures' flat areas are entries of their
+    own: a fitted entry is the average of a bucket of colours, so a pale fill next to the
+    paper would come out as the paper, and a player's colour a few levels off. Only the
+    colour counts of each picture are kept, not a montage of them all (a picture is
+    5 MB, and fitting a palette to a montage of ten takes over 100 MB more)."""
+    flat_counts: Counter[tuple[int, int, int]] = Counter()
+    other: Counter[tuple[int, int, int]] = Counter()
     for im in pictures:
         rgb = im.convert("RGB")
         flat = None
@@ -851,14 +852,15 @@ def _fit_palette(pictures: list[Image.Image]) -> Image.Image:
         rgba = rgb.convert("RGBA")
         rgba.putalpha(flat)
         for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
-            if c[3]:
-                counts[c[:3]] += n
-    popular = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
+            (flat_counts if c[3] else other)[c[:3]] += n
+    popular = sorted(flat_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
     exact = [c for c, n in popular if n >= FLAT_PIXELS]
     rest = PNG_COLOURS - len(exact)
-    fitted = fit_palette(pictures, rest).getpalette() or []
+    # the other pixels, as one row with each colour as often as it occurs
+    row = b"".join(bytes(c) * n for c, n in sorted(other.items()))
+    fitted = fit_palette([Image.frombytes("RGB", (len(row) // 3, 1), row)], rest).getpalette()
     pal = Image.new("P", (1, 1))
-    pal.putpalette([v for c in exact for v in c] + fitted[: 3 * rest])
+    pal.putpalette([v for c in exact for v in c] + (fitted or [])[: 3 * rest])
     return pal
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -642,7 +642,7 @@ def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
     return img
 
 
-def _palette_pictures() -> list[Image.Image]:
+def _palette_pictures() -> Iterator[Image.Image]:
     """Pictures that between them show every colour a table can have: six players (every
     colour) early, mid-game and at the end, and a swatch of every token, field and die."""
     import random
@@ -653,14 +653,14 @@ def _palette_pictures() -> list[Image.Image]:
     names = dict.fromkeys(ids, "Игрок")
     s = GAME.new(players=ids, seed=1)
     rng = random.Random(1)
-    out = [draw(GAME.view(s, None), names)]
+    yield draw(GAME.view(s, None), names)
     for step in range(4000):
         if GAME.is_over(s):
             break
         s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
         if step in (40, 200):
-            out.append(draw(GAME.view(s, None), names))
-    out.append(draw(GAME.view(s, None), names))
+            yield draw(GAME.view(s, None), names)
+    yield draw(GAME.view(s, None), names)
     swatch = _background().copy()
     for k, col in enumerate(PLAYER_RGB.values()):
         for n in range(1, 5):
@@ -672,22 +672,24 @@ def _palette_pictures() -> list[Image.Image]:
         _blit(swatch, _field(value, None))
     for i, v in enumerate((3, 6)):
         _blit(swatch, _die(i, v, i == 1))
-    out.append(swatch)
-    return out
+    yield swatch
 
 
 # A colour covering at least this many pixels of flat area (equal to its right and lower
 # neighbours) in the palette's pictures gets an exact entry (up to FLAT_COLOURS of them);
-# the rest of the palette is fitted to the pictures.
+# the rest of the palette is fitted to the other pixels: edges and antialiasing.
 FLAT_PIXELS = 50
 FLAT_COLOURS = 96
 
 
-def _fit_palette(pictures: list[Image.Image]) -> Image.Image:
-    """`fit_palette`, but the colours of the pictures' flat areas are entries of their own:
-    a fitted entry is the average of a bucket of colours, so a pale fill next to the paper
-    would come out as the paper, and a player's colour a few levels off."""
-    counts: Counter[tuple[int, int, int]] = Counter()
+def _fit_palette(pictures: Iterable[Image.Image]) -> Image.Image:
+    """Like `fit_palette`, but the colours of the pictures' flat areas are entries of their
+    own: a fitted entry is the average of a bucket of colours, so a pale fill next to the
+    paper would come out as the paper, and a player's colour a few levels off. Only the
+    colour counts of each picture are kept, not a montage of them all (a picture is
+    5 MB, and fitting a palette to a montage of ten takes over 100 MB more)."""
+    flat_counts: Counter[tuple[int, int, int]] = Counter()
+    other: Counter[tuple[int, int, int]] = Counter()
     for im in pictures:
         rgb = im.convert("RGB")
         flat = None
@@ -700,14 +702,15 @@ def _fit_palette(pictures: list[Image.Image]) -> Image.Image:
         rgba = rgb.convert("RGBA")
         rgba.putalpha(flat)
         for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
-            if c[3]:
-                counts[c[:3]] += n
-    popular = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
+            (flat_counts if c[3] else other)[c[:3]] += n
+    popular = sorted(flat_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
     exact = [c for c, n in popular if n >= FLAT_PIXELS]
     rest = PNG_COLOURS - len(exact)
-    fitted = fit_palette(pictures, rest).getpalette() or []
+    # the other pixels, as one row with each colour as often as it occurs
+    row = b"".join(bytes(c) * n for c, n in sorted(other.items()))
+    fitted = fit_palette([Image.frombytes("RGB", (len(row) // 3, 1), row)], rest).getpalette()
     pal = Image.new("P", (1, 1))
-    pal.putpalette([v for c in exact for v in c] + fitted[: 3 * rest])
+    pal.putpalette([v for c in exact for v in c] + (fitted or [])[: 3 * rest])
     return pal
 
 

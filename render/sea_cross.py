@@ -21,7 +21,7 @@ Example:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -656,7 +656,7 @@ def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
     return img
 
 
-def _palette_pictures() -> list[Image.Image]:
+def _palette_pictures() -> Iterator[Image.Image]:
     """Pictures that between them show every colour a table can have: four players
     (every arm) early, mid-game, after one has left and at the end, and a swatch of the
     board with no arm in play and of every die and tag."""
@@ -668,19 +668,18 @@ def _palette_pictures() -> list[Image.Image]:
     names = dict.fromkeys(ids, "Игрок")
     s = GAME.new(players=ids, seed=1)
     rng = random.Random(1)
-    out = []
     for step in range(4000):
         if GAME.is_over(s):
             break
         s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
         if step in (30, 300):
-            out.append(draw(GAME.view(s, None), names))
-    out.append(draw(GAME.view(s, None), names))
+            yield draw(GAME.view(s, None), names)
+    yield draw(GAME.view(s, None), names)
     s = GAME.new(players=ids, seed=2)
     for _ in range(40):
         s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
     s, _events = GAME.remove(s, 2)
-    out.append(draw(GAME.view(s, None), names))
+    yield draw(GAME.view(s, None), names)
     swatch = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     _paint_board(swatch, (UNUSED, LEFT_GAME, UNUSED, LEFT_GAME))
     x, y = 0, 0
@@ -698,22 +697,24 @@ def _palette_pictures() -> list[Image.Image]:
         _blit(swatch, _die_sprite(6, used, double), (i * (DIE_SIZE + 4), y))
     for i, colour in enumerate((BLOCK_RGB, STAR_RGB)):  # small flat areas: a блок, the ★
         swatch.paste(colour, (300 + i * 40, y, 330 + i * 40, y + 20))
-    out.append(swatch)
-    return out
+    yield swatch
 
 
 # A colour covering at least this many pixels of flat area (equal to its right and lower
 # neighbours) in the palette's pictures gets an exact entry (up to FLAT_COLOURS of them);
-# the rest of the palette is fitted to the pictures.
+# the rest of the palette is fitted to the other pixels: edges and antialiasing.
 FLAT_PIXELS = 50
 FLAT_COLOURS = 96
 
 
-def _fit_palette(pictures: list[Image.Image]) -> Image.Image:
-    """`fit_palette`, but the colours of the pictures' flat areas are entries of their own:
-    a fitted entry is the average of a bucket of colours, so a pale fill next to the paper
-    would come out as the paper, and a player's colour a few levels off."""
-    counts: Counter[tuple[int, int, int]] = Counter()
+def _fit_palette(pictures: Iterable[Image.Image]) -> Image.Image:
+    """Like `fit_palette`, but the colours of the pictures' flat areas are entries of their
+    own: a fitted entry is the average of a bucket of colours, so a pale fill next to the
+    paper would come out as the paper, and a player's colour a few levels off. Only the
+    colour counts of each picture are kept, not a montage of them all (a picture is
+    5 MB, and fitting a palette to a montage of ten takes over 100 MB more)."""
+    flat_counts: Counter[tuple[int, int, int]] = Counter()
+    other: Counter[tuple[int, int, int]] = Counter()
     for im in pictures:
         rgb = im.convert("RGB")
         flat = None
@@ -726,14 +727,15 @@ def _fit_palette(pictures: list[Image.Image]) -> Image.Image:
         rgba = rgb.convert("RGBA")
         rgba.putalpha(flat)
         for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
-            if c[3]:
-                counts[c[:3]] += n
-    popular = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
+            (flat_counts if c[3] else other)[c[:3]] += n
+    popular = sorted(flat_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
     exact = [c for c, n in popular if n >= FLAT_PIXELS]
     rest = PNG_COLOURS - len(exact)
-    fitted = fit_palette(pictures, rest).getpalette() or []
+    # the other pixels, as one row with each colour as often as it occurs
+    row = b"".join(bytes(c) * n for c, n in sorted(other.items()))
+    fitted = fit_palette([Image.frombytes("RGB", (len(row) // 3, 1), row)], rest).getpalette()
     pal = Image.new("P", (1, 1))
-    pal.putpalette([v for c in exact for v in c] + fitted[: 3 * rest])
+    pal.putpalette([v for c in exact for v in c] + (fitted or [])[: 3 * rest])
     return pal
 
 
