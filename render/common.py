@@ -500,9 +500,13 @@ def fit_palette(images: Sequence[Image.Image], colours: int = PNG_COLOURS) -> Im
     for im in images:
         montage.paste(im.convert("RGB"), (0, y))
         y += im.height
-    return montage.quantize(
+    fitted = montage.quantize(
         colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
+    # Only the palette is needed: keep it on one pixel, not on the megabytes of montage.
+    holder = Image.new("P", (1, 1))
+    holder.putpalette(fitted.getpalette() or [])
+    return holder
 
 
 def encode_png(
