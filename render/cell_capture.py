@@ -18,13 +18,12 @@ Example:
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
 from games.cell_capture.model import (
     CENTRE,
@@ -43,18 +42,18 @@ from render.common import (
     INK_SOFT,
     MUTED,
     PAPER,
-    PNG_COLOURS,
     RGB,
     WHITE,
     Canvas,
     contrast_ink,
+    disc,
     draw_text,
-    encode_indexed_png,
-    fit_palette,
-    fit_text,
-    font,
+    encode_on_palette,
+    fit_flat_palette,
     mix,
     paste,
+    round_box,
+    stamp_text,
     text_width,
 )
 
@@ -127,78 +126,13 @@ def _rc(name: str) -> tuple[int, int]:
 
 # ---------------------------------------------------------------- cached drawing
 
-# A picture is drawn for every move: text is pasted from cached glyph masks instead of
-# being laid out by FreeType each time (a fifth of the cost, the same pixels), and flat
-# rectangles are filled by Pillow's core directly.
-
-
-@lru_cache(maxsize=1024)
-def _fit(text: str, size: int, max_width: int, bold: bool, min_size: int) -> tuple[str, int]:
-    return fit_text(text, size, max_width, bold, min_size)
-
-
-@lru_cache(maxsize=2048)
-def _glyphs(
-    text: str, size: int, bold: bool, anchor: str, fx: float, fy: float
-) -> tuple[Any, tuple[int, int]]:
-    """The mask and offset Pillow draws `text` with at a point of fractional part (fx, fy)."""
-    return font(size, bold).getmask2(text, "L", anchor=anchor, start=(fx, fy))
-
-
-def _text(
-    img: Image.Image,
-    xy: tuple[float, float],
-    text: str,
-    *,
-    size: int,
-    bold: bool = False,
-    fill: RGB = INK,
-    anchor: str = "la",
-    max_width: int | None = None,
-    min_size: int = 14,
-) -> None:
-    """`draw_text` from cached masks: the same pixels."""
-    if max_width is not None:
-        text, size = _fit(text, size, max_width, bold, min_size)
-    x, y = xy
-    ix, iy = int(x), int(y)
-    mask, (ox, oy) = _glyphs(text, size, bold, anchor, x - ix, y - iy)
-    w, h = mask.size
-    if w and h:
-        img.im.paste(fill, (ix + ox, iy + oy, ix + ox + w, iy + oy + h), mask)
+# A picture is drawn for every move: text is pasted from cached glyph masks
+# (`stamp_text`), and flat rectangles are filled by Pillow's core directly.
 
 
 def _rect(img: Image.Image, box: tuple[int, int, int, int], fill: RGB) -> None:
     """`ImageDraw.rectangle(box, fill=fill)` (corners inclusive) without its overhead."""
     img.im.paste(fill, (box[0], box[1], box[2] + 1, box[3] + 1))
-
-
-@lru_cache(maxsize=128)
-def _box_sprite(
-    w: int, h: int, radius: int, fill: RGB, outline: RGB | None, width: int, bg: RGB
-) -> Any:
-    im = Image.new("RGB", (w + 1, h + 1), bg)
-    ImageDraw.Draw(im).rounded_rectangle(
-        (0, 0, w, h), radius=radius, fill=fill, outline=outline, width=width
-    )
-    return im.im
-
-
-def _round_box(
-    img: Image.Image,
-    box: tuple[int, int, int, int],
-    radius: int,
-    fill: RGB,
-    outline: RGB | None = None,
-    width: int = 1,
-    bg: RGB = PAPER,
-) -> None:
-    """`ImageDraw.rounded_rectangle` on a plain `bg`, copied from a cached picture of it
-    (the same pixels, a fraction of the time)."""
-    x0, y0, x1, y1 = box
-    img.im.paste(
-        _box_sprite(x1 - x0, y1 - y0, radius, fill, outline, width, bg), (x0, y0, x1 + 1, y1 + 1)
-    )
 
 
 def _name(view: View, seat: int, names: Mapping[int, str] | None) -> str:
@@ -256,42 +190,6 @@ def _hatch_tile(w: int, h: int, colour: RGB) -> Image.Image:
     return tile
 
 
-def _disc(
-    img: Image.Image,
-    centre: tuple[float, float],
-    radius: float,
-    fill: RGB,
-    outline: RGB | None = None,
-    width: float = 0,
-) -> None:
-    """`render.common.disc` (the same pixels) from this module's own cache, pasted by
-    Pillow's core: the shared cache is small enough for other games to evict ours."""
-    pad = radius + width + 2
-    ox, oy = round(centre[0] - pad), round(centre[1] - pad)
-    # A sprite depends only on the disc and where its centre falls inside a pixel.
-    core, w, h = _disc_sprite(
-        round(centre[0] - ox, 3), round(centre[1] - oy, 3), radius, fill, outline, width, pad
-    )
-    img.im.paste(core, (ox, oy, ox + w, oy + h), core)
-
-
-@lru_cache(maxsize=256)
-def _disc_sprite(
-    cx: float,
-    cy: float,
-    radius: float,
-    fill: RGB,
-    outline: RGB | None,
-    width: float,
-    pad: float,
-) -> tuple[Any, int, int]:
-    side = round(2 * pad) + 1
-    c = Canvas((side, side))
-    c.circle((cx, cy), radius, fill=fill, outline=outline, width=width)
-    sprite = c.image()
-    return sprite.im, side, side
-
-
 def _star(img: Image.Image, centre: tuple[int, int], radius: float, fill: RGB) -> None:
     """The four-pointed ✦ of the neutral centre."""
     cx, cy = centre
@@ -347,8 +245,10 @@ def _draw_grid(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
     label = max(20, min(30, cs // 2 - 2))
     for i in range(size):
         cx, cy = cell_centre(size, i, i)
-        _text(img, (cx, y0 - 8), LETTERS[i], size=label, bold=True, fill=INK_SOFT, anchor="ms")
-        _text(img, (x0 - 10, cy), str(i + 1), size=label, bold=True, fill=INK_SOFT, anchor="rm")
+        stamp_text(img, (cx, y0 - 8), LETTERS[i], size=label, bold=True, fill=INK_SOFT, anchor="ms")
+        stamp_text(
+            img, (x0 - 10, cy), str(i + 1), size=label, bold=True, fill=INK_SOFT, anchor="rm"
+        )
     g = GAP // 2  # cell_box's default inset, inlined: this loop runs for every cell
     for r, row in enumerate(view.grid):
         top, bottom = y0 + r * cs + g, y0 + (r + 1) * cs - g
@@ -376,8 +276,8 @@ def _draw_grid(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
         ink = contrast_ink(col)
         for j, (r, c) in enumerate(cells):
             cx, cy = cell_centre(size, r, c)
-            _text(img, (cx, cy + 1), str(j + 1), size=_number_size(size), bold=True, fill=ink,
-                  anchor="mm")  # fmt: skip
+            stamp_text(img, (cx, cy + 1), str(j + 1), size=_number_size(size), bold=True, fill=ink,
+                       anchor="mm")  # fmt: skip
 
     for a in view.anchors:
         r, c = _rc(a)
@@ -398,7 +298,7 @@ def _anchor_dot(img: Image.Image, size: int, r: int, c: int) -> None:
     """A path's end (an anchor): a white dot with a dark rim in the cell's top-right corner."""
     dot = max(4.0, cell_size(size) * 0.09)
     _, by0, bx1, _ = cell_box(size, r, c)
-    _disc(img, (bx1 - dot - 3, by0 + dot + 3), dot, WHITE, INK, max(1.5, dot * 0.35))
+    disc(img, (bx1 - dot - 3, by0 + dot + 3), dot, WHITE, INK, max(1.5, dot * 0.35))
 
 
 def _draw_draft(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
@@ -472,9 +372,9 @@ def _draw_header(
     x = PAD
     if view.to_act_seat is not None and not view.over:
         col = _colour(view, view.to_act_seat)
-        _disc(img, (x + 17, 40), 15, col, INK, 2)
+        disc(img, (x + 17, 40), 15, col, INK, 2)
         x += 44
-    _text(
+    stamp_text(
         img,
         (x, 40),
         title,
@@ -485,12 +385,14 @@ def _draw_header(
         max_width=text_w - (x - PAD),
         min_size=26,
     )
-    _text(img, (PAD, 92), line, size=32, fill=INK_SOFT, anchor="lm", max_width=text_w, min_size=22)
+    stamp_text(
+        img, (PAD, 92), line, size=32, fill=INK_SOFT, anchor="lm", max_width=text_w, min_size=22
+    )
 
     # Numbers 1…N of this round: taken ones filled with the taker's colour.
     taken = {p.number: p.seat for p in view.players if p.number is not None}
     right = WIDTH - PAD
-    _text(
+    stamp_text(
         img, (right, 22), f"Раунд {view.round_no}", size=28, bold=True, fill=INK_SOFT, anchor="ra"
     )
     for i in range(0 if view.over else view.n):
@@ -500,18 +402,18 @@ def _draw_header(
         chosen = view.draft is not None and view.draft.k == k and view.to_act_seat is not None
         if chosen and view.to_act_seat is not None:
             col = _colour(view, view.to_act_seat)
-            _disc(img, (cx, cy), 23, mix(col, WHITE, 0.7), col, 5)
-            _text(img, (cx, cy + 1), str(k), size=28, bold=True, fill=INK, anchor="mm")
+            disc(img, (cx, cy), 23, mix(col, WHITE, 0.7), col, 5)
+            stamp_text(img, (cx, cy + 1), str(k), size=28, bold=True, fill=INK, anchor="mm")
         elif k in taken:
             col = _colour(view, taken[k])
-            _disc(img, (cx, cy), 23, col)
-            _text(
+            disc(img, (cx, cy), 23, col)
+            stamp_text(
                 img, (cx, cy + 1), str(k), size=28, bold=True, fill=contrast_ink(col), anchor="mm"
             )
         else:
             allowed = k in view.allowed
-            _disc(img, (cx, cy), 23, WHITE, INK if allowed else MUTED, 3 if allowed else 2)
-            _text(
+            disc(img, (cx, cy), 23, WHITE, INK if allowed else MUTED, 3 if allowed else 2)
+            stamp_text(
                 img,
                 (cx, cy + 1),
                 str(k),
@@ -546,16 +448,16 @@ def _draw_legend(
         acting = seat == view.to_act_seat and not view.over
         winner = view.over and p.player in view.winners
         if acting or winner:
-            _round_box(img, (x, y, x + col_w - 12, y + LEGEND_ROW - 8), 14, HIGHLIGHT)
+            round_box(img, (x, y, x + col_w - 12, y + LEGEND_ROW - 8), 14, HIGHLIGHT)
         if view.over:
             index = str(p.place) if p.place is not None else ""
         else:
             index = str(i + 1) if p.active else ""
-        _text(img, (x + 26, ym + 1), index, size=28, bold=True, fill=INK_SOFT, anchor="mm")
+        stamp_text(img, (x + 26, ym + 1), index, size=28, bold=True, fill=INK_SOFT, anchor="mm")
         col = _colour(view, seat)  # a leaver keeps his colour: his cells stay on the board
         bg = HIGHLIGHT if acting or winner else PAPER
-        _round_box(img, (x + 48, ym - 22, x + 118, ym + 22), 10, col, INK, 2, bg)
-        _text(
+        round_box(img, (x + 48, ym - 22, x + 118, ym + 22), 10, col, INK, 2, bg)
+        stamp_text(
             img,
             (x + 83, ym + 1),
             str(p.cells),
@@ -575,7 +477,7 @@ def _draw_legend(
         else:
             tag = ""
         tag_w = text_width(tag, 26) + 12 if tag else 0
-        _text(
+        stamp_text(
             img,
             (x + 132, ym + 1),
             _name(view, seat, names),
@@ -587,7 +489,7 @@ def _draw_legend(
             min_size=24,
         )
         if tag:
-            _text(img, (x + col_w - 24, ym + 2), tag, size=26, fill=INK_SOFT, anchor="rm")
+            stamp_text(img, (x + col_w - 24, ym + 2), tag, size=26, fill=INK_SOFT, anchor="rm")
 
 
 # ---------------------------------------------------------------- entry points
@@ -631,51 +533,12 @@ def _palette_pictures() -> Iterator[Image.Image]:
     yield draw(GAME.view(s, None), names)
 
 
-# A colour covering at least this many pixels of flat area (equal to its right and lower
-# neighbours) in the palette's pictures gets an exact entry (up to FLAT_COLOURS of them);
-# the rest of the palette is fitted to the other pixels: edges and antialiasing.
-FLAT_PIXELS = 50
-FLAT_COLOURS = 96
-
-
-def _fit_palette(pictures: Iterable[Image.Image]) -> Image.Image:
-    """Like `fit_palette`, but the colours of the pictures' flat areas are entries of their
-    own: a fitted entry is the average of a bucket of colours, so a pale fill next to the
-    paper would come out as the paper, and a player's colour a few levels off. Only the
-    colour counts of each picture are kept, not a montage of them all (a picture is
-    5 MB, and fitting a palette to a montage of ten takes over 100 MB more)."""
-    flat_counts: Counter[tuple[int, int, int]] = Counter()
-    other: Counter[tuple[int, int, int]] = Counter()
-    for im in pictures:
-        rgb = im.convert("RGB")
-        flat = None
-        for dx, dy in ((1, 0), (0, 1)):
-            diff = ImageChops.difference(rgb, ImageChops.offset(rgb, dx, dy))
-            r, g, b = diff.split()
-            same = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 0 if v else 255)
-            flat = same if flat is None else ImageChops.darker(flat, same)
-        assert flat is not None
-        rgba = rgb.convert("RGBA")
-        rgba.putalpha(flat)
-        for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
-            (flat_counts if c[3] else other)[c[:3]] += n
-    popular = sorted(flat_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
-    exact = [c for c, n in popular if n >= FLAT_PIXELS]
-    rest = PNG_COLOURS - len(exact)
-    # the other pixels, as one row with each colour as often as it occurs
-    row = b"".join(bytes(c) * n for c, n in sorted(other.items()))
-    fitted = fit_palette([Image.frombytes("RGB", (len(row) // 3, 1), row)], rest).getpalette()
-    pal = Image.new("P", (1, 1))
-    pal.putpalette([v for c in exact for v in c] + (fitted or [])[: 3 * rest])
-    return pal
-
-
 @lru_cache(maxsize=1)
 def palette() -> Image.Image:
     """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
     few times cheaper than fitting a palette to every picture, and the six player
     colours are fixed (seat s plays COLOURS[s]), so nothing a table shows is missing."""
-    return _fit_palette(_palette_pictures())
+    return fit_flat_palette(_palette_pictures())
 
 
 # zlib level of this game's PNGs: a few tenths of a ms less than common's 3, for 2-4 %
@@ -684,11 +547,8 @@ PNG_LEVEL = 2
 
 
 def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a picture made by `draw`: mapped onto the fixed palette, written by
-    `encode_indexed_png` (no copy of the picture, less overhead than Pillow's PNG)."""
-    if img.mode != "RGB":
-        img = img.convert("RGB")
-    return encode_indexed_png(img.quantize(palette=palette(), dither=Image.Dither.NONE), PNG_LEVEL)
+    """PNG bytes of a picture made by `draw`, mapped onto the fixed palette."""
+    return encode_on_palette(img, palette(), PNG_LEVEL)
 
 
 def warm_up() -> None:
@@ -711,11 +571,11 @@ def warm_up() -> None:
             for nb in ((0, 1), (1, 0)):
                 _hatch(scratch, _bridge(size, (0, 0), nb, GAP // 2, cs // 4), col)
     for col in PLAYER_RGB.values():  # the header's discs (their centres are whole pixels)
-        _disc(scratch, (PAD + 17, 40), 15, col, INK, 2)
-        _disc(scratch, (100, 92), 23, mix(col, WHITE, 0.7), col, 5)
-        _disc(scratch, (100, 92), 23, col)
-    _disc(scratch, (100, 92), 23, WHITE, INK, 3)
-    _disc(scratch, (100, 92), 23, WHITE, MUTED, 2)
+        disc(scratch, (PAD + 17, 40), 15, col, INK, 2)
+        disc(scratch, (100, 92), 23, mix(col, WHITE, 0.7), col, 5)
+        disc(scratch, (100, 92), 23, col)
+    disc(scratch, (100, 92), 23, WHITE, INK, 3)
+    disc(scratch, (100, 92), 23, WHITE, MUTED, 2)
     encode(Image.new("RGB", (8, 8), PAPER))  # fits the palette, loads the PNG plugin
 
 

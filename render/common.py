@@ -20,11 +20,13 @@ import math
 import struct
 import unicodedata
 import zlib
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
@@ -213,16 +215,26 @@ def draw_runs(
     return round(x - xy[0])
 
 
-# Text as cached masks: rasterising a line costs 40–150 µs, and pictures redraw the same
-# captions, names and numbers over and over. Pixels are the same as `draw_text`'s (the
-# same FreeType mask, blended by the same fill).
+# Text from cached glyph masks: laying a line out costs 40–150 µs, and pictures redraw
+# the same captions, names and numbers over and over.
 
 
-@lru_cache(maxsize=2048)
-def _fit_text_cached(
+@lru_cache(maxsize=4096)
+def fit_text_cached(
     text: str, size: int, max_width: int, bold: bool, min_size: int
 ) -> tuple[str, int]:
+    """`fit_text`, cached."""
     return fit_text(text, size, max_width, bold, min_size)
+
+
+# Shared by every game a process draws: room for what four games' caches of 2048 held.
+@lru_cache(maxsize=8192)
+def glyph_mask(
+    text: str, size: int, bold: bool, anchor: str, fx: float, fy: float
+) -> tuple[Any, tuple[int, int]]:
+    """The coverage mask (Pillow's core image) and offset `ImageDraw.text` draws `text`
+    with at a point of fractional part (fx, fy)."""
+    return font(size, bold).getmask2(text, "L", anchor=anchor, start=(fx, fy))
 
 
 def text_mask(
@@ -250,9 +262,6 @@ def text_mask(
     return mask.crop(box), box[0] - ox, box[1] - oy
 
 
-_cached_text_mask = lru_cache(maxsize=2048)(text_mask)
-
-
 def stamp_text(
     img: Image.Image,
     xy: Point,
@@ -266,22 +275,24 @@ def stamp_text(
     min_size: int = 14,
     origin: tuple[int, int] = (0, 0),
 ) -> int:
-    """`draw_text` onto an RGB `img` through a cache of rendered lines (no stroke).
+    """`draw_text` onto an RGB `img` from cached glyph masks (no stroke): the same pixels.
 
     `xy` is in the coordinates of a bigger picture whose point `origin` is `img`'s
     top-left corner (a part of a picture drawn on its own gets the same pixels).
     Returns the drawn width in pixels, like `draw_text`.
     """
     if max_width is not None:
-        text, size = _fit_text_cached(text, size, max_width, bold, min_size)
+        text, size = fit_text_cached(text, size, max_width, bold, min_size)
     x, y = xy
-    ix, iy = math.floor(x), math.floor(y)
-    m = _cached_text_mask(text, size, bold, anchor, x - ix, y - iy)
-    if m is not None:
-        mask, dx, dy = m
-        x0, y0 = ix + dx - origin[0], iy + dy - origin[1]
-        img.paste(fill, (x0, y0, x0 + mask.width, y0 + mask.height), mask)
-    return round(text_length(text, size, bold))
+    # Split like `ImageDraw.text` (int() and the rest), so the mask is the one it draws.
+    ix, iy = int(x), int(y)
+    mask, (ox, oy) = glyph_mask(text, size, bold, anchor, x - ix, y - iy)
+    w, h = mask.size
+    if w and h:
+        x0, y0 = ix + ox - origin[0], iy + oy - origin[1]
+        # Pillow's core paste: `Image.paste`'s checks cost more than the paste itself.
+        img.im.paste(fill, (x0, y0, x0 + w, y0 + h), mask)
+    return text_width(text, size, bold)
 
 
 def clean_text(text: str) -> str:
@@ -434,8 +445,58 @@ def new_image(size: tuple[int, int], colour: RGB = PAPER) -> Image.Image:
 
 
 def paste(dst: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
-    """Alpha-composite an RGBA `sprite` onto `dst` with its top-left corner at `xy`."""
-    dst.paste(sprite, xy, sprite)
+    """Alpha-composite an RGBA `sprite` onto `dst` (RGB or RGBA, both in memory, not
+    lazily opened files) with its top-left corner at `xy`."""
+    x, y = xy
+    # Pillow's core paste: `Image.paste`'s checks cost as much as pasting a small sprite.
+    dst.im.paste(sprite.im, (x, y, x + sprite.width, y + sprite.height), sprite.im)
+
+
+# A cached RGBA sprite ready to paste: Pillow's core image, its offset and its size.
+Layer = tuple[Any, int, int, int, int]
+
+
+def make_layer(sprite: Image.Image, ox: int, oy: int) -> Layer:
+    """An RGBA `sprite` cut to what it covers, placed at (ox, oy)."""
+    box = sprite.getchannel("A").getbbox() or (0, 0, 1, 1)
+    sprite = sprite.crop(box)
+    return sprite.im, ox + box[0], oy + box[1], sprite.width, sprite.height
+
+
+def blit(img: Image.Image, piece: Layer, origin: tuple[int, int] = (0, 0)) -> None:
+    """Alpha-composite `piece` onto `img`, its offset counted from `origin`."""
+    core, ox, oy, w, h = piece
+    x, y = origin[0] + ox, origin[1] + oy
+    img.im.paste(core, (x, y, x + w, y + h), core)
+
+
+# Room for every game's boxes (three games kept 128 each).
+@lru_cache(maxsize=512)
+def _box_sprite(
+    w: int, h: int, radius: int, fill: RGB, outline: RGB | None, width: int, bg: RGB
+) -> Any:
+    im = Image.new("RGB", (w + 1, h + 1), bg)
+    ImageDraw.Draw(im).rounded_rectangle(
+        (0, 0, w, h), radius=radius, fill=fill, outline=outline, width=width
+    )
+    return im.im
+
+
+def round_box(
+    img: Image.Image,
+    box: tuple[int, int, int, int],
+    radius: int,
+    fill: RGB,
+    outline: RGB | None = None,
+    width: int = 1,
+    bg: RGB = PAPER,
+) -> None:
+    """`ImageDraw.rounded_rectangle` on a plain `bg`, copied from a cached picture of it
+    (the same pixels, a fraction of the time)."""
+    x0, y0, x1, y1 = box
+    img.im.paste(
+        _box_sprite(x1 - x0, y1 - y0, radius, fill, outline, width, bg), (x0, y0, x1 + 1, y1 + 1)
+    )
 
 
 def disc(
@@ -450,13 +511,15 @@ def disc(
     pad = radius + width + 2
     ox, oy = round(centre[0] - pad), round(centre[1] - pad)
     # A sprite depends only on the disc and where its centre falls inside a pixel.
-    sprite = _disc_sprite(
+    core, w, h = _disc_sprite(
         round(centre[0] - ox, 3), round(centre[1] - oy, 3), radius, fill, outline, width, pad
     )
-    paste(img, sprite, (ox, oy))
+    img.im.paste(core, (ox, oy, ox + w, oy + h), core)
 
 
-@lru_cache(maxsize=512)
+# Big enough for every game's discs at once (a process draws several games): one evicting
+# another's would draw them supersampled again.
+@lru_cache(maxsize=768)
 def _disc_sprite(
     cx: float,
     cy: float,
@@ -465,17 +528,16 @@ def _disc_sprite(
     outline: RGB | None,
     width: float,
     pad: float,
-) -> Image.Image:
+) -> tuple[Any, int, int]:
     side = round(2 * pad) + 1
     c = Canvas((side, side))
     c.circle((cx, cy), radius, fill=fill, outline=outline, width=width)
-    return c.image()
+    # Only Pillow's core image is kept: the `Image` around it is not needed to paste it.
+    return c.image().im, side, side
 
 
 def paste_centred(dst: Image.Image, sprite: Image.Image, centre: Point) -> None:
-    x = round(centre[0] - sprite.width / 2)
-    y = round(centre[1] - sprite.height / 2)
-    dst.paste(sprite, (x, y), sprite)
+    paste(dst, sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)))
 
 
 # ---------------------------------------------------------------- encoding
@@ -507,6 +569,50 @@ def fit_palette(images: Sequence[Image.Image], colours: int = PNG_COLOURS) -> Im
     holder = Image.new("P", (1, 1))
     holder.putpalette(fitted.getpalette() or [])
     return holder
+
+
+# A colour covering at least this many pixels of flat area (equal to its right and lower
+# neighbours) in the palette's pictures gets an exact entry (up to FLAT_COLOURS of them);
+# the rest of the palette is fitted to the other pixels: edges and antialiasing.
+FLAT_PIXELS = 50
+FLAT_COLOURS = 96
+
+
+def fit_flat_palette(
+    pictures: Iterable[Image.Image],
+    colours: int = PNG_COLOURS,
+    flat_pixels: int = FLAT_PIXELS,
+    flat_colours: int = FLAT_COLOURS,
+) -> Image.Image:
+    """Like `fit_palette`, but the colours of the pictures' flat areas are entries of their
+    own: a fitted entry is the average of a bucket of colours, so a pale fill next to the
+    paper would come out as the paper, and a player's colour a few levels off. Only the
+    colour counts of each picture are kept, not a montage of them all (a picture is
+    5 MB, and fitting a palette to a montage of ten takes over 100 MB more)."""
+    flat_counts: Counter[tuple[int, int, int]] = Counter()
+    other: Counter[tuple[int, int, int]] = Counter()
+    for im in pictures:
+        rgb = im.convert("RGB")
+        flat = None
+        for dx, dy in ((1, 0), (0, 1)):
+            diff = ImageChops.difference(rgb, ImageChops.offset(rgb, dx, dy))
+            r, g, b = diff.split()
+            same = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 0 if v else 255)
+            flat = same if flat is None else ImageChops.darker(flat, same)
+        assert flat is not None
+        rgba = rgb.convert("RGBA")
+        rgba.putalpha(flat)
+        for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
+            (flat_counts if c[3] else other)[c[:3]] += n
+    popular = sorted(flat_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:flat_colours]
+    exact = [c for c, n in popular if n >= flat_pixels]
+    rest = colours - len(exact)
+    # the other pixels, as one row with each colour as often as it occurs
+    row = b"".join(bytes(c) * n for c, n in sorted(other.items()))
+    fitted = fit_palette([Image.frombytes("RGB", (len(row) // 3, 1), row)], rest).getpalette()
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for c in exact for v in c] + (fitted or [])[: 3 * rest])
+    return pal
 
 
 def encode_png(
@@ -585,6 +691,19 @@ def encode_indexed_png(indexed: Image.Image, compress_level: int = PNG_LEVEL) ->
     co = zlib.compressobj(compress_level, zlib.DEFLATED, 15, PNG_MEM_LEVEL)
     data = co.compress(png_scanlines(indexed)) + co.flush()
     return write_png(indexed.size, pal, data)
+
+
+def encode_on_palette(
+    img: Image.Image, palette: Image.Image, compress_level: int = PNG_LEVEL
+) -> bytes:
+    """PNG bytes of `img` mapped onto a fixed `palette` (from `fit_flat_palette`) without
+    dithering, written by `encode_indexed_png` (no copy of the picture, less overhead
+    than Pillow's PNG)."""
+    if img.mode != "RGB":
+        img = img.convert("RGB")
+    return encode_indexed_png(
+        img.quantize(palette=palette, dither=Image.Dither.NONE), compress_level
+    )
 
 
 def encode_jpeg(img: Image.Image, quality: int = 88) -> bytes:

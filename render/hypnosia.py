@@ -19,10 +19,8 @@ Example:
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
@@ -45,20 +43,23 @@ from render.common import (
     INK_SOFT,
     MUTED,
     PAPER,
-    PNG_COLOURS,
     RGB,
     WHITE,
     Canvas,
+    Layer,
+    blit,
     clean_text,
     contrast_ink,
     disc,
     draw_text,
-    encode_indexed_png,
-    fit_palette,
-    fit_text,
+    encode_on_palette,
+    fit_flat_palette,
     font,
+    make_layer,
     mix,
     paste,
+    round_box,
+    stamp_text,
 )
 
 WIDTH = 1000
@@ -243,63 +244,8 @@ def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
 # A picture is drawn for every move. What never changes (the board, the corner notes) is
 # one cached background; whatever sits at a fixed place over it (start columns, centre
 # fields, dice, the header's disc) is a cached patch of exactly the pixels it changes;
-# tokens are cached sprites; text is pasted from cached glyph masks. `warm_up` builds
-# them all, so a new state draws nothing supersampled.
-
-
-@lru_cache(maxsize=1024)
-def _fit(text: str, size: int, max_width: int, bold: bool, min_size: int) -> tuple[str, int]:
-    return fit_text(text, size, max_width, bold, min_size)
-
-
-@lru_cache(maxsize=2048)
-def _glyphs(
-    text: str, size: int, bold: bool, anchor: str, fx: float, fy: float
-) -> tuple[Any, tuple[int, int]]:
-    """The mask and offset Pillow draws `text` with at a point of fractional part (fx, fy)."""
-    return font(size, bold).getmask2(text, "L", anchor=anchor, start=(fx, fy))
-
-
-def _text(
-    img: Image.Image,
-    xy: tuple[float, float],
-    text: str,
-    *,
-    size: int,
-    bold: bool = False,
-    fill: RGB = INK,
-    anchor: str = "la",
-    max_width: int | None = None,
-    min_size: int = 14,
-) -> None:
-    """`draw_text` from cached masks: the same pixels."""
-    if max_width is not None:
-        text, size = _fit(text, size, max_width, bold, min_size)
-    x, y = xy
-    ix, iy = int(x), int(y)
-    mask, (ox, oy) = _glyphs(text, size, bold, anchor, x - ix, y - iy)
-    w, h = mask.size
-    if w and h:
-        img.im.paste(fill, (ix + ox, iy + oy, ix + ox + w, iy + oy + h), mask)
-
-
-# A cached RGBA sprite ready to paste: Pillow's core image, its offset and its size.
-Layer = tuple[Any, int, int, int, int]
-
-
-def _blit(img: Image.Image, layer: Layer, origin: tuple[int, int] = (0, 0)) -> None:
-    """Alpha-composite a layer onto `img` (Pillow's core paste: `Image.paste`'s checks
-    cost as much as pasting a small sprite)."""
-    core, ox, oy, w, h = layer
-    x, y = origin[0] + ox, origin[1] + oy
-    img.im.paste(core, (x, y, x + w, y + h), core)
-
-
-def _layer(sprite: Image.Image, ox: int, oy: int) -> Layer:
-    """An RGBA `sprite` cut to what it covers, placed at (ox, oy)."""
-    box = sprite.getchannel("A").getbbox() or (0, 0, 1, 1)
-    sprite = sprite.crop(box)
-    return sprite.im, ox + box[0], oy + box[1], sprite.width, sprite.height
+# tokens are cached sprites; text is pasted from cached glyph masks (`stamp_text`).
+# `warm_up` builds them all, so a new state draws nothing supersampled.
 
 
 def _patch(before: Image.Image, paint: Callable[[Image.Image], None]) -> Layer:
@@ -340,34 +286,6 @@ def _background() -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=128)
-def _box_sprite(
-    w: int, h: int, radius: int, fill: RGB, outline: RGB | None, width: int, bg: RGB
-) -> Any:
-    im = Image.new("RGB", (w + 1, h + 1), bg)
-    ImageDraw.Draw(im).rounded_rectangle(
-        (0, 0, w, h), radius=radius, fill=fill, outline=outline, width=width
-    )
-    return im.im
-
-
-def _round_box(
-    img: Image.Image,
-    box: tuple[int, int, int, int],
-    radius: int,
-    fill: RGB,
-    outline: RGB | None = None,
-    width: int = 1,
-    bg: RGB = PAPER,
-) -> None:
-    """`ImageDraw.rounded_rectangle` on a plain `bg`, copied from a cached picture of it
-    (the same pixels, a fraction of the time)."""
-    x0, y0, x1, y1 = box
-    img.im.paste(
-        _box_sprite(x1 - x0, y1 - y0, radius, fill, outline, width, bg), (x0, y0, x1 + 1, y1 + 1)
-    )
-
-
 def _disc(
     img: Image.Image,
     centre: tuple[float, float],
@@ -393,7 +311,7 @@ def _token_sprite(colour: RGB, number: int, radius: float, ring: RGB | None) -> 
     d = ImageDraw.Draw(sprite)
     draw_text(d, (half, half + 1), str(number), size=round(radius * 1.25), bold=True,
               fill=contrast_ink(colour), anchor="mm")  # fmt: skip
-    return _layer(sprite, -half, -half)
+    return make_layer(sprite, -half, -half)
 
 
 def _token(
@@ -406,7 +324,7 @@ def _token(
 ) -> None:
     # Rounded to the nearest pixel corner: half a pixel is not visible, and a sprite per
     # cell and colour would be too many to draw up front.
-    _blit(img, _token_sprite(colour, number, radius, ring), (round(xy[0]), round(xy[1])))
+    blit(img, _token_sprite(colour, number, radius, ring), (round(xy[0]), round(xy[1])))
 
 
 # ---------------------------------------------------------------- parts
@@ -437,7 +355,7 @@ def _start_column(board_seat: int, col: RGB) -> Layer:
 def _draw_starts(img: Image.Image, view: View) -> None:
     for p in view.players:
         col = _colour(view, p.seat)
-        _blit(img, _start_column(p.board_seat, col))
+        blit(img, _start_column(p.board_seat, col))
     for p in view.players:  # tokens at home lie over the squares
         col = _colour(view, p.seat)
         for i in range(1, 5):
@@ -483,7 +401,7 @@ def _field(value: int, col: RGB | None) -> Layer:
 
 def _draw_centre(img: Image.Image, view: View) -> None:
     for value, holder in zip(CENTRE_VALUES, view.centre, strict=True):
-        _blit(img, _field(value, None if holder is None else _colour(view, holder)))
+        blit(img, _field(value, None if holder is None else _colour(view, holder)))
 
 
 def _die_xy(i: int) -> tuple[int, int]:
@@ -547,13 +465,13 @@ def _draw_header(img: Image.Image, view: View, names: Mapping[int, str] | None) 
     title, line = _status(view, names)
     x = PAD
     if view.current is not None and view.phase is not Phase.GAME_OVER:
-        _blit(img, _turn_disc(_colour(view, view.current)))
+        blit(img, _turn_disc(_colour(view, view.current)))
         x += 48
     dice_w = 170 if view.dice else 0
-    _text(img, (x, 42), title, size=42, bold=True, anchor="lm",
-          max_width=WIDTH - PAD - x - dice_w - 10, min_size=26)  # fmt: skip
-    _text(img, (PAD, 94), line, size=30, fill=INK_SOFT, anchor="lm",
-          max_width=WIDTH - 2 * PAD - dice_w - 10, min_size=20)  # fmt: skip
+    stamp_text(img, (x, 42), title, size=42, bold=True, anchor="lm",
+               max_width=WIDTH - PAD - x - dice_w - 10, min_size=26)  # fmt: skip
+    stamp_text(img, (PAD, 94), line, size=30, fill=INK_SOFT, anchor="lm",
+               max_width=WIDTH - 2 * PAD - dice_w - 10, min_size=20)  # fmt: skip
     if view.dice:
         left = list(view.unused)
         flags: list[bool] = []
@@ -564,7 +482,7 @@ def _draw_header(img: Image.Image, view: View, names: Mapping[int, str] | None) 
             else:
                 flags.append(True)
         for i, (v, used) in enumerate(zip(view.dice, flags, strict=True)):
-            _blit(img, _die(i, v, used))
+            blit(img, _die(i, v, used))
 
 
 def _legend_seats(view: View) -> list[int]:
@@ -607,24 +525,24 @@ def _draw_legend(
         acting = seat == view.current and not over
         winner = over and p.player in view.winners
         if acting or winner:
-            _round_box(img, (x, y, x + col_w - 12, y + LEGEND_ROW - 8), 14, HIGHLIGHT)
+            round_box(img, (x, y, x + col_w - 12, y + LEGEND_ROW - 8), 14, HIGHLIGHT)
         col = _colour(view, seat)
         box_x = x + 10
         if over:
-            _text(img, (x + 20, ym + 1), str(p.place or ""), size=28, bold=True,
-                  fill=INK_SOFT, anchor="mm")  # fmt: skip
+            stamp_text(img, (x + 20, ym + 1), str(p.place or ""), size=28, bold=True,
+                       fill=INK_SOFT, anchor="mm")  # fmt: skip
             box_x = x + 38
         bg = HIGHLIGHT if acting or winner else PAPER
-        _round_box(img, (box_x, ym - 24, box_x + 72, ym + 24), 10, col, INK, 2, bg)
-        _text(img, (box_x + 36, ym + 1), str(p.score).replace("-", "−"), size=32, bold=True,
-              fill=contrast_ink(col), anchor="mm")  # fmt: skip
+        round_box(img, (box_x, ym - 24, box_x + 72, ym + 24), 10, col, INK, 2, bg)
+        stamp_text(img, (box_x + 36, ym + 1), str(p.score).replace("-", "−"), size=32, bold=True,
+                   fill=contrast_ink(col), anchor="mm")  # fmt: skip
         tx = box_x + 86
         width = x + col_w - 24 - tx
-        _text(img, (tx, ym - 12), _name(view, seat, names), size=30,
-              bold=acting or winner, fill=MUTED if p.left else INK, anchor="lm",
-              max_width=width, min_size=20)  # fmt: skip
-        _text(img, (tx, ym + 18), _details(view, seat), size=22, fill=INK_SOFT,
-              anchor="lm", max_width=width, min_size=16)  # fmt: skip
+        stamp_text(img, (tx, ym - 12), _name(view, seat, names), size=30,
+                   bold=acting or winner, fill=MUTED if p.left else INK, anchor="lm",
+                   max_width=width, min_size=20)  # fmt: skip
+        stamp_text(img, (tx, ym + 18), _details(view, seat), size=22, fill=INK_SOFT,
+                   anchor="lm", max_width=width, min_size=16)  # fmt: skip
 
 
 # ---------------------------------------------------------------- entry points
@@ -669,49 +587,10 @@ def _palette_pictures() -> Iterator[Image.Image]:
             _token(swatch, (x + 300, y), col, n, radius=PAIR_R)
             _token(swatch, (x + 600, y), col, n, radius=16)
     for value in CENTRE_VALUES:
-        _blit(swatch, _field(value, None))
+        blit(swatch, _field(value, None))
     for i, v in enumerate((3, 6)):
-        _blit(swatch, _die(i, v, i == 1))
+        blit(swatch, _die(i, v, i == 1))
     yield swatch
-
-
-# A colour covering at least this many pixels of flat area (equal to its right and lower
-# neighbours) in the palette's pictures gets an exact entry (up to FLAT_COLOURS of them);
-# the rest of the palette is fitted to the other pixels: edges and antialiasing.
-FLAT_PIXELS = 50
-FLAT_COLOURS = 96
-
-
-def _fit_palette(pictures: Iterable[Image.Image]) -> Image.Image:
-    """Like `fit_palette`, but the colours of the pictures' flat areas are entries of their
-    own: a fitted entry is the average of a bucket of colours, so a pale fill next to the
-    paper would come out as the paper, and a player's colour a few levels off. Only the
-    colour counts of each picture are kept, not a montage of them all (a picture is
-    5 MB, and fitting a palette to a montage of ten takes over 100 MB more)."""
-    flat_counts: Counter[tuple[int, int, int]] = Counter()
-    other: Counter[tuple[int, int, int]] = Counter()
-    for im in pictures:
-        rgb = im.convert("RGB")
-        flat = None
-        for dx, dy in ((1, 0), (0, 1)):
-            diff = ImageChops.difference(rgb, ImageChops.offset(rgb, dx, dy))
-            r, g, b = diff.split()
-            same = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 0 if v else 255)
-            flat = same if flat is None else ImageChops.darker(flat, same)
-        assert flat is not None
-        rgba = rgb.convert("RGBA")
-        rgba.putalpha(flat)
-        for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
-            (flat_counts if c[3] else other)[c[:3]] += n
-    popular = sorted(flat_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
-    exact = [c for c, n in popular if n >= FLAT_PIXELS]
-    rest = PNG_COLOURS - len(exact)
-    # the other pixels, as one row with each colour as often as it occurs
-    row = b"".join(bytes(c) * n for c, n in sorted(other.items()))
-    fitted = fit_palette([Image.frombytes("RGB", (len(row) // 3, 1), row)], rest).getpalette()
-    pal = Image.new("P", (1, 1))
-    pal.putpalette([v for c in exact for v in c] + (fitted or [])[: 3 * rest])
-    return pal
 
 
 @lru_cache(maxsize=1)
@@ -719,7 +598,7 @@ def palette() -> Image.Image:
     """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
     few times cheaper than fitting a palette to every picture, and the six player
     colours are fixed, so nothing a table shows is missing from it."""
-    return _fit_palette(_palette_pictures())
+    return fit_flat_palette(_palette_pictures())
 
 
 # zlib level of this game's PNGs: a few tenths of a ms less than common's 3, for 2-4 %
@@ -728,11 +607,8 @@ PNG_LEVEL = 2
 
 
 def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a picture made by `draw`: mapped onto the fixed palette, written by
-    `encode_indexed_png` (no copy of the picture, less overhead than Pillow's PNG)."""
-    if img.mode != "RGB":
-        img = img.convert("RGB")
-    return encode_indexed_png(img.quantize(palette=palette(), dither=Image.Dither.NONE), PNG_LEVEL)
+    """PNG bytes of a picture made by `draw`, mapped onto the fixed palette."""
+    return encode_on_palette(img, palette(), PNG_LEVEL)
 
 
 def warm_up() -> None:

@@ -20,12 +20,11 @@ Example:
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
 from games.sea_cross.model import (
     CENTRE,
@@ -50,19 +49,18 @@ from render.common import (
     INK_SOFT,
     MUTED,
     PAPER,
-    PNG_COLOURS,
     RGB,
     WHITE,
     Canvas,
     clean_text,
     contrast_ink,
     draw_text,
-    encode_indexed_png,
-    fit_palette,
-    fit_text,
-    font,
+    encode_on_palette,
+    fit_flat_palette,
     mix,
     paste,
+    paste_centred,
+    stamp_text,
     text_width,
 )
 
@@ -139,50 +137,8 @@ def _arm_colour(view: View, seat: int) -> RGB:
 # A picture is drawn for every move. The board with every arm in play is one cached
 # picture; an arm nobody plays, or whose player left, is a few cached cell patches over
 # it; tokens, dice, tags and the corner boxes are cached sprites; text is pasted from
-# cached glyph masks. `warm_up` builds them all, so a new state draws nothing supersampled.
-
-
-@lru_cache(maxsize=1024)
-def _fit(text: str, size: int, max_width: int, bold: bool, min_size: int) -> tuple[str, int]:
-    return fit_text(text, size, max_width, bold, min_size)
-
-
-@lru_cache(maxsize=2048)
-def _glyphs(
-    text: str, size: int, bold: bool, anchor: str, fx: float, fy: float
-) -> tuple[Any, tuple[int, int]]:
-    """The mask and offset Pillow draws `text` with at a point of fractional part (fx, fy)."""
-    return font(size, bold).getmask2(text, "L", anchor=anchor, start=(fx, fy))
-
-
-def _text(
-    img: Image.Image,
-    xy: tuple[float, float],
-    text: str,
-    *,
-    size: int,
-    bold: bool = False,
-    fill: RGB = INK,
-    anchor: str = "la",
-    max_width: int | None = None,
-    min_size: int = 14,
-) -> None:
-    """`draw_text` from cached masks: the same pixels."""
-    if max_width is not None:
-        text, size = _fit(text, size, max_width, bold, min_size)
-    x, y = xy
-    ix, iy = int(x), int(y)
-    mask, (ox, oy) = _glyphs(text, size, bold, anchor, x - ix, y - iy)
-    w, h = mask.size
-    if w and h:
-        img.im.paste(fill, (ix + ox, iy + oy, ix + ox + w, iy + oy + h), mask)
-
-
-def _blit(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
-    """Alpha-composite an RGBA sprite (Pillow's core paste: `Image.paste`'s checks cost
-    as much as pasting a small sprite)."""
-    x, y = xy
-    img.im.paste(sprite.im, (x, y, x + sprite.width, y + sprite.height), sprite.im)
+# cached glyph masks (`stamp_text`). `warm_up` builds them all, so a new state draws
+# nothing supersampled.
 
 
 @lru_cache(maxsize=64)
@@ -203,7 +159,7 @@ def _disc(
     width: float = 0,
 ) -> None:
     sprite = _disc_sprite(radius, fill, outline, width)
-    _blit(img, sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)))
+    paste_centred(img, sprite, centre)
 
 
 @lru_cache(maxsize=16)
@@ -343,7 +299,7 @@ def _draw_board(img: Image.Image, view: View) -> None:
         for box, core in _arm_patches(arm, state):
             img.im.paste(core, box)
     x0, y0, _, _ = cell_box((CENTRE, CENTRE), 0)
-    _blit(img, _centre_sprite(tuple(a in used and used[a].active for a in range(4))), (x0, y0))
+    paste(img, _centre_sprite(tuple(a in used and used[a].active for a in range(4))), (x0, y0))
 
 
 def _label_box(arm: int) -> tuple[int, int, int, int]:
@@ -387,7 +343,7 @@ def _draw_corner_labels(img: Image.Image, view: View, names: Mapping[int, str] |
         w = x1 - x0 - 24
         cy = (y0 + y1) // 2
         name = _name(view, p.seat, names)
-        _text(
+        stamp_text(
             img,
             (x0 + 12, cy - 30),
             name,
@@ -404,7 +360,7 @@ def _draw_corner_labels(img: Image.Image, view: View, names: Mapping[int, str] |
             line = f"{p.place}-е место · дома {p.home_count}/4"
         else:
             line = f"дома {p.home_count} из 4"
-        _text(
+        stamp_text(
             img,
             (x0 + 12, cy + 24),
             line,
@@ -416,7 +372,7 @@ def _draw_corner_labels(img: Image.Image, view: View, names: Mapping[int, str] |
             min_size=18,
         )
         if won:
-            _text(img, (x1 - 14, cy - 30), "★", size=40, fill=STAR_RGB, anchor="rm")
+            stamp_text(img, (x1 - 14, cy - 30), "★", size=40, fill=STAR_RGB, anchor="rm")
 
 
 def _draw_last_move(d: ImageDraw.ImageDraw, view: View) -> None:
@@ -476,12 +432,12 @@ def _draw_tokens(img: Image.Image, view: View) -> None:
             if jumping and p.seat == view.to_act_seat and t.on_red_corner:
                 _ring(img, (cx, cy), TOKEN_R + 8, HIGHLIGHT, 6)
             sprite = _token_sprite(p.arm, t.number, cx % 2 == 1, cy % 2 == 1)
-            _blit(img, sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)))
+            paste_centred(img, sprite, (cx, cy))
 
 
 def _ring(img: Image.Image, centre: tuple[float, float], radius: float, col: RGB, w: float) -> None:
     sprite = _ring_sprite(radius, col, w)
-    _blit(img, sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)))
+    paste_centred(img, sprite, centre)
 
 
 def _target_cell(view: View, seat: int, token: int | None, to_rel: int) -> Cell:
@@ -554,7 +510,7 @@ def _draw_targets(img: Image.Image, view: View) -> None:
             for i in row:
                 text, captures = items[i]
                 edge = RED_RGB if captures else mix(col, INK, 0.25)
-                _blit(img, _tag_sprite(text, captures, edge), (x, y - TAG_H))
+                paste(img, _tag_sprite(text, captures, edge), (x, y - TAG_H))
                 x += widths[i] + 2
             y -= TAG_H + 2
 
@@ -613,7 +569,7 @@ def _draw_header(img: Image.Image, view: View, names: Mapping[int, str] | None) 
     if seat is not None:
         _disc(img, (x + 20, 44), 19, _arm_colour(view, seat), INK, 3)
         x += 52
-    _text(
+    stamp_text(
         img,
         (x, 44),
         title,
@@ -623,7 +579,9 @@ def _draw_header(img: Image.Image, view: View, names: Mapping[int, str] | None) 
         max_width=text_w - (x - PAD),
         min_size=26,
     )
-    _text(img, (PAD, 104), line, size=32, fill=INK_SOFT, anchor="lm", max_width=text_w, min_size=20)
+    stamp_text(
+        img, (PAD, 104), line, size=32, fill=INK_SOFT, anchor="lm", max_width=text_w, min_size=20
+    )
     if dice_w:
         unused = list(view.unused)
         states = []
@@ -636,7 +594,7 @@ def _draw_header(img: Image.Image, view: View, names: Mapping[int, str] | None) 
         # Unused dice first are easier to see? Keep the roll's order: it is what was thrown.
         x = WIDTH - PAD - dice_w
         for v, used in zip(view.dice, states, strict=True):
-            _blit(img, _die_sprite(v, used, view.double), (x, (HEADER - DIE_SIZE) // 2 - 4))
+            paste(img, _die_sprite(v, used, view.double), (x, (HEADER - DIE_SIZE) // 2 - 4))
             x += DIE_SIZE + 16
 
 
@@ -690,53 +648,14 @@ def _palette_pictures() -> Iterator[Image.Image]:
                 sprite = _tag_sprite(text, captures, edge)
                 if x + sprite.width > WIDTH:
                     x, y = 0, y + TAG_H + 2
-                _blit(swatch, sprite, (x, y))
+                paste(swatch, sprite, (x, y))
                 x += sprite.width
     y += TAG_H + 4
     for i, (used, double) in enumerate(((False, False), (False, True), (True, False))):
-        _blit(swatch, _die_sprite(6, used, double), (i * (DIE_SIZE + 4), y))
+        paste(swatch, _die_sprite(6, used, double), (i * (DIE_SIZE + 4), y))
     for i, colour in enumerate((BLOCK_RGB, STAR_RGB)):  # small flat areas: a блок, the ★
         swatch.paste(colour, (300 + i * 40, y, 330 + i * 40, y + 20))
     yield swatch
-
-
-# A colour covering at least this many pixels of flat area (equal to its right and lower
-# neighbours) in the palette's pictures gets an exact entry (up to FLAT_COLOURS of them);
-# the rest of the palette is fitted to the other pixels: edges and antialiasing.
-FLAT_PIXELS = 50
-FLAT_COLOURS = 96
-
-
-def _fit_palette(pictures: Iterable[Image.Image]) -> Image.Image:
-    """Like `fit_palette`, but the colours of the pictures' flat areas are entries of their
-    own: a fitted entry is the average of a bucket of colours, so a pale fill next to the
-    paper would come out as the paper, and a player's colour a few levels off. Only the
-    colour counts of each picture are kept, not a montage of them all (a picture is
-    5 MB, and fitting a palette to a montage of ten takes over 100 MB more)."""
-    flat_counts: Counter[tuple[int, int, int]] = Counter()
-    other: Counter[tuple[int, int, int]] = Counter()
-    for im in pictures:
-        rgb = im.convert("RGB")
-        flat = None
-        for dx, dy in ((1, 0), (0, 1)):
-            diff = ImageChops.difference(rgb, ImageChops.offset(rgb, dx, dy))
-            r, g, b = diff.split()
-            same = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 0 if v else 255)
-            flat = same if flat is None else ImageChops.darker(flat, same)
-        assert flat is not None
-        rgba = rgb.convert("RGBA")
-        rgba.putalpha(flat)
-        for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
-            (flat_counts if c[3] else other)[c[:3]] += n
-    popular = sorted(flat_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:FLAT_COLOURS]
-    exact = [c for c, n in popular if n >= FLAT_PIXELS]
-    rest = PNG_COLOURS - len(exact)
-    # the other pixels, as one row with each colour as often as it occurs
-    row = b"".join(bytes(c) * n for c, n in sorted(other.items()))
-    fitted = fit_palette([Image.frombytes("RGB", (len(row) // 3, 1), row)], rest).getpalette()
-    pal = Image.new("P", (1, 1))
-    pal.putpalette([v for c in exact for v in c] + (fitted or [])[: 3 * rest])
-    return pal
 
 
 @lru_cache(maxsize=1)
@@ -744,7 +663,7 @@ def palette() -> Image.Image:
     """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
     few times cheaper than fitting a palette to every picture, and the four arms'
     colours are fixed, so nothing a table shows is missing from it."""
-    return _fit_palette(_palette_pictures())
+    return fit_flat_palette(_palette_pictures())
 
 
 # zlib level of this game's PNGs: a few tenths of a ms less than common's 3, for 2-4 %
@@ -753,11 +672,8 @@ PNG_LEVEL = 2
 
 
 def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a picture made by `draw`: mapped onto the fixed palette, written by
-    `encode_indexed_png` (no copy of the picture, less overhead than Pillow's PNG)."""
-    if img.mode != "RGB":
-        img = img.convert("RGB")
-    return encode_indexed_png(img.quantize(palette=palette(), dither=Image.Dither.NONE), PNG_LEVEL)
+    """PNG bytes of a picture made by `draw`, mapped onto the fixed palette."""
+    return encode_on_palette(img, palette(), PNG_LEVEL)
 
 
 def warm_up() -> None:

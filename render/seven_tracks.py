@@ -67,6 +67,7 @@ from render.common import (
     encode_indexed_png,
     fit_palette,
     fit_text,
+    fit_text_cached,
     mix,
     new_image,
     plural,
@@ -474,6 +475,15 @@ class _Part:
     ) -> int:
         """Like `draw_text`; `bg` is the flat colour under the text when something drawn
         for this state (a card, a pill) is under it."""
+        if max_width is not None:
+            text, size = fit_text_cached(text, size, max_width, bold, min_size)
+        self.line(xy, text, size, bold, fill, anchor, bg)
+        return text_width(text, size, bold)
+
+    def line(
+        self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
+    ) -> None:
+        """One line of text, already fitted."""
         raise NotImplementedError
 
     def sprite(self, spec: Spec, centre: Point) -> None:
@@ -515,30 +525,10 @@ class _RGBPart(_Part):
         self.img = img
         self.draw = ImageDraw.Draw(img)
 
-    def text(
-        self,
-        xy: Point,
-        text: str,
-        *,
-        size: int,
-        bold: bool = False,
-        fill: RGB = INK,
-        anchor: str = "la",
-        max_width: int | None = None,
-        min_size: int = 14,
-        bg: RGB | None = None,
-    ) -> int:
-        return stamp_text(
-            self.img,
-            xy,
-            text,
-            size=size,
-            bold=bold,
-            fill=fill,
-            anchor=anchor,
-            max_width=max_width,
-            min_size=min_size,
-        )
+    def line(
+        self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
+    ) -> None:
+        stamp_text(self.img, xy, text, size=size, bold=bold, fill=fill, anchor=anchor)
 
     def sprite(self, spec: Spec, centre: Point) -> None:
         _, x, y = _placed(spec, centre)
@@ -561,21 +551,9 @@ class _IndexPart(_Part):
         self.lit = lit
         self.draw = ImageDraw.Draw(img)
 
-    def text(
-        self,
-        xy: Point,
-        text: str,
-        *,
-        size: int,
-        bold: bool = False,
-        fill: RGB = INK,
-        anchor: str = "la",
-        max_width: int | None = None,
-        min_size: int = 14,
-        bg: RGB | None = None,
-    ) -> int:
-        if max_width is not None:
-            text, size = fit_text(text, size, max_width, bold, min_size)
+    def line(
+        self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
+    ) -> None:
         x, y = xy
         ix, iy = math.floor(x), math.floor(y)
         fx, fy = x - ix, y - iy
@@ -587,7 +565,6 @@ class _IndexPart(_Part):
             t = _text_at(text, size, bold, anchor, ix, iy, fx, fy, fill, self.dim, self.lit)
             if t is not None:
                 self.img.paste(t[0], (t[2], t[3]), t[1])
-        return text_width(text, size, bold)
 
     def sprite(self, spec: Spec, centre: Point) -> None:
         pix, mask, xy = _patch((_placed(spec, centre),), self.dim, self.lit)

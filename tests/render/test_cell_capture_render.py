@@ -10,7 +10,7 @@ from PIL import Image
 
 from games.cell_capture import GAME, Action, ActionType, State
 from games.cell_capture.model import View, parse_cell
-from render import cell_capture
+from render import cell_capture, common
 from render.cell_capture import (
     CENTRE_RGB,
     FREE_RGB,
@@ -221,7 +221,7 @@ def test_warm_up_leaves_nothing_supersampled_for_a_new_state() -> None:
     tile: every move makes a new state."""
     cell_capture.warm_up()
     caches = (
-        cell_capture._disc_sprite,
+        common._disc_sprite,
         cell_capture._star_sprite,
         cell_capture._hatch_tile,
         cell_capture._numbered_cell,

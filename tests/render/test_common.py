@@ -69,7 +69,7 @@ def test_indexed_png_wants_a_palette_image() -> None:
 
 
 @pytest.mark.parametrize("anchor", ["la", "ls", "lm", "mm", "ra", "rs"])
-@pytest.mark.parametrize("xy", [(150, 60), (150.5, 60.25), (149.3, 61.75)])
+@pytest.mark.parametrize("xy", [(150, 60), (150.5, 60.25), (149.3, 61.75), (-3.5, 60.25)])
 def test_stamped_text_has_the_pixels_of_drawn_text(anchor: str, xy: tuple[float, float]) -> None:
     drawn = common.new_image((300, 120))
     common.draw_text(ImageDraw.Draw(drawn), xy, "Гоша · 17 очков", size=29, anchor=anchor)
@@ -92,6 +92,39 @@ def test_stamped_text_fits_like_drawn_text() -> None:
     b = common.stamp_text(stamped, (5, 30), long, size=30, max_width=280, anchor="lm")
     assert a == b <= 280
     assert stamped.tobytes() == drawn.tobytes()
+
+
+def test_shared_paste_helpers_have_the_pixels_of_image_paste() -> None:
+    sprite = common.Canvas((60, 40))
+    sprite.rounded_rect(
+        (2, 2, 58, 38), 9, fill=(*common.SPECTRUM["C"], 200), outline=common.INK, width=2
+    )
+    rgba = sprite.image()
+    expected = picture()
+    expected.paste(rgba, (-7, 50), rgba)
+    expected.paste(rgba, (250, 30), rgba)
+    got = picture()
+    common.paste(got, rgba, (-7, 50))
+    common.blit(got, common.make_layer(rgba, 250, 30))
+    assert got.tobytes() == expected.tobytes()
+    boxed, drawn = common.new_image((120, 60)), common.new_image((120, 60))
+    common.round_box(boxed, (10, 5, 110, 50), 12, common.HIGHLIGHT, common.INK, 3)
+    ImageDraw.Draw(drawn).rounded_rectangle(
+        (10, 5, 110, 50), radius=12, fill=common.HIGHLIGHT, outline=common.INK, width=3
+    )
+    assert boxed.tobytes() == drawn.tobytes()
+
+
+def test_flat_palette_keeps_flat_colours_exact() -> None:
+    img = picture()
+    pale = common.mix(common.SPECTRUM["Y"], common.PAPER, 0.8)  # a fill close to the paper
+    img.paste(pale, (220, 100, 330, 120))
+    palette = common.fit_flat_palette([img])
+    mapped = img.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB")
+    for colour in (pale, common.PAPER, common.HIGHLIGHT):
+        assert colour in {c for _, c in mapped.getcolors(256) or []}
+    png = common.encode_on_palette(img, palette, 2)
+    assert Image.open(io.BytesIO(png)).convert("RGB").tobytes() == mapped.tobytes()
 
 
 def test_text_mask_of_blank_text_is_none() -> None:

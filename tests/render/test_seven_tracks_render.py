@@ -441,7 +441,8 @@ def test_bytes_do_not_depend_on_the_caches() -> None:
         st._text_on,
         st._text_at,
         st._background_indices,
-        common._cached_text_mask,
+        common.glyph_mask,
+        common.fit_text_cached,
         common.text_length,
     ):
         cached.cache_clear()
