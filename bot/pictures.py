@@ -32,6 +32,11 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 RENDER_NICE = 10  # niceness added to the render process and threads
+HEADER = 4  # bytes of a frame's big-endian length, on the render process's pipes
+
+
+def frame(payload: bytes) -> bytes:
+    return len(payload).to_bytes(HEADER, "big") + payload
 
 
 def lower_priority(nice: int = RENDER_NICE) -> None:
@@ -74,7 +79,6 @@ class RenderWorker:
         self._proc = proc
         self._waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
         self._gone = False
-        self.pid = proc.pid
         self._reader: asyncio.Task[None] | None = None
 
     @classmethod
@@ -115,7 +119,7 @@ class RenderWorker:
         payload = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append(future)
-        stdin.write(len(payload).to_bytes(4, "big") + payload)
+        stdin.write(frame(payload))
         return await future
 
     async def _read(self) -> None:
@@ -123,7 +127,7 @@ class RenderWorker:
         assert stdout is not None
         try:
             while True:
-                size = int.from_bytes(await stdout.readexactly(4), "big")
+                size = int.from_bytes(await stdout.readexactly(HEADER), "big")
                 ok, value = pickle.loads(await stdout.readexactly(size))
                 future = self._waiting.popleft()
                 if future.done():
@@ -132,8 +136,10 @@ class RenderWorker:
                     future.set_result(value)
                 else:
                     future.set_exception(value)
-        except (asyncio.IncompleteReadError, ConnectionError, IndexError, pickle.PickleError):
-            pass
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass  # it ended
+        except Exception:
+            log.exception("unreadable answer from the render process")
         finally:
             self._gone = True
             while self._waiting:

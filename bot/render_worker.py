@@ -15,9 +15,7 @@ import signal
 import sys
 from typing import Any, BinaryIO
 
-from bot.pictures import lower_priority, warm_up_renderers
-
-HEADER = 4
+from bot.pictures import HEADER, frame, lower_priority, warm_up_renderers
 
 
 def read_frame(stream: BinaryIO) -> bytes | None:
@@ -28,10 +26,6 @@ def read_frame(stream: BinaryIO) -> bytes | None:
     size = int.from_bytes(header, "big")
     payload = stream.read(size)
     return payload if len(payload) == size else None
-
-
-def frame(payload: bytes) -> bytes:
-    return len(payload).to_bytes(HEADER, "big") + payload
 
 
 def run_job(payload: bytes) -> bytes:
