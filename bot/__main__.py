@@ -61,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"Invalid configuration:\n{e}", file=sys.stderr)
         return 2
+    from aiogram.exceptions import TelegramNetworkError, TelegramUnauthorizedError
+
     from bot.app import StorageUnavailable, run
 
     try:
@@ -69,6 +71,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except StorageUnavailable as e:
         print(str(e), file=sys.stderr)
+        return 1
+    except TelegramUnauthorizedError:
+        print("Telegram refused BOT_TOKEN: check the token from @BotFather.", file=sys.stderr)
+        return 2
+    except TelegramNetworkError as e:
+        where = settings.telegram_api_url or "api.telegram.org"
+        print(
+            f"Cannot reach the Telegram Bot API ({where}): {e.message}. "
+            "Check the network (or TELEGRAM_API_URL) and start the bot again.",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -35,6 +35,17 @@ def test_without_bot_token_a_clear_message_and_exit_code_2() -> None:
     assert "BOT_TOKEN" in proc.stderr
 
 
+def test_an_unreachable_bot_api_is_said_plainly_with_exit_code_1() -> None:
+    env = {**os.environ, "BOT_TOKEN": "1:x", "TELEGRAM_API_URL": "http://127.0.0.1:9"}
+    env.pop("REDIS_URL", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 1
+    assert "Cannot reach the Telegram Bot API (http://127.0.0.1:9)" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
 async def test_start_help_rules_and_the_command_menu() -> None:
     async with FakeTelegram() as tg:
         anna = tg.user(501, "Аня")
