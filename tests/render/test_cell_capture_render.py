@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import random
 
 import pytest
@@ -23,27 +22,11 @@ from render.cell_capture import (
     image_size,
     render,
 )
+from tests.render.pixels import MAX_BYTES, decode, near, px
 
-MAX_BYTES = 150 * 1024
 PIDS = [101, 102, 103, 104, 105, 106]
 NAMES = {101: "Аня", 102: "Боря", 103: "Вика", 104: "Григорий Константинопольский-Задунайский",
          105: "Дима", 106: "Ева"}  # fmt: skip
-
-
-def decode(data: bytes) -> Image.Image:
-    im = Image.open(io.BytesIO(data))
-    assert im.format == "PNG"
-    return im.convert("RGB")
-
-
-def px(im: Image.Image, xy: tuple[int, int]) -> tuple[int, int, int]:
-    p = im.getpixel(xy)
-    assert isinstance(p, tuple)
-    return (int(p[0]), int(p[1]), int(p[2]))
-
-
-def near(a: tuple[int, int, int], b: tuple[int, int, int], tol: int = 14) -> bool:
-    return all(abs(x - y) <= tol for x, y in zip(a, b, strict=True))
 
 
 def a(text: str) -> Action:

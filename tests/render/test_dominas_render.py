@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import random
 
 import pytest
@@ -13,27 +12,11 @@ from games.dominas.model import Pos, View
 from render import dominas
 from render.common import HIGHLIGHT, PAPER
 from render.dominas import NEST_FILL, TILE_RGB, WIDTH, image_size, player_box, render, triangle
+from tests.render.pixels import MAX_BYTES, decode, near, px
 
-MAX_BYTES = 150 * 1024
 PIDS = [101, 102, 103, 104, 105, 106, 107, 108]
 NAMES = {101: "Аня", 102: "Боря", 103: "Вика", 104: "Григорий Константинопольский-Задунайский",
          105: "Дима", 106: "Ева", 107: "Жора", 108: "Зина"}  # fmt: skip
-
-
-def decode(data: bytes) -> Image.Image:
-    im = Image.open(io.BytesIO(data))
-    assert im.format == "PNG"
-    return im.convert("RGB")
-
-
-def px(im: Image.Image, xy: tuple[float, float]) -> tuple[int, int, int]:
-    p = im.getpixel((round(xy[0]), round(xy[1])))
-    assert isinstance(p, tuple)
-    return (int(p[0]), int(p[1]), int(p[2]))
-
-
-def near(a: tuple[int, int, int], b: tuple[int, int, int], tol: int = 14) -> bool:
-    return all(abs(x - y) <= tol for x, y in zip(a, b, strict=True))
 
 
 def play(n: int, seed: int, steps: int, options: dict[str, object] | None = None) -> State:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import random
 
 import pytest
@@ -26,27 +25,17 @@ from render.hypnosia import (
     render,
     start_xy,
 )
-
-MAX_BYTES = 150 * 1024
-PIDS = [101, 102, 103, 104, 105, 106]
-NAMES = {101: "Аня", 102: "Боря", 103: "Вика", 104: "Григорий Константинопольский-Задунайский",
-         105: "Дима 🎲", 106: "Ева"}  # fmt: skip
-
-
-def decode(data: bytes) -> Image.Image:
-    im = Image.open(io.BytesIO(data))
-    assert im.format == "PNG"
-    return im.convert("RGB")
-
-
-def px(im: Image.Image, xy: tuple[float, float]) -> tuple[int, int, int]:
-    p = im.getpixel((round(xy[0]), round(xy[1])))
-    assert isinstance(p, tuple)
-    return (int(p[0]), int(p[1]), int(p[2]))
+from tests.render import pixels
+from tests.render.pixels import MAX_BYTES, decode, px
 
 
 def near(a: tuple[int, int, int], b: tuple[int, int, int], tol: int = 16) -> bool:
-    return all(abs(x - y) <= tol for x, y in zip(a, b, strict=True))
+    return pixels.near(a, b, tol)
+
+
+PIDS = [101, 102, 103, 104, 105, 106]
+NAMES = {101: "Аня", 102: "Боря", 103: "Вика", 104: "Григорий Константинопольский-Задунайский",
+         105: "Дима 🎲", 106: "Ева"}  # fmt: skip
 
 
 def whites(im: Image.Image) -> int:

@@ -35,26 +35,14 @@ from render.seven_tracks import (
     track_angle,
 )
 from render.seven_tracks_demo import NAMES, make_view, samples
+from tests.render.pixels import MAX_BYTES, decode, px
 
 A = Status.ACTIVE
 HIGHLIGHT = common.HIGHLIGHT
-MAX_BYTES = 150 * 1024
-
-
-def decode(data: bytes) -> Image.Image:
-    im = Image.open(io.BytesIO(data))
-    assert im.format == "PNG"
-    return im.convert("RGB")
 
 
 def near(actual: tuple[int, ...], expected: tuple[int, int, int], tol: int = 18) -> bool:
     return all(abs(a - e) <= tol for a, e in zip(actual, expected, strict=False))
-
-
-def px(im: Image.Image, xy: tuple[float, float]) -> tuple[int, int, int]:
-    p = im.getpixel((round(xy[0]), round(xy[1])))
-    assert isinstance(p, tuple)
-    return (int(p[0]), int(p[1]), int(p[2]))
 
 
 def off_centre(track: int, slot: int) -> tuple[float, float]:

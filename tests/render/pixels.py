@@ -1,0 +1,25 @@
+"""What the picture tests read pictures with."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+MAX_BYTES = 150 * 1024  # a board picture's budget
+
+
+def decode(data: bytes) -> Image.Image:
+    im = Image.open(io.BytesIO(data))
+    assert im.format == "PNG"
+    return im.convert("RGB")
+
+
+def px(im: Image.Image, xy: tuple[float, float]) -> tuple[int, int, int]:
+    p = im.getpixel((round(xy[0]), round(xy[1])))
+    assert isinstance(p, tuple)
+    return (int(p[0]), int(p[1]), int(p[2]))
+
+
+def near(a: tuple[int, int, int], b: tuple[int, int, int], tol: int = 14) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b, strict=True))
