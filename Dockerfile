@@ -17,6 +17,8 @@ RUN pip install . \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin nastolka
 
 USER nastolka
-# Long polling by default; set WEBHOOK_URL (and publish WEBHOOK_PORT) for webhook mode.
+# Long polling by default; set WEBHOOK_URL and WEBHOOK_SECRET (and publish WEBHOOK_PORT) for
+# webhook mode. In a container the webhook server listens on all of its interfaces.
+ENV WEBHOOK_HOST=0.0.0.0
 EXPOSE 8080
 ENTRYPOINT ["python", "-m", "bot"]

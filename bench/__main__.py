@@ -10,6 +10,9 @@ verdict (✓/✗). These are measurements, not pass/fail tests.
   and a real Redis, with 1, 10, 100 (and 1000) concurrent games.
 - Memory: Redis `MEMORY USAGE` per stored game; the bot's RSS with the most games.
 - Engine: random full games of «Семидорожник» per second with 2, 4 and 6 players.
+- Restart: the first table edit after a restart of the bot (press → edit) beside the
+  same bot once warm and the bot of the commit before pictures stopped waiting for the
+  warm-up (`bench/restart.py`).
 
 `--quick` (about 3 minutes): 1/10/100 games, short windows. The full run adds 1000
 games and a saturation run (100 games, no think time). A `redis-server` is started on a
@@ -28,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import e2e, engine, render
+from bench import e2e, engine, render, restart
 from bench.report import e2e_table, engine_table, memory_table, render_table
 
 
@@ -72,7 +75,9 @@ def main() -> None:
     )
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--profile", default=None, help="write py-spy profiles of the bot here")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["render", "engine", "e2e"])
+    parser.add_argument(
+        "--skip", nargs="*", default=[], choices=["render", "engine", "e2e", "restart"]
+    )
     args = parser.parse_args()
     quick = args.quick
     games = args.games or ([1, 10, 100] if quick else [1, 10, 100, 1000])
@@ -114,6 +119,11 @@ def main() -> None:
         print()
         print(memory_table(results))
         print(f"(bot logs: {logdir})\n")
+
+    if "restart" not in args.skip:
+        rounds = (2, 3) if quick else (3, 5)
+        print(restart.report(asyncio.run(restart.run(["bot", "before"], *rounds, args.redis_url))))
+        print()
 
     if "engine" not in args.skip:
         print(engine_table([engine.run(n, 2 if quick else 5) for n in (2, 4, 6)]))

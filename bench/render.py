@@ -8,6 +8,11 @@ move makes a new state: caches keyed by a state's contents are cold, the rendere
 warmed-up caches are not), then drawn and encoded `R` times each. The
 baseline in the same run is the floor: encoding the same finished image with the same
 encoder (palette PNG) and Pillow alone, without drawing anything.
+
+The PNG compressor is the one the bot uses (`render/deflate.py`: ISA-L when installed;
+`RENDER_ZLIB=zlib` forces the standard zlib). Beside it, in the same run, the standard
+zlib: every other state is rendered with it (2N states in all, so each compressor draws
+N states cold), and every encode-only is repeated with it on the same picture.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from PIL import Image
 
 import games
 from bench.stats import median, pct
+from render import deflate
 
 
 @dataclass
@@ -104,6 +110,13 @@ class RenderResult:
     width: int
     height: int
     first_render: float
+    compressor: str  # the PNG compressor of the pictures (render/deflate.py)
+    # the same with the standard zlib, in the same run (the baseline)
+    zlib_render_p50: float
+    zlib_render_p95: float
+    zlib_encode_p50: float
+    zlib_size_p50: int
+    zlib_size_max: int
 
     @property
     def ratio(self) -> float:
@@ -111,25 +124,36 @@ class RenderResult:
 
 
 def bench_one(r: Renderer, n_states: int, repeat: int) -> RenderResult:
-    views = mid_game_views(r.game_id, r.players, n_states)
+    views = mid_game_views(r.game_id, r.players, 2 * n_states)
     t0 = time.perf_counter()
     r.render(*views[0])  # the first picture after start: caches cold unless warmed up
     first = time.perf_counter() - t0
     r.warm_up()
+    compressor = deflate.current().name
     renders: list[float] = []
+    zlib_renders: list[float] = []
     encodes: list[float] = []
+    zlib_encodes: list[float] = []
+    zlib_sizes: list[int] = []
     draws: list[float] = []
     plain: list[float] = []
     sizes: list[int] = []
     w = h = 0
-    for view, names in views:
+    for i, (view, names) in enumerate(views):
         # A bot draws every state once (each move makes a new one), so `render` is the
-        # first picture of each state; draw and encode-only are repeated on it.
+        # first picture of each state; draw and encode-only are repeated on it. Every
+        # other state is the baseline's: rendered with the standard zlib.
+        if i % 2:
+            with deflate.using("zlib"):
+                t0 = time.perf_counter()
+                r.render(view, names)
+                zlib_renders.append(time.perf_counter() - t0)
+            continue
         t0 = time.perf_counter()
         png = r.render(view, names)
         renders.append(time.perf_counter() - t0)
         sizes.append(len(png))
-        for _ in range(repeat):
+        for k in range(repeat):
             t0 = time.perf_counter()
             img = r.draw(view, names)
             draws.append(time.perf_counter() - t0)
@@ -137,6 +161,12 @@ def bench_one(r: Renderer, n_states: int, repeat: int) -> RenderResult:
             t0 = time.perf_counter()
             r.encode(img)
             encodes.append(time.perf_counter() - t0)
+            with deflate.using("zlib"):
+                t0 = time.perf_counter()
+                plain_png = r.encode(img)
+                zlib_encodes.append(time.perf_counter() - t0)
+            if k == 0:
+                zlib_sizes.append(len(plain_png))
             t0 = time.perf_counter()
             buf = io.BytesIO()
             img.save(buf, format="PNG", compress_level=6)
@@ -154,6 +184,12 @@ def bench_one(r: Renderer, n_states: int, repeat: int) -> RenderResult:
         width=w,
         height=h,
         first_render=first,
+        compressor=compressor,
+        zlib_render_p50=median(zlib_renders),
+        zlib_render_p95=pct(zlib_renders, 0.95),
+        zlib_encode_p50=median(zlib_encodes),
+        zlib_size_p50=int(median([float(x) for x in zlib_sizes])),
+        zlib_size_max=max(zlib_sizes),
     )
 
 

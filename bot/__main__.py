@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import sys
-
-from pydantic import ValidationError
 
 
 def cap_malloc_arenas() -> None:
@@ -38,11 +37,37 @@ def main(argv: list[str] | None = None) -> int:
         print(__doc__)
         print("`python -m bot playground [--port 8080]`: play in a browser, no token needed.")
         print("Environment: BOT_TOKEN (required), REDIS_URL, TELEGRAM_API_URL, BOT_LANGUAGE,")
-        print("WEBHOOK_URL, WEBHOOK_PATH, WEBHOOK_HOST, WEBHOOK_PORT, WEBHOOK_SECRET,")
+        print("WEBHOOK_URL, WEBHOOK_PATH, WEBHOOK_HOST (default 127.0.0.1), WEBHOOK_PORT,")
+        print("WEBHOOK_SECRET (required in webhook mode unless WEBHOOK_INSECURE=1),")
         print("FIRST_MOVE_SECONDS, TURN_SECONDS, TIMEOUTS_BEFORE_REMOVAL, GAME_TTL_DAYS,")
-        print("RENDER_PROCESS, RENDER_PROCESSES, RENDER_THREADS.")
+        print("RENDER_PROCESS, RENDER_PROCESSES, RENDER_THREADS, RENDER_ZLIB,")
+        print("POLLING_CONFLICT_SECONDS.")
+        print("Exit codes: 0 stopped (SIGTERM/SIGINT), 1 Redis or Telegram unreachable,")
+        print("2 bad configuration or token, 3 another instance polls with this token.")
         return 0
+    signal.signal(signal.SIGTERM, _stop_early)  # until the bot's own handler (bot/lifecycle.py)
+    try:
+        return _run()
+    except KeyboardInterrupt:  # SIGINT or SIGTERM before the event loop took them over
+        return 0
+
+
+def _stop_early(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def say(line: str) -> None:
+    """One line for the operator on stderr, secrets masked."""
+    from bot.redact import scrub
+
+    print(scrub(line), file=sys.stderr)
+
+
+def _run() -> int:
+    from pydantic import ValidationError
+
     from bot.config import Settings
+    from bot.config_checks import describe, webhook_refusal
 
     cap_malloc_arenas()
     try:
@@ -50,38 +75,52 @@ def main(argv: list[str] | None = None) -> int:
         if "RENDER_PROCESS" not in {k.upper() for k in os.environ}:
             settings.render_process = True  # `python -m bot` draws pictures in a process
     except ValidationError as e:
-        missing = [".".join(str(x) for x in err["loc"]) for err in e.errors()]
+        missing = [err["loc"][0] for err in e.errors() if err["type"] == "missing" and err["loc"]]
         if "bot_token" in missing:
-            print(
+            say(
                 "BOT_TOKEN is not set: get a token from @BotFather and run "
                 "`BOT_TOKEN=... python -m bot` (or try it in a browser without a token: "
-                "`python -m bot playground`).",
-                file=sys.stderr,
+                "`python -m bot playground`)."
             )
-        else:
-            print(f"Invalid configuration:\n{e}", file=sys.stderr)
+        for line in describe(e):
+            if not line.startswith("BOT_TOKEN: is not set"):
+                say(line)
         return 2
+    refusal = webhook_refusal(settings)
+    if refusal:
+        say(refusal)
+        return 2
+    from bot import redact
+
+    redact.install(
+        settings.bot_token.get_secret_value(),
+        settings.webhook_secret.get_secret_value() if settings.webhook_secret else None,
+        redact.url_password(settings.redis_url),
+    )
     from aiogram.exceptions import TelegramNetworkError, TelegramUnauthorizedError
 
     from bot.app import StorageUnavailable, run
+    from bot.polling_conflict import EXIT_CODE, PollingConflict
 
     try:
         asyncio.run(run(settings))
-    except KeyboardInterrupt:
-        return 0
     except StorageUnavailable as e:
-        print(str(e), file=sys.stderr)
+        say(str(e))
         return 1
     except TelegramUnauthorizedError:
-        print("Telegram refused BOT_TOKEN: check the token from @BotFather.", file=sys.stderr)
+        say("Telegram refused BOT_TOKEN: check the token from @BotFather.")
         return 2
     except TelegramNetworkError as e:
         where = settings.telegram_api_url or "api.telegram.org"
-        print(
+        say(
             f"Cannot reach the Telegram Bot API ({where}): {e.message}. "
-            "Check the network (or TELEGRAM_API_URL) and start the bot again.",
-            file=sys.stderr,
+            "Check the network (or TELEGRAM_API_URL) and start the bot again."
         )
+        return 1
+    except PollingConflict:
+        return EXIT_CODE  # said once in the log
+    except Exception:
+        logging.getLogger("bot").exception("the bot stopped on an unexpected error")
         return 1
     return 0
 

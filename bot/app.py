@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import signal
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -42,8 +41,11 @@ from aiogram.types import (
 
 from bot.config import Settings
 from bot.handlers import routers
+from bot.lifecycle import GRACE, InFlightUpdates, StopSignals, until_stopped
 from bot.limits import ChatSendLimiter
+from bot.polling_conflict import ConflictGuard, PollingConflict
 from bot.presenters import registry
+from bot.replies import Asked
 from bot.service import GameService
 from bot.storage import MemoryStore, RedisStore, Store, StoreUnavailable
 from locales import LANGUAGES, get_translator
@@ -99,6 +101,9 @@ def stale_query(e: BaseException) -> bool:
 
 
 COMMANDS = ("new", "leave", "cancel", "rules", "help")
+# Sent as ephemeral messages in groups (Bot API 10.2): the asker alone sees the command
+# and the bot's answer, which costs the group's flood budget nothing (bot/replies.py).
+EPHEMERAL_COMMANDS = frozenset({"leave", "rules", "help"})
 
 
 def make_store(settings: Settings) -> Store:
@@ -140,7 +145,9 @@ def limit_sends(bot: Bot, store: Store, settings: Settings) -> ChatSendLimiter:
 
 
 def make_dispatcher(service: GameService, settings: Settings) -> Dispatcher:
-    dp = Dispatcher(service=service, store=service.store, settings=settings)
+    # No FSM: the bot keeps no per-user conversation state, and aiogram's default memory
+    # storage would keep a record for every (chat, user) that ever sent an update.
+    dp = Dispatcher(service=service, store=service.store, settings=settings, disable_fsm=True)
     dp.include_routers(*routers())
 
     @dp.errors()
@@ -157,7 +164,9 @@ def make_dispatcher(service: GameService, settings: Settings) -> Dispatcher:
                 if query is not None:
                     await query.answer(text)
                 elif message is not None and message.text and message.text.startswith("/"):
-                    await message.answer(text)
+                    await service.replies.answer(
+                        Asked.of(message), text, service.t(), topic="unavailable"
+                    )
             return True
         if stale_query(event.exception):
             log.info("update %s: %s", event.update.update_id, event.exception)
@@ -171,17 +180,28 @@ def make_dispatcher(service: GameService, settings: Settings) -> Dispatcher:
     return dp
 
 
+def command_menu(lang: str, *, groups: bool) -> list[BotCommand]:
+    """The command menu; in groups `/rules`, `/help`, `/leave` are ephemeral."""
+    t = get_translator(lang)
+    return [
+        BotCommand(
+            command=c,
+            description=t(f"command.{c}"),
+            is_ephemeral=True if groups and c in EPHEMERAL_COMMANDS else None,
+        )
+        for c in COMMANDS
+    ]
+
+
 async def set_commands(bot: Bot, settings: Settings) -> None:
-    for lang in LANGUAGES:
-        t = get_translator(lang)
-        commands = [BotCommand(command=c, description=t(f"command.{c}")) for c in COMMANDS]
+    for lang in (*LANGUAGES, None):  # None: users of other languages
+        menu_lang = lang or settings.bot_language
         for scope in (BotCommandScopeDefault(), BotCommandScopeAllGroupChats()):
+            groups = isinstance(scope, BotCommandScopeAllGroupChats)
             with contextlib.suppress(Exception):
-                await bot.set_my_commands(commands, scope=scope, language_code=lang)
-    t = get_translator(settings.bot_language)
-    commands = [BotCommand(command=c, description=t(f"command.{c}")) for c in COMMANDS]
-    with contextlib.suppress(Exception):
-        await bot.set_my_commands(commands)
+                await bot.set_my_commands(
+                    command_menu(menu_lang, groups=groups), scope=scope, language_code=lang
+                )
 
 
 class App:
@@ -192,8 +212,15 @@ class App:
         self.store = store or make_store(settings)
         self.bot = make_bot(settings)
         self.limiter = limit_sends(self.bot, self.store, settings)
-        self.service = GameService(self.bot, self.store, settings, registry(settings))
+        self.service = GameService(
+            self.bot, self.store, settings, registry(settings), limiter=self.limiter
+        )
+        self.sender = self.service.sender  # every send, edit and delete (bot/sender.py)
         self.dp = make_dispatcher(self.service, settings)
+        self.inflight = InFlightUpdates()  # waited for on a stop (bot/lifecycle.py)
+        self.dp.update.outer_middleware(self.inflight)
+        self.conflicts = ConflictGuard(settings.polling_conflict_seconds)
+        self.bot.session.middleware(self.conflicts)
         self._polling: asyncio.Task[Any] | None = None
 
     async def startup(self) -> None:
@@ -202,8 +229,8 @@ class App:
                 await self.store.ping()
             except Exception as e:
                 raise StorageUnavailable(f"Redis is unreachable at REDIS_URL: {e}") from e
+        await self.service.pictures.start()  # first: its imports overlap what follows
         await set_commands(self.bot, self.settings)
-        await self.service.pictures.start()
         freeze_heap()
         await self.service.resume()
         self.service.start_timers()
@@ -227,59 +254,120 @@ class App:
         await self.bot.session.close()
         await self.store.close()
 
-    async def run_polling(self) -> None:
+    async def run_polling(
+        self, stop: asyncio.Event | None = None, hurry: asyncio.Event | None = None
+    ) -> None:
+        """Long polling until `stop` is set; a polling conflict with another instance that
+        persists raises `PollingConflict` (bot/polling_conflict.py)."""
+        stop = stop or asyncio.Event()
+        polling: asyncio.Task[Any] | None = None
         try:
-            await self.startup()
-            await self.dp.start_polling(self.bot, handle_signals=True)
+            started, _ = await until_stopped(self.startup(), stop)
+            if not started:
+                return
+            polling = asyncio.ensure_future(
+                self.dp.start_polling(self.bot, handle_signals=False, close_bot_session=False)
+            )
+            waiters = [
+                asyncio.ensure_future(stop.wait()),
+                asyncio.ensure_future(self.conflicts.tripped.wait()),
+            ]
+            try:
+                await asyncio.wait({polling, *waiters}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for waiter in waiters:
+                    waiter.cancel()
+            if polling.done():
+                polling.result()  # its error (Telegram unreachable, the token refused)
+                return
+            await self._stop_polling(polling)
+            if self.conflicts.verdict is not None:
+                raise PollingConflict(self.conflicts.verdict)
         finally:
-            await self.service.close()
-            await self.store.close()
-            await self.bot.session.close()
+            if polling is not None and not polling.done():
+                await self._stop_polling(polling)
+            await self.shutdown(hurry or asyncio.Event())
 
-    async def run_webhook(self, stop: asyncio.Event | None = None) -> None:
+    async def _stop_polling(self, polling: asyncio.Task[Any]) -> None:
+        try:
+            await asyncio.wait_for(self.dp.stop_polling(), 5)
+        except (RuntimeError, TimeoutError):  # not started yet, or stuck: cancel it
+            polling.cancel()
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(polling, 5)
+
+    async def shutdown(self, hurry: asyncio.Event) -> None:
+        """Once no update comes in any more: the updates and then the table edits in
+        flight finish (for at most GRACE seconds in all; `hurry` ends the wait), and
+        everything closes."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + GRACE
+        await self.inflight.drain(GRACE, hurry)
+        await until_stopped(self.service.finish_work(max(0.0, deadline - loop.time())), hurry)
+        await self.service.close()
+        await self.store.close()
+        await self.bot.session.close()
+
+    async def run_webhook(
+        self, stop: asyncio.Event | None = None, hurry: asyncio.Event | None = None
+    ) -> None:
         """Serve updates on WEBHOOK_HOST:WEBHOOK_PORT until `stop` is set (or cancelled)."""
-        from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+        from aiogram.webhook.aiohttp_server import setup_application
         from aiohttp import web
+
+        from bot.webhook import MAX_BODY, UpdateHandler
 
         s = self.settings
         assert s.webhook_url
+        stop = stop or asyncio.Event()
         secret = s.webhook_secret.get_secret_value() if s.webhook_secret else None
         runner: web.AppRunner | None = None
         try:
-            await self.startup()
-            await self.bot.set_webhook(
-                s.webhook_url.rstrip("/") + s.webhook_path,
-                secret_token=secret,
-                allowed_updates=self.dp.resolve_used_update_types(),
+            started, _ = await until_stopped(self.startup(), stop)
+            if not started:
+                return
+            registered, _ = await until_stopped(
+                self.bot.set_webhook(
+                    s.webhook_url.rstrip("/") + s.webhook_path,
+                    secret_token=secret,
+                    allowed_updates=self.dp.resolve_used_update_types(),
+                ),
+                stop,
             )
-            app = web.Application()
-            SimpleRequestHandler(dispatcher=self.dp, bot=self.bot, secret_token=secret).register(
-                app, path=s.webhook_path
-            )
+            if not registered:
+                return
+            app = web.Application(client_max_size=MAX_BODY)
+            UpdateHandler(self.dp, self.bot, secret).register(app, path=s.webhook_path)
             setup_application(app, self.dp, bot=self.bot)
-            runner = web.AppRunner(app)
+            runner = web.AppRunner(app, shutdown_timeout=GRACE)
             await runner.setup()
             site = web.TCPSite(runner, s.webhook_host, s.webhook_port)
             await site.start()
             log.info("webhook listening on %s:%s%s", s.webhook_host, s.webhook_port, s.webhook_path)
-            await (stop or asyncio.Event()).wait()
+            if secret is None:
+                log.warning(
+                    "webhook mode WITHOUT a secret (WEBHOOK_INSECURE=1): anyone who can reach "
+                    "%s:%s can post updates",
+                    s.webhook_host,
+                    s.webhook_port,
+                )
+            await stop.wait()
         finally:
             if runner is not None:
                 await runner.cleanup()
-            await self.service.close()
-            await self.store.close()
-            await self.bot.session.close()
+            await self.shutdown(hurry or asyncio.Event())
 
 
 async def run(settings: Settings) -> None:
-    """Run the bot until stopped: webhook mode when WEBHOOK_URL is set, else long polling."""
-    app = App(settings)
-    if settings.webhook_url:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, stop.set)
-        await app.run_webhook(stop)
-    else:
-        await app.run_polling()
+    """Run the bot until SIGTERM/SIGINT: webhook mode when WEBHOOK_URL is set, else long
+    polling. The signal handlers come first, so a stop during start-up works too."""
+    signals = StopSignals().install()
+    try:
+        app = App(settings)
+        if settings.webhook_url:
+            await app.run_webhook(signals.stop, signals.hurry)
+        else:
+            await app.run_polling(signals.stop, signals.hurry)
+    finally:
+        signals.remove()
+        log.info("stopped")

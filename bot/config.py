@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot import config_checks as checks
+from bot.cpus import default_render_processes
 
 
 class Settings(BaseSettings):
@@ -22,14 +25,23 @@ class Settings(BaseSettings):
 
     webhook_url: str | None = None
     webhook_path: str = "/webhook"
-    webhook_host: str = "0.0.0.0"
-    webhook_port: int = 8080
+    webhook_host: str = "127.0.0.1"  # 0.0.0.0 to listen on every interface (a container)
+    webhook_port: int = Field(default=8080, ge=1, le=65535)
     webhook_secret: SecretStr | None = None
+    webhook_insecure: bool = False  # WEBHOOK_INSECURE=1: webhook mode without a secret
+    # long polling: another poller on this token for this long (and 3 conflicts) = exit 3
+    polling_conflict_seconds: float = Field(default=10.0, gt=0)
 
     game_ttl_days: int = Field(default=30, ge=1)
     first_move_seconds: float = Field(default=20.0, ge=0)
     turn_seconds: float = Field(default=180.0, ge=0)  # 0 = no turn timer
     timeouts_before_removal: int = Field(default=3, ge=1)
+    # an open lobby nobody presses for this long closes by itself (0 = never)
+    lobby_expire_minutes: float = Field(default=30.0, ge=0)
+    # a game whose players are all silent this many turn timers (or, without a timer,
+    # this many hours) is abandoned: any member of the chat may end it with /cancel
+    abandoned_turn_timers: float = Field(default=3.0, gt=0)
+    abandoned_hours: float = Field(default=24.0, gt=0)
     timer_poll_seconds: float = Field(default=1.0, gt=0)  # how often the deadlines are polled
     timer_lease_seconds: float = Field(default=30.0, gt=0)  # a claimed deadline's retry
     chat_messages_per_minute: int = Field(default=20, ge=1)  # new messages per group
@@ -41,7 +53,8 @@ class Settings(BaseSettings):
     # turns it on unless RENDER_PROCESS is set), else on `render_threads` threads of the
     # bot's own process. Either way below the event loop's CPU priority.
     render_process: bool = False
-    render_processes: int = Field(default=1, ge=1)
+    # default: every CPU but one, 1 to 4 (bot/cpus.py)
+    render_processes: int = Field(default_factory=default_render_processes, ge=1)
     render_threads: int = Field(default=2, ge=1)
 
     def sentinel_list(self) -> list[tuple[str, int]]:
@@ -70,3 +83,39 @@ class Settings(BaseSettings):
         if isinstance(value, str) and not value.strip():
             return None
         return value
+
+    # Each value checked for its shape, so a mistake is one line at startup (bot/config_checks.py)
+    @field_validator("bot_token", mode="before")
+    @classmethod
+    def _token(cls, value: object) -> object:
+        return checks.check_token(value) if isinstance(value, str) else value
+
+    @field_validator("webhook_secret", mode="before")
+    @classmethod
+    def _secret(cls, value: object) -> object:
+        return checks.check_webhook_secret(value) if isinstance(value, str) else value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str | None) -> str | None:
+        return checks.check_redis_url(value)
+
+    @field_validator("telegram_api_url")
+    @classmethod
+    def _api_url(cls, value: str | None) -> str | None:
+        return checks.check_api_url(value)
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook_url(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return checks.check_webhook_url(value, info.data.get("telegram_api_url"))
+
+    @field_validator("webhook_path")
+    @classmethod
+    def _webhook_path(cls, value: str) -> str:
+        return checks.check_webhook_path(value)
+
+    @field_validator("redis_sentinels")
+    @classmethod
+    def _sentinels(cls, value: str | None) -> str | None:
+        return checks.check_sentinels(value)

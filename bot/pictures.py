@@ -7,8 +7,12 @@ and every render thread takes the GIL from the event loop that answers the press
 - `threads` (2) dedicated render threads, always there;
 - with `process=True` (the default of `python -m bot`, see `RENDER_PROCESS`)
   `processes` render processes (`bot/render_worker.py`, `RENDER_PROCESSES`) draw
-  instead, each warmed up when it starts, a job to the least busy; one that dies is
-  dropped, and with none left pictures fall back to the threads for good.
+  instead, a job to the least busy; one that dies is dropped, and with none left
+  pictures fall back to the threads for good.
+
+Nothing waits for a warm-up: a game's renderer is warmed in the background on its first
+picture, which is drawn cold meanwhile (bot/warm_up.py), so the first table after a
+restart is edited within about a second, not after 12–48 s of warming all five games.
 
 Whoever draws runs at a lower CPU priority (`RENDER_NICE`): when the cores are busy a
 press is answered first and the picture waits, never the other way round.
@@ -19,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
-import importlib
 import logging
 import os
 import pickle
@@ -28,6 +31,8 @@ import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+from render import deflate
 
 log = logging.getLogger(__name__)
 
@@ -47,23 +52,6 @@ def lower_priority(nice: int = RENDER_NICE) -> None:
         os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + nice)
     except (AttributeError, OSError):  # not Linux, or not allowed: draw at normal priority
         pass
-
-
-def warm_up_renderers(game_ids: Iterable[str]) -> None:
-    """Fill every renderer's caches (board, sprites, palette) now: the first picture after
-    a start then takes milliseconds instead of most of a second. A `render/<id>.py`
-    without a `warm_up()` (or a game without a renderer) is skipped."""
-    for game_id in game_ids:
-        try:
-            module = importlib.import_module(f"render.{game_id}")
-        except ImportError:
-            continue
-        warm = getattr(module, "warm_up", None)
-        if callable(warm):
-            try:
-                warm()
-            except Exception:
-                log.exception("warming up render.%s failed", game_id)
 
 
 class WorkerGone(Exception):
@@ -99,7 +87,7 @@ class RenderWorker:
         worker = cls(proc)
         ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         ready.add_done_callback(lambda f: f.cancelled() or f.exception())  # nobody awaits it
-        worker._waiting.append(ready)  # its first frame says it is warmed up
+        worker._waiting.append(ready)  # its first frame says it has imported the renderers
         worker._reader = asyncio.ensure_future(worker._read())
         return worker
 
@@ -153,7 +141,9 @@ class RenderWorker:
         if stdin is not None:
             stdin.close()  # the worker ends at the end of its input
         try:
-            await asyncio.wait_for(self._proc.wait(), 5.0)
+            # a picture is a few ms; longer means it is still importing (a stop during
+            # start-up): nobody waits for its answers any more, so do not wait for it either
+            await asyncio.wait_for(self._proc.wait(), 1.0)
         except TimeoutError:
             self._proc.kill()
             await self._proc.wait()
@@ -178,29 +168,26 @@ class Pictures:
         )
         self._processes = processes if process else 0
         self._workers: list[RenderWorker] = []
-        self._warm_threads = False
 
     @property
     def in_process(self) -> bool:
         return any(w.alive for w in self._workers)
 
     async def start(self) -> None:
-        """Start the render processes (they warm up in the background), or warm the
-        render threads' caches here (in a thread: the loop is not blocked)."""
+        """Start the render processes (a picture wanted before one has imported the
+        renderers waits in its pipe). No warm-up is waited for, here or by a picture:
+        each game warms up in the background on its first picture (bot/warm_up.py)."""
         while len(self._workers) < self._processes:
             try:
                 self._workers.append(await RenderWorker.start(self._ids))
             except Exception as e:
                 log.warning("no render process (%s): pictures are drawn in threads", e)
                 break
-        if not self._workers:
-            await self._warm_up_threads()
-
-    async def _warm_up_threads(self) -> None:
-        if not self._warm_threads:
-            self._warm_threads = True
-            loop = asyncio.get_running_loop()
-            await loop.run_in_executor(self._threads, warm_up_renderers, self._ids)
+        log.info(
+            "pictures: %d render processes; PNG compressed by %s",
+            len(self._workers),
+            deflate.current().name,
+        )
 
     async def draw(self, fn: Callable[..., bytes], *args: Any) -> bytes:
         while self._workers:

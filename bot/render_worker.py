@@ -4,18 +4,27 @@ It reads jobs on stdin and writes results on its own copy of stdout, one frame e
 4-byte big-endian length, then a pickle — `(function, args)` in, `(True, result)` or
 `(False, exception)` out, in the order the jobs came. It ends when stdin closes: the bot
 stopped, or was killed (the kernel closes the bot's end of the pipe either way).
+
+It says it is ready as soon as what every game needs is imported (the game ids on its
+command line only name them): no game is warmed up before its first picture, which
+imports its renderer, is drawn cold, and starts its warm-up on a background thread
+(bot/warm_up.py), after which the warm-up's temporaries are handed back.
 """
 
 from __future__ import annotations
 
 import gc
+import logging
 import os
 import pickle
 import signal
 import sys
 from typing import Any, BinaryIO
 
-from bot.pictures import HEADER, frame, lower_priority, warm_up_renderers
+from bot.pictures import HEADER, frame, lower_priority
+from bot.warm_up import WARMER, prepare
+
+log = logging.getLogger("bot.render_worker")
 
 
 def read_frame(stream: BinaryIO) -> bytes | None:
@@ -40,6 +49,14 @@ def run_job(payload: bytes) -> bytes:
         return pickle.dumps((False, RuntimeError(repr(e))), pickle.HIGHEST_PROTOCOL)
 
 
+def settle_heap() -> None:
+    """After a game's warm-up: its caches leave the collector's view (`gc.freeze`) and
+    the warm-up's temporaries go back to the system."""
+    gc.collect()
+    gc.freeze()
+    give_back_memory()
+
+
 def give_back_memory() -> None:
     """Return the warm-up's freed temporaries to the system (glibc keeps them otherwise:
     tens of MB of RSS per game for images that no longer exist)."""
@@ -54,14 +71,18 @@ def give_back_memory() -> None:
 def main() -> None:
     # Ctrl+C in a terminal reaches the whole process group: the bot decides when we stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    lower_priority()
     results = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print goes to stderr, never into the results
     jobs = sys.stdin.buffer
-    warm_up_renderers(sys.argv[1:])
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )  # on stderr, the bot's
+    prepare()  # at the bot's priority: it is starting, nobody waits for answers yet
+    lower_priority()  # the pictures (and the warm-up thread it starts) below the bot's
+    WARMER.after = settle_heap
     gc.collect()
     gc.freeze()
-    give_back_memory()
+    log.info("render process %d ready (no game warmed up yet)", os.getpid())
     try:
         results.write(frame(pickle.dumps((True, os.getpid()))))  # ready
         results.flush()

@@ -13,10 +13,8 @@ import contextlib
 import html
 import logging
 import random
-import re
 import secrets
 import time
-from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -28,13 +26,23 @@ from aiogram.exceptions import (
     TelegramForbiddenError,
     TelegramRetryAfter,
 )
+from aiogram.methods import EditMessageReplyMarkup, EditMessageText
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic import BaseModel
 
+from bot import idle
 from bot.callbacks import CancelCB, LobbyCB
+from bot.caption_fit import fit_caption
+from bot.chat_locks import ChatLocks
 from bot.config import Settings
+from bot.limits import ChatSendLimiter
+from bot.names import shorten
+from bot.old_press import old_press_key
 from bot.pictures import Pictures
 from bot.presenters.base import Presenter, Refusal
+from bot.records import LostGames, PlayableCheck
+from bot.replies import Asked, Replies
+from bot.sender import Sender
 from bot.storage import Conflict, GameRecord, RecordStatus, Store, StoreUnavailable
 from bot.table import CAPTION_LIMIT, TableView, edit_table, send_table, text_key
 from games import IllegalAction
@@ -67,19 +75,26 @@ class GameService:
         store: Store,
         settings: Settings,
         presenters: dict[str, Presenter],
+        limiter: ChatSendLimiter | None = None,
     ) -> None:
         self.bot = bot
         self.store = store
         self.settings = settings
         self.presenters = presenters
+        limiter = limiter or ChatSendLimiter(
+            store, settings.chat_messages_per_minute, settings.chat_window_seconds
+        )
+        self.sender = Sender(bot, limiter)  # every send, edit and delete goes through it
+        self.replies = Replies(self.sender, store)  # replies to commands (bot/replies.py)
         self.pictures = Pictures(
             presenters,
             threads=settings.render_threads,
             process=settings.render_process,
             processes=settings.render_processes,
         )
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._lobby_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # per chat, only while in use (bot/chat_locks.py): nothing stays for idle chats
+        self._locks = ChatLocks()
+        self._lobby_locks = ChatLocks()
         self._dirty: set[int] = set()
         self._holds: dict[int, asyncio.Event] = {}  # presses not answered yet
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -89,6 +104,12 @@ class GameService:
         self._next_deadline: float | None = None  # the earliest one this process set
         self._rng = random.SystemRandom()
         self.clock: Callable[[], float] = time.time
+        # a record that doesn't load is moved aside by the store; the chat is told once
+        self.lost = LostGames(
+            store, self._send, self._drop_markup, self._spawn, settings.bot_language
+        )
+        store.check = PlayableCheck(presenters)
+        store.on_unreadable = self.lost.unreadable
 
     # ------------------------------------------------------------------ helpers
 
@@ -141,6 +162,17 @@ class GameService:
         task = asyncio.ensure_future(coro)
         self._bg.add(task)
         task.add_done_callback(self._bg.discard)
+
+    async def finish_work(self, timeout: float) -> None:
+        """Before `close` on a stop: let the table edits in flight (and the edits and
+        messages they still owe) finish, for at most `timeout` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while busy := [t for t in (*self._workers.values(), *self._bg) if not t.done()]:
+            left = deadline - loop.time()
+            if left <= 0:
+                return
+            await asyncio.wait(busy, timeout=left)  # and then what they started meanwhile
 
     async def close(self) -> None:
         tasks = [*self._workers.values(), *self._bg]
@@ -198,6 +230,9 @@ class GameService:
                 lines.append(t("lobby.can_start", name=html.escape(rec.name(rec.creator))))
         elif rec.status == RecordStatus.PLAYING:
             lines.append(t("lobby.started"))
+        elif rec.status == RecordStatus.CANCELLED and rec.end_reason == idle.EXPIRED:
+            minutes = self.settings.lobby_expire_minutes
+            lines.append(t("lobby.expired", span=idle.span(minutes * 60, t)))
         elif rec.status == RecordStatus.CANCELLED:
             lines.append(t("lobby.cancelled"))
         return "\n".join(lines)
@@ -253,17 +288,23 @@ class GameService:
                 rec = latest
             await self._edit_lobby(rec)
         if rec.status == RecordStatus.CANCELLED:
+            async with self._locks[rec.chat_id]:  # a closed lobby expires no more
+                current = await self.store.get(rec.chat_id)
+                if current is not None and current.uid == rec.uid:
+                    await self._schedule_timer(current)
             self._forget(rec.chat_id)
 
     async def _edit_lobby(self, rec: GameRecord) -> None:
         if rec.lobby_message_id is None:
             return
         try:
-            await self.bot.edit_message_text(
-                chat_id=rec.chat_id,
-                message_id=rec.lobby_message_id,
-                text=self.lobby_text(rec),
-                reply_markup=self.lobby_markup(rec),
+            await self.sender.call(
+                EditMessageText(
+                    chat_id=rec.chat_id,
+                    message_id=rec.lobby_message_id,
+                    text=self.lobby_text(rec),
+                    reply_markup=self.lobby_markup(rec),
+                )
             )
         except TelegramBadRequest as e:
             if "not modified" not in str(e).lower():
@@ -272,10 +313,18 @@ class GameService:
             log.warning("lobby edit failed in %s: %s", rec.chat_id, e)
 
     async def new_game(
-        self, chat_id: int, user: int, name: str, arg: str, language: str | None = None
+        self,
+        chat_id: int,
+        user: int,
+        name: str,
+        arg: str,
+        language: str | None = None,
+        asked: Asked | None = None,
     ) -> None:
         """`/new [game]` in a group. Messages are sent after the chat's lock is released
-        (a full flood window may make a send wait; presses must not wait for it)."""
+        (a full flood window may make a send wait; presses must not wait for it). A
+        refusal answers `asked` as a reply to a command (bot/replies.py), in the group."""
+        topic = ""  # a refusal's topic, for the replies' once-a-while
         reply_to: int | None = None
         markup: InlineKeyboardMarkup | None = None
         new: GameRecord | None = None
@@ -284,15 +333,23 @@ class GameService:
             lang = rec.language if rec else (language or self.settings.bot_language)
             t = self.t(lang)
             game_id: str | None = next(iter(self.presenters))
-            if rec is not None and rec.status in ACTIVE:
+            now = self.clock()
+            expired = rec if rec and idle.lobby_expired(rec, self.settings, now) else None
+            if rec is not None and rec.status in ACTIVE and expired is None:
                 playing = rec.status == RecordStatus.PLAYING
                 reply_to = rec.table_message_id if playing else rec.lobby_message_id
                 text = t("new.running_game" if playing else "new.running_lobby")
-                game_id = None
+                game_id, topic = None, f"new.running:{reply_to}"  # once per lobby/table
+                if idle.abandoned_in(rec, self.settings, self.turn_seconds(rec), now) <= 0:
+                    ago = idle.span(now - idle.last_active(rec), t)
+                    key = "new.running_game_abandoned" if playing else "new.running_lobby_abandoned"
+                    text = t(key, ago=ago)
+                    topic += ":abandoned"  # any member may end it: /cancel
             elif arg.strip():
                 game_id = self.find_game(arg)
                 titles = ", ".join(t(p.title_key) for p in self.presenters.values())
                 text = t("new.unknown_game", games=html.escape(titles))
+                topic = "new.unknown_game"
             if game_id is not None:
                 p = self.presenter(game_id)
                 choices = p.choices()
@@ -308,12 +365,21 @@ class GameService:
                     language=lang,
                     seq=1,
                     turn_seconds=rec.turn_seconds if rec else None,  # the chat's last choice
+                    active_at=now,
                 )
                 try:
                     new = await self.store.put(new, rec.version if rec else 0)
                     text, markup = self.lobby_text(new), self.lobby_markup(new)
+                    await self._schedule_timer(new)  # the lobby's expiry
+                    if expired is not None:  # not closed yet by its deadline: now
+                        self._spawn(self._edit_lobby(self._expired_copy(expired)))
                 except Conflict:
-                    new, text = None, t("error.conflict")
+                    new, text, topic = None, t("error.conflict"), ""
+        if new is None and topic and asked is not None:
+            await self.replies.answer(
+                asked, text, t, topic=topic, private_ok=False, reply_to=reply_to
+            )
+            return
         msg_id = await self._send(chat_id, text, markup=markup, reply_to=reply_to)
         if new is None or msg_id is None:
             return
@@ -334,11 +400,17 @@ class GameService:
     ) -> Answer:
         async with self._locks[chat_id]:
             rec = await self.store.get(chat_id)
-            t = self.t(rec.language if rec else None)
-            if rec is None or rec.uid != data.g:
+            if rec is None:
+                return Answer(await self.lost.vanished(chat_id, message_id, data.g, lobby=True))
+            t = self.t(rec.language)
+            if rec.uid != data.g:
                 return Answer(t("press.old_button"))
             if rec.status != RecordStatus.LOBBY:
                 return Answer(t("press.lobby_closed"))
+            if idle.lobby_expired(rec, self.settings, self.clock()):  # its deadline is late
+                await self._expire_lobby(rec)
+                return Answer(t("press.lobby_closed"))
+            rec.active_at = self.clock()  # stored with an accepted press only
             p = self.presenter(rec.game_id)
             answer = Answer()
             if data.a == "join":
@@ -435,7 +507,7 @@ class GameService:
         deadline: float | None,
         t: Translator,
     ) -> None:
-        names = dict(rec.names)
+        names = rec.display_names()
         rec.state = state.model_dump_json()
         rec.ui = ui
         tid = p.turn_id(state)
@@ -466,8 +538,10 @@ class GameService:
         draws no picture until the caller says the callback is `answered` (or 1 s)."""
         async with self._locks[chat_id]:
             rec = await self.store.get(chat_id)
-            t = self.t(rec.language if rec else None)
-            if rec is None or rec.uid != data.g:
+            if rec is None:
+                return Answer(await self.lost.vanished(chat_id, message_id, data.g, lobby=False))
+            t = self.t(rec.language)
+            if rec.uid != data.g:
                 return Answer(t("press.old_button"))
             if rec.status != RecordStatus.PLAYING:
                 return Answer(t("press.game_over"))
@@ -475,13 +549,14 @@ class GameService:
                 return Answer(t("press.old_button"))
             if user not in rec.players:
                 return Answer(t("press.not_in_game"), alert=True)
+            self._seen(rec)  # a player's press, even one that changes nothing
             p = self.presenter(rec.game_id)
             assert rec.state is not None
             state = p.load(rec.state)
             if data.c == "hand":
                 return Answer(p.hand_popup(state, user, t), alert=True)
             if p.versioned(data.c) and data.s != rec.seq:
-                return Answer(t("press.outdated"))
+                return Answer(t(old_press_key(rec, data.s)))  # updating, or out of date
             actor = p.actor(state)
             if actor is not None and actor != user:
                 return Answer(t("press.not_your_turn", name=rec.name(actor)))
@@ -503,6 +578,7 @@ class GameService:
             old_json = rec.state
             self._absorb(rec, p, adv.state, adv.ui, events, adv.deadline, t)
             rec.timeouts.pop(user, None)  # he is here
+            rec.active_at = now
             if out.visible or (rec.state != old_json and p.seq_changes(state, adv.state)):
                 rec.seq += 1
             try:
@@ -515,14 +591,39 @@ class GameService:
             notes = p.private_notes(events, adv.state, user, t)
             text = "\n".join(x for x in [out.toast, *notes] if x) or None
             if text and len(text) > 200:
-                text = text[:199] + "…"
+                text = shorten(text, len(text), 200)  # between clusters
             return Answer(text, alert=out.alert)
+
+    def _seen(self, rec: GameRecord) -> None:
+        """A player pressed something: the game is not abandoned. A press that changes
+        the game stores the time with it; for the others (his tiles, a refused move) it
+        is written in the background, at most about once a minute."""
+        now = self.clock()
+        allowed = idle.silence_allowed(rec, self.settings, self.turn_seconds(rec))
+        if now - idle.last_active(rec) < min(60.0, allowed / 4):
+            return
+        uid = rec.uid
+
+        def touch(r: GameRecord) -> GameRecord | None:
+            if r.uid != uid or r.status not in ACTIVE or idle.last_active(r) >= now:
+                return None
+            r.active_at = now
+            return r
+
+        async def write() -> None:
+            with contextlib.suppress(StoreUnavailable):  # a courtesy: the next press retries
+                await self._update(rec.chat_id, touch)
+
+        self._spawn(write())
 
     async def tick(self, chat_id: int) -> None:
         """Run what is due: the game's automatic steps (the first-move window) and the turn
         timer (an absent player is auto-passed, and removed after repeated timeouts)."""
         async with self._locks[chat_id]:
             rec = await self.store.get(chat_id)
+            if rec is not None and rec.status == RecordStatus.LOBBY:
+                await self._expire_lobby(rec)
+                return
             if rec is None or rec.status != RecordStatus.PLAYING or rec.state is None:
                 await self.store.set_deadline(chat_id, None)
                 return
@@ -578,6 +679,32 @@ class GameService:
                 return
             await self._changed(rec, before_actor)
 
+    @staticmethod
+    def _expired_copy(rec: GameRecord) -> GameRecord:
+        update = {"status": RecordStatus.CANCELLED, "end_reason": idle.EXPIRED}
+        return rec.model_copy(update=update)
+
+    async def _expire_lobby(self, rec: GameRecord) -> None:
+        """The lobby's deadline came (under the chat's lock): it closes if nobody pressed
+        a button for LOBBY_EXPIRE_MINUTES (its message says so, without buttons), else
+        the deadline moves to the new expiry."""
+        if not idle.lobby_expired(rec, self.settings, self.clock()):
+            await self._schedule_timer(rec)
+            return
+        rec.status = RecordStatus.CANCELLED
+        rec.end_reason = idle.EXPIRED
+        rec.seq += 1
+        try:
+            saved = await self._save(rec)
+        except Conflict:  # pressed meanwhile on another instance: its expiry then
+            fresh = await self.store.get(rec.chat_id)
+            if fresh is not None:
+                await self._schedule_timer(fresh)
+            return
+        log.info("chat %s: lobby %s expired", saved.chat_id, saved.uid)
+        await self._schedule_timer(saved)  # no deadline any more
+        self._spawn(self._show_lobby(saved))
+
     async def _changed(
         self, rec: GameRecord, before_actor: int | None = None, state: BaseModel | None = None
     ) -> None:
@@ -599,15 +726,19 @@ class GameService:
                 return
             text = p.hand_message(state, user, self.t(rec.language))
             if text:
-                await self.bot.send_message(user, text)
+                await self.sender.send_text(user, text)
         except Exception as e:  # a private message is a courtesy; never fail the game
             log.info("private hand to %s failed: %s", user, e)
 
     async def _schedule_timer(self, rec: GameRecord) -> None:
         """Store the game's next deadline in the shared set (every instance polls it; the
         one that claims a due deadline runs `tick`, so a timer fires once and survives a
-        restart). This process also wakes itself up exactly at deadlines it set."""
-        when = rec.deadline if rec.status == RecordStatus.PLAYING else None
+        restart). This process also wakes itself up exactly at deadlines it set. An open
+        lobby's deadline is its expiry (bot/idle.py)."""
+        if rec.status == RecordStatus.PLAYING:
+            when = rec.deadline
+        else:
+            when = idle.lobby_expires_at(rec, self.settings)
         try:
             await self.store.set_deadline(rec.chat_id, when)
         except StoreUnavailable:
@@ -667,9 +798,14 @@ class GameService:
 
     async def _resync_deadlines(self) -> None:
         for chat_id in await self.store.chats():
-            rec = await self.store.get(chat_id)
-            if rec is not None and rec.game_id in self.presenters:
-                await self._schedule_timer(rec)
+            try:  # one chat's trouble never stops the others' timers
+                rec = await self.store.get(chat_id)
+                if rec is not None and rec.game_id in self.presenters:
+                    await self._schedule_timer(rec)
+            except StoreUnavailable:
+                raise
+            except Exception:
+                log.exception("chat %s: its timer could not be re-armed", chat_id)
 
     # ------------------------------------------------------------------ table worker
 
@@ -714,11 +850,12 @@ class GameService:
                         continue
                     try:
                         rec = await self.store.get(chat_id)  # one read for the round
+                        ended = rec is None or rec.status not in ACTIVE
+                        # the table first: a summary (a new message, which may wait for
+                        # the flood window) never holds up the table's edit
+                        await self._refresh_table(chat_id, rec)
                         if rec is not None and rec.outbox:
                             await self._flush_outbox(chat_id, rec)
-                            rec = await self.store.get(chat_id)
-                        ended = rec is None or rec.status not in ACTIVE
-                        await self._refresh_table(chat_id, rec)
                     finally:
                         with contextlib.suppress(StoreUnavailable):
                             await self.store.unlock(lease, token)
@@ -749,12 +886,11 @@ class GameService:
                 self._forget(chat_id)
 
     def _forget(self, chat_id: int) -> None:
-        """Drop a chat's locks once its game is over (one per chat ever seen, otherwise);
-        only when nobody holds or waits for them."""
-        for locks in (self._locks, self._lobby_locks):
-            lock = locks.get(chat_id)
-            if lock is not None and not lock.locked() and not getattr(lock, "_waiters", None):
-                del locks[chat_id]
+        """The chat's game is over: nothing of it stays in memory. Its locks go by
+        themselves once unused (bot/chat_locks.py); a press hold nobody released is let go."""
+        hold = self._holds.pop(chat_id, None)
+        if hold is not None:
+            hold.set()
 
     async def _flush_outbox(self, chat_id: int, rec: GameRecord | None) -> None:
         if rec is None or not rec.outbox:
@@ -778,16 +914,17 @@ class GameService:
         t = self.t(rec.language)
         over = rec.status != RecordStatus.PLAYING
         extra = "\n\n" + t("cancel.done_caption") if rec.status == RecordStatus.CANCELLED else ""
-        caption = ""
-        for keep in (LOG_LINES, 1, 0):  # a long caption loses its narration first
-            log_lines = rec.log[-keep:] if keep else []
-            caption = p.caption(state, dict(rec.names), rec.ui, log_lines, t) + extra
-            if len(caption) <= CAPTION_LIMIT:
-                break
-        else:
-            plain = html.unescape(re.sub(r"<[^>]+>", "", caption))  # never cut inside a tag
-            caption = html.escape(plain[: CAPTION_LIMIT - 124], quote=False)
-        buttons = [] if over else p.keyboard(state, rec.ui, dict(rec.names), t)
+        if rec.status == RecordStatus.CANCELLED and rec.end_reason == idle.ABANDONED:
+            extra = "\n\n" + t("cancel.abandoned_caption")
+        names = rec.display_names()
+        caption = fit_caption(  # a long caption loses its narration first, then name length
+            lambda shown, log_lines: p.caption(state, shown, rec.ui, log_lines, t) + extra,
+            lambda width: names if width is None else rec.display_names(width),
+            rec.log,
+            CAPTION_LIMIT,
+            keep=(LOG_LINES, 1, 0),
+        )
+        buttons = [] if over else p.keyboard(state, rec.ui, names, t)
         return TableView(caption=caption, buttons=buttons, picture_key=p.picture_key(state))
 
     async def _refresh_table(self, chat_id: int, rec: GameRecord | None) -> None:
@@ -797,7 +934,7 @@ class GameService:
         state = p.load(rec.state)
         view = self.table_view(rec, p, state)
         tkey = text_key(view, rec.uid, rec.seq)
-        names = dict(rec.names)
+        names = rec.display_names()
         msg_id = rec.table_message_id
         if msg_id is not None and rec.shown_picture == view.picture_key and rec.shown_text == tkey:
             return
@@ -810,7 +947,7 @@ class GameService:
             else None
         )
         if msg_id is not None:
-            ok = await edit_table(self.bot, chat_id, msg_id, view, picture, rec.uid, rec.seq)
+            ok = await edit_table(self.sender, chat_id, msg_id, view, picture, rec.uid, rec.seq)
             if not ok:
                 msg_id = None
                 if picture is None:
@@ -819,9 +956,9 @@ class GameService:
             if rec.status != RecordStatus.PLAYING:
                 return
             assert picture is not None
-            msg_id = await send_table(self.bot, chat_id, view, picture, rec.uid, rec.seq)
+            msg_id = await send_table(self.sender, chat_id, view, picture, rec.uid, rec.seq)
 
-        uid = rec.uid
+        uid, seq = rec.uid, rec.seq
 
         def mark(r: GameRecord) -> GameRecord | None:
             if r.uid != uid:
@@ -829,6 +966,7 @@ class GameService:
             r.table_message_id = msg_id
             r.shown_picture = view.picture_key
             r.shown_text = tkey
+            r.shown_seq = seq
             return r
 
         await self._update(chat_id, mark, known=rec)
@@ -836,12 +974,17 @@ class GameService:
     async def resume(self) -> None:
         """After a restart: finish pending messages, re-sync tables, re-arm timers."""
         for chat_id in await self.store.chats():
-            rec = await self.store.get(chat_id)
-            if rec is None or rec.game_id not in self.presenters:
-                continue
-            if rec.status == RecordStatus.PLAYING or rec.outbox:
-                self._kick(chat_id)
-            await self._schedule_timer(rec)
+            try:  # an unreadable record is moved aside by `get`; nothing else stops the start
+                rec = await self.store.get(chat_id)
+                if rec is None or rec.game_id not in self.presenters:
+                    continue
+                if rec.status == RecordStatus.PLAYING or rec.outbox:
+                    self._kick(chat_id)
+                await self._schedule_timer(rec)
+            except StoreUnavailable:
+                raise
+            except Exception:
+                log.exception("chat %s: its game could not be resumed", chat_id)
 
     # ------------------------------------------------------------------ migration
 
@@ -863,6 +1006,7 @@ class GameService:
                     "lobby_message_id": None,
                     "shown_picture": None,
                     "shown_text": None,
+                    "shown_seq": None,
                 }
             )
             try:
@@ -882,6 +1026,7 @@ class GameService:
 
             if msg_id is not None:
                 await self._update(new_chat_id, remember)
+            await self._schedule_timer(moved)  # the lobby's expiry, in the new chat
         else:
             self._kick(new_chat_id)
             await self._schedule_timer(moved)
@@ -908,14 +1053,15 @@ class GameService:
 
     # ------------------------------------------------------------------ leave
 
-    async def leave(self, chat_id: int, user: int) -> None:
-        """`/leave`: a player leaves the lobby or the running game (the rules' leaving)."""
+    async def leave(self, chat_id: int, user: int, asked: Asked | None = None) -> None:
+        """`/leave`: a player leaves the lobby or the running game (the rules' leaving).
+        A refusal answers `asked` (the command) as a reply that spares the group."""
         async with self._locks[chat_id]:
             rec = await self.store.get(chat_id)
             t = self.t(rec.language if rec else None)
             absent = rec is None or rec.status not in ACTIVE or user not in rec.players
         if absent:
-            await self._send(chat_id, t("leave.not_in"))
+            await self._refuse(chat_id, t("leave.not_in"), t, asked, "leave.not_in")
             return
         async with self._locks[chat_id]:
             rec = await self.store.get(chat_id)
@@ -952,14 +1098,21 @@ class GameService:
 
     # ------------------------------------------------------------------ cancel
 
-    async def request_cancel(self, chat_id: int, user: int, is_admin: bool) -> None:
+    async def request_cancel(
+        self, chat_id: int, user: int, is_admin: bool, asked: Asked | None = None
+    ) -> None:
+        """`/cancel`: the confirmation buttons; a refusal answers `asked` sparingly."""
         rec = await self.store.get(chat_id)
         t = self.t(rec.language if rec else None)
         if rec is None or rec.status not in ACTIVE:
-            await self._send(chat_id, t("cancel.nothing"))
+            await self._refuse(chat_id, t("cancel.nothing"), t, asked, "cancel.nothing")
             return
-        if user != rec.creator and not is_admin:
-            await self._send(chat_id, t("cancel.not_allowed"))
+        now = self.clock()
+        privileged = user == rec.creator or is_admin
+        left = idle.abandoned_in(rec, self.settings, self.turn_seconds(rec), now)
+        if not privileged and left > 0:  # says when any member may end it
+            text = self._until_abandoned(rec, now, t)
+            await self._refuse(chat_id, text, t, asked, "cancel.not_allowed")
             return
         kb = InlineKeyboardMarkup(
             inline_keyboard=[
@@ -973,10 +1126,21 @@ class GameService:
                 ]
             ]
         )
-        key = (
-            "cancel.confirm_game" if rec.status == RecordStatus.PLAYING else "cancel.confirm_lobby"
-        )
-        await self._send(chat_id, t(key), markup=kb)
+        playing = rec.status == RecordStatus.PLAYING
+        text = t("cancel.confirm_game" if playing else "cancel.confirm_lobby")
+        if not privileged:  # an abandoned game: any member may end it
+            key = "cancel.confirm_abandoned" if playing else "cancel.confirm_abandoned_lobby"
+            text = t(key, ago=idle.span(now - idle.last_active(rec), t))
+        await self._send(chat_id, text, markup=kb)
+
+    def _until_abandoned(self, rec: GameRecord, now: float, t: Translator) -> str:
+        """Why a member who is neither the creator nor an admin can't end it yet, and
+        when he can (an open lobby: when it closes by itself)."""
+        expires = idle.lobby_expires_at(rec, self.settings)
+        if expires is not None:
+            return t("cancel.lobby_expires", left=idle.span(expires - now, t, up=True))
+        left = idle.abandoned_in(rec, self.settings, self.turn_seconds(rec), now)
+        return t("cancel.not_yet_abandoned", left=idle.span(left, t, up=True))
 
     async def cancel_press(
         self,
@@ -985,19 +1149,31 @@ class GameService:
         message_id: int | None,
         data: CancelCB,
         is_admin: Callable[[], Awaitable[bool]],
+        name: str = "",
     ) -> Answer:
+        """`name`: the presser's stored name (an admin outside the game has none here)."""
         async with self._locks[chat_id]:
             rec = await self.store.get(chat_id)
-            t = self.t(rec.language if rec else None)
-            if rec is None or rec.uid != data.g or rec.status not in ACTIVE:
+            if rec is None:
+                return Answer(await self.lost.vanished(chat_id, message_id, data.g, lobby=False))
+            t = self.t(rec.language)
+            if rec.uid != data.g or rec.status not in ACTIVE:
                 self._spawn(self._drop_markup(chat_id, message_id))
                 return Answer(t("press.old_button"))
+            now = self.clock()
+            abandoned = False
             if user != rec.creator and not await is_admin():
-                return Answer(t("cancel.not_allowed"), alert=True)
+                left = idle.abandoned_in(rec, self.settings, self.turn_seconds(rec), now)
+                if left > 0:  # a player pressed since the question, or never abandoned
+                    return Answer(self._until_abandoned(rec, now, t), alert=True)
+                abandoned = True  # any member may end an abandoned game
             if data.a != "yes":
                 self._spawn(self._drop_markup(chat_id, message_id, t("cancel.kept")))
                 return Answer(t("cancel.kept"))
             was_lobby = rec.status == RecordStatus.LOBBY
+            ago = idle.span(now - idle.last_active(rec), t)
+            if abandoned:
+                rec.end_reason = idle.ABANDONED
             rec.status = RecordStatus.CANCELLED
             rec.deadline = None
             rec.seq += 1
@@ -1006,7 +1182,10 @@ class GameService:
             except Conflict:
                 return Answer(t("error.conflict"), alert=True)
             await self._schedule_timer(rec)
-        done = t("cancel.done", name=html.escape(rec.name(user)))
+        who = rec.name(user) if user in rec.players or not name else name
+        done = t("cancel.done", name=html.escape(who))
+        if abandoned and not was_lobby:  # the chat is told who ended it, and why
+            done = t("cancel.done_abandoned", name=html.escape(who), ago=ago)
         self._spawn(self._drop_markup(chat_id, message_id, done))
         if was_lobby:
             self._spawn(self._show_lobby(rec))
@@ -1021,9 +1200,13 @@ class GameService:
             return
         try:
             if text:
-                await self.bot.edit_message_text(chat_id=chat_id, message_id=message_id, text=text)
+                await self.sender.call(
+                    EditMessageText(chat_id=chat_id, message_id=message_id, text=text)
+                )
             else:
-                await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id)
+                await self.sender.call(
+                    EditMessageReplyMarkup(chat_id=chat_id, message_id=message_id)
+                )
         except TelegramAPIError:
             pass
 
@@ -1036,28 +1219,22 @@ class GameService:
         markup: InlineKeyboardMarkup | None = None,
         reply_to: int | None = None,
     ) -> int | None:
-        from aiogram.types import ReplyParameters
+        """A game message (a lobby, a summary, a notice of the game) through the sender:
+        it waits for a slot of the flood window and out any 429. The message id, or None
+        when it could not be sent (logged)."""
+        try:
+            msg = await self.sender.send_text(chat_id, text, markup=markup, reply_to=reply_to)
+        except TelegramAPIError as e:
+            log.warning("send to %s failed: %s", chat_id, e)
+            return None
+        return None if msg is None else int(msg.message_id)
 
-        for attempt in range(3):
-            try:
-                msg = await self.bot.send_message(
-                    chat_id,
-                    text,
-                    reply_markup=markup,
-                    reply_parameters=(
-                        ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
-                        if reply_to
-                        else None
-                    ),
-                )
-            except TelegramRetryAfter as e:
-                if attempt == 2:
-                    log.warning("send to %s: flood control, giving up", chat_id)
-                    return None
-                await asyncio.sleep(min(float(e.retry_after), 30.0))
-                continue
-            except TelegramAPIError as e:
-                log.warning("send to %s failed: %s", chat_id, e)
-                return None
-            return int(msg.message_id)
-        return None
+    async def _refuse(
+        self, chat_id: int, text: str, t: Translator, asked: Asked | None, topic: str
+    ) -> None:
+        """A command's refusal: as a reply to `asked` that costs the group nothing where
+        Telegram allows it (bot/replies.py); without `asked`, a message in the chat."""
+        if asked is None:
+            await self._send(chat_id, text)
+        else:
+            await self.replies.answer(asked, text, t, topic=topic)

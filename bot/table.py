@@ -2,8 +2,9 @@
 
 `editMessageMedia` when the picture changed, `editMessageCaption` (with the keyboard)
 when only the text or the buttons did; "message is not modified" is harmless.
-A `RetryAfter` is not retried here: it reaches the table worker, which waits and then
-edits in the latest state (an outdated edit is never sent late).
+Both go through `bot.sender.Sender` as `latest_wins` calls: a `RetryAfter` is not
+retried there but reaches the table worker, which waits and then edits in the latest
+state (an outdated edit is never sent late).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import json
 import logging
 from dataclasses import dataclass
 
-from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
+from aiogram.methods import EditMessageCaption, EditMessageMedia, SendPhoto
 from aiogram.types import (
     BufferedInputFile,
     InlineKeyboardButton,
@@ -23,7 +24,9 @@ from aiogram.types import (
 )
 
 from bot.callbacks import PlayCB
+from bot.caption_fit import fits, plain_cut
 from bot.presenters.base import Btn
+from bot.sender import Sender
 
 log = logging.getLogger(__name__)
 
@@ -58,9 +61,11 @@ def text_key(view: TableView, uid: str, seq: int) -> str:
 
 
 def clip(caption: str) -> str:
-    if len(caption) <= CAPTION_LIMIT:
+    """The caption, or (too long by Telegram's count) its plain text cut between grapheme
+    clusters: never a cut tag or entity (`table_view` fits it beforehand)."""
+    if fits(caption, CAPTION_LIMIT):
         return caption
-    return caption[: CAPTION_LIMIT - 1] + "…"
+    return plain_cut(caption, CAPTION_LIMIT)
 
 
 def not_modified(e: TelegramBadRequest) -> bool:
@@ -76,19 +81,22 @@ def gone(e: TelegramBadRequest) -> bool:
 
 
 async def send_table(
-    bot: Bot, chat_id: int, view: TableView, picture: bytes, uid: str, seq: int
+    sender: Sender, chat_id: int, view: TableView, picture: bytes, uid: str, seq: int
 ) -> int:
-    msg = await bot.send_photo(
-        chat_id,
-        BufferedInputFile(picture, filename="table.png"),
+    method = SendPhoto(
+        chat_id=chat_id,
+        photo=BufferedInputFile(picture, filename="table.png"),
         caption=clip(view.caption),
         reply_markup=markup(view.buttons, uid, seq),
     )
+    msg = await sender.call(method, latest_wins=True)
+    if msg is None:
+        raise RuntimeError(f"the table of chat {chat_id} was not sent")
     return int(msg.message_id)
 
 
 async def edit_table(
-    bot: Bot,
+    sender: Sender,
     chat_id: int,
     message_id: int,
     view: TableView,
@@ -100,21 +108,25 @@ async def edit_table(
     kb = markup(view.buttons, uid, seq)
     try:
         if picture is not None:
-            await bot.edit_message_media(
-                chat_id=chat_id,
-                message_id=message_id,
-                media=InputMediaPhoto(
-                    media=BufferedInputFile(picture, filename="table.png"),
-                    caption=clip(view.caption),
+            media = InputMediaPhoto(
+                media=BufferedInputFile(picture, filename="table.png"),
+                caption=clip(view.caption),
+            )
+            await sender.call(
+                EditMessageMedia(
+                    chat_id=chat_id, message_id=message_id, media=media, reply_markup=kb
                 ),
-                reply_markup=kb,
+                latest_wins=True,
             )
         else:
-            await bot.edit_message_caption(
-                chat_id=chat_id,
-                message_id=message_id,
-                caption=clip(view.caption),
-                reply_markup=kb,
+            await sender.call(
+                EditMessageCaption(
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    caption=clip(view.caption),
+                    reply_markup=kb,
+                ),
+                latest_wins=True,
             )
     except TelegramBadRequest as e:
         if not_modified(e):

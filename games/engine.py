@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 from typing import Any, ClassVar, Generic, NoReturn, Protocol, Self, TypeVar
 
+from games.policy import Policy, choose_for, view_rng
 from games.protocol import Event, IllegalAction
 
 
@@ -84,6 +85,8 @@ class RulesEngine(Generic[S, A]):
     state_type: type[S]
     action_type: ClassVar[type[Any]]  # the Action model: isinstance checks and `decode`
     over_phase: ClassVar[Enum]  # the phase of a finished game
+    # «новичок», the weakest policy (games/<id>/policies.py): what a timed-out turn plays
+    novice: ClassVar[Policy[Any, Any] | None] = None
 
     # ---------------------------------------------------------------- hooks
 
@@ -174,6 +177,39 @@ class RulesEngine(Generic[S, A]):
         self._remove(s, seat, events)
         s.version += 1
         return s, events
+
+    def timeout_action(self, state: S) -> A:
+        """What the bot plays for the player to act whose turn timer ran out: the novice
+        policy's choice from his view (games.policy), or, for a game without one, the first
+        legal action in canonical order. An engine with a system move overrides this."""
+        legal = self.legal_actions(state)
+        if self.novice is None:
+            if not legal:
+                raise IllegalAction("game_over")
+            return legal[0]
+        player = state.players[state.current]
+        view = self.view(state, player)
+        action: A = choose_for(self.novice, view, legal, view_rng(view, "timeout"))
+        return action
+
+    def timeout(self, state: S) -> tuple[S, list[Event]]:
+        """One step of a timed-out turn (games.protocol.Game.timeout): `timeout_action`,
+        applied like `apply` but outside `legal_actions`, so a system move nobody may choose
+        (not a candidate) is accepted here and only here."""
+        if self.is_over(state):
+            raise IllegalAction("game_over")
+        action = self.timeout_action(state)
+        code = self._why(state, action)
+        if code is not None:
+            raise IllegalAction(code, action=self._action_text(action))
+        s = state.model_copy(deep=True)
+        events: list[Event] = []
+        self._perform(s, action, events)
+        s.version += 1
+        return s, events
+
+    def view(self, state: S, player: int | None) -> Any:
+        raise NotImplementedError
 
     def encode_action(self, action: A) -> str:
         return action.encode()

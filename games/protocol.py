@@ -1,4 +1,4 @@
-"""The game protocol every engine implements (see shared/DESIGN.md).
+"""The game protocol every engine implements (see docs/spec/DESIGN.md).
 
 Example:
     >>> import games
@@ -77,6 +77,12 @@ class Game(Protocol, Generic[S, A]):
     def view(self, state: S, player: int | None) -> BaseModel: ...
 
     def remove(self, state: S, player: int) -> tuple[S, list[Event]]: ...
+
+    def timeout(self, state: S) -> tuple[S, list[Event]]:
+        """One step the bot takes for the player to act when his turn timer runs out: the
+        game's system move (ДОМИНА*С's penalty draw) or its novice policy's choice from his
+        view. Not in `legal_actions`: a timeout is done to a player, never chosen by one."""
+        ...
 
     def encode_action(self, action: A) -> str: ...
 

@@ -19,14 +19,16 @@ import io
 import math
 import struct
 import unicodedata
-import zlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import regex
 from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+from render import deflate
 
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
@@ -109,6 +111,9 @@ def contrast_ink(background: RGB) -> RGB:
 # ---------------------------------------------------------------- fonts and text
 
 
+_GRAPHEME = regex.compile(r"\X")  # an extended grapheme cluster
+
+
 @lru_cache(maxsize=128)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans from `render/fonts` (never a system font), cached per size."""
@@ -135,12 +140,14 @@ def fit_size(text: str, size: int, max_width: int, bold: bool = False, min_size:
 
 
 def ellipsize(text: str, size: int, max_width: int, bold: bool = False) -> str:
-    """`text` cut with "…" so that it fits `max_width` at `size`."""
+    """`text` cut with "…" so that it fits `max_width` at `size`; the cut falls between
+    grapheme clusters (never inside a letter with its marks or an emoji sequence)."""
     if text_width(text, size, bold) <= max_width:
         return text
-    while text and text_width(text + "…", size, bold) > max_width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    clusters = _GRAPHEME.findall(text)
+    while clusters and text_width("".join(clusters) + "…", size, bold) > max_width:
+        clusters.pop()
+    return "".join(clusters).rstrip() + "…"
 
 
 def fit_text(
@@ -544,7 +551,8 @@ def paste_centred(dst: Image.Image, sprite: Image.Image, centre: Point) -> None:
 
 PNG_COLOURS = 256
 # zlib level of the PNGs: 3 is twice as fast as 6 for ~15 % more bytes (a board stays
-# far under Telegram's and our 150 KB budget; Telegram re-encodes photos anyway).
+# far under Telegram's and our 150 KB budget; Telegram re-encodes photos anyway). ISA-L
+# (`render/deflate.py`) takes any level above its 2 as 2.
 PNG_LEVEL = 3
 
 
@@ -634,15 +642,14 @@ def encode_png(
         pal = rgb.quantize(
             colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
         )
-    buf = io.BytesIO()
-    pal.save(buf, format="PNG", compress_level=compress_level)
-    return buf.getvalue()
+    return encode_indexed_png(pal, compress_level)
 
 
-# A PNG written here rather than by Pillow: one IDAT, zlib with memLevel 8 (Pillow uses 9:
-# ~10 % slower, same size), no filters (as Pillow does for palette images; "up" and "sub"
-# make these pictures 10–20 % bigger and no faster to compress).
-PNG_MEM_LEVEL = 8
+# A PNG written here rather than by Pillow: one IDAT compressed by `render/deflate.py`
+# (ISA-L when installed, else zlib; memLevel 8 — Pillow uses 9: ~10 % slower, same size),
+# no filters (as Pillow does for palette images; "up" and "sub" make these pictures
+# 10–20 % bigger and no faster to compress).
+PNG_MEM_LEVEL = deflate.MEM_LEVEL
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -650,7 +657,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
         struct.pack(">I", len(data))
         + kind
         + data
-        + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+        + struct.pack(">I", deflate.crc32(data, deflate.crc32(kind)))
     )
 
 
@@ -682,15 +689,15 @@ def write_png(
 
 def encode_indexed_png(indexed: Image.Image, compress_level: int = PNG_LEVEL) -> bytes:
     """PNG bytes of a "P" image (8 bits per pixel, no transparency), e.g. one made by
-    `quantize`: the same pixels and palette as Pillow's own PNG of it, ~0.4 ms sooner for
-    a 1000×1400 picture. Deterministic: no metadata, the same pixels give the same bytes.
+    `quantize`: the same pixels and palette as Pillow's own PNG of it, sooner. Every PNG
+    of a board picture is written here, compressed by `render/deflate.py` (`compress_level`
+    is zlib's; ISA-L caps it at its 2). Deterministic: no metadata, the same pixels give
+    the same bytes (with the same compressor).
     """
     if indexed.mode != "P":
         raise ValueError(f"a P image is needed, not {indexed.mode}")
     pal = bytes(indexed.getpalette() or [])
-    co = zlib.compressobj(compress_level, zlib.DEFLATED, 15, PNG_MEM_LEVEL)
-    data = co.compress(png_scanlines(indexed)) + co.flush()
-    return write_png(indexed.size, pal, data)
+    return write_png(indexed.size, pal, deflate.deflate(png_scanlines(indexed), compress_level))
 
 
 def encode_on_palette(

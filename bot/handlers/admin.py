@@ -7,27 +7,33 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.callbacks import CancelCB
-from bot.handlers.common import is_chat_admin, is_group
+from bot.handlers.common import display_name, is_chat_admin, is_group
+from bot.replies import Asked
 from bot.service import GameService
+
+
+async def only_in_groups(message: Message, service: GameService) -> None:
+    t = service.t()
+    await service.replies.answer(Asked.of(message), t("new.private"), t, topic="new.private")
 
 
 async def cancel_command(message: Message, service: GameService, bot: Bot) -> None:
     if not is_group(message.chat) or message.from_user is None:
-        await message.answer(service.t()("new.private"))
+        await only_in_groups(message, service)
         return
     user = message.from_user.id
     if message.sender_chat is not None and message.sender_chat.id == message.chat.id:
         admin = True  # an anonymous group admin writes "as the group"
     else:
         admin = await is_chat_admin(bot, message.chat.id, user)
-    await service.request_cancel(message.chat.id, user, admin)
+    await service.request_cancel(message.chat.id, user, admin, Asked.of(message))
 
 
 async def leave_command(message: Message, service: GameService) -> None:
     if not is_group(message.chat) or message.from_user is None:
-        await message.answer(service.t()("new.private"))
+        await only_in_groups(message, service)
         return
-    await service.leave(message.chat.id, message.from_user.id)
+    await service.leave(message.chat.id, message.from_user.id, Asked.of(message))
 
 
 async def migrated(message: Message, service: GameService) -> None:
@@ -56,7 +62,9 @@ async def cancel_button(
     async def admin() -> bool:
         return await is_chat_admin(bot, chat_id, user)
 
-    answer = await service.cancel_press(chat_id, user, msg.message_id, callback_data, admin)
+    answer = await service.cancel_press(
+        chat_id, user, msg.message_id, callback_data, admin, display_name(query.from_user)
+    )
     await query.answer(answer.text, show_alert=answer.alert)
 
 

@@ -6,15 +6,13 @@ from aiogram import Bot
 from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.types import Chat, User
 
-NAME_LIMIT = 32
+from bot.names import stored_name
 
 
 def display_name(user: User) -> str:
-    name = " ".join(x for x in (user.first_name, user.last_name) if x)
-    name = " ".join(name.split())  # no newlines or runs of spaces in captions
-    if not name:
-        name = user.username or str(user.id)
-    return name[:NAME_LIMIT]
+    """The name kept for `user` (`bot.names.stored_name`): cleaned and cut between grapheme
+    clusters; "" when blank (shown as «Игрок N»), never his id."""
+    return stored_name(user.first_name, user.last_name, user.username)
 
 
 def is_group(chat: Chat) -> bool:

@@ -1,4 +1,5 @@
-"""/start, /help, /rules."""
+"""/start, /help, /rules: answered through `bot.replies` (ephemeral to the asker, else in
+his private chat, else one reply in the group), so they never spend the game's budget."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.handlers.common import is_group
+from bot.replies import Asked
 from bot.service import GameService
 
 MESSAGE_LIMIT = 4000
@@ -23,17 +25,18 @@ async def start_private(message: Message, service: GameService, bot: Bot) -> Non
         kb = InlineKeyboardMarkup(
             inline_keyboard=[[InlineKeyboardButton(text=t("start.add_button"), url=url)]]
         )
-    await message.answer(t("start.private"), reply_markup=kb)
+    await service.replies.answer(Asked.of(message), t("start.private"), t, topic="start", markup=kb)
 
 
 async def start_group(message: Message, service: GameService) -> None:
-    await message.answer(service.t()("start.group"))
+    t = service.t()
+    await service.replies.answer(Asked.of(message), t("start.group"), t, topic="start")
 
 
 async def help_command(message: Message, service: GameService) -> None:
     t = service.t()
     key = "help.group" if is_group(message.chat) else "help.private"
-    await message.answer(t(key))
+    await service.replies.answer(Asked.of(message), t(key), t, topic="help")
 
 
 def split(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
@@ -61,11 +64,13 @@ async def rules_command(message: Message, command: CommandObject, service: GameS
     if command.args:
         found = service.find_game(command.args)
         if found is None:
-            await message.answer(t("rules.unknown"))
+            await service.replies.answer(
+                Asked.of(message), t("rules.unknown"), t, topic="rules.unknown"
+            )
             return
         game_id = found
-    for part in split(t(f"rules.{game_id}")):
-        await message.answer(part)
+    parts = split(t(f"rules.{game_id}"))
+    await service.replies.answer(Asked.of(message), parts, t, topic=f"rules:{game_id}")
 
 
 def make_router() -> Router:

@@ -8,18 +8,25 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import LobbyCB
 from bot.handlers.common import display_name, is_group
+from bot.replies import Asked
 from bot.service import GameService
 
 
 async def new_command(message: Message, command: CommandObject, service: GameService) -> None:
+    t = service.t()
+    asked = Asked.of(message)
     if not is_group(message.chat):
-        await message.answer(service.t()("new.private"))
+        await service.replies.answer(asked, t("new.private"), t, topic="new.private")
         return
     if message.from_user is None or message.from_user.is_bot or message.sender_chat is not None:
-        await message.answer(service.t()("new.anonymous"))
+        await service.replies.answer(asked, t("new.anonymous"), t, topic="new.anonymous")
         return
     await service.new_game(
-        message.chat.id, message.from_user.id, display_name(message.from_user), command.args or ""
+        message.chat.id,
+        message.from_user.id,
+        display_name(message.from_user),
+        command.args or "",
+        asked=asked,
     )
 
 

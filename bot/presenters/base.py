@@ -8,13 +8,13 @@ PUBLIC view only; whatever depends on a player's hand is resolved when he presse
 from __future__ import annotations
 
 import hashlib
-import importlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
+from bot.warm_up import picture as draw_picture
 from games import Event, Game
 from locales import Translator
 
@@ -125,10 +125,9 @@ class Presenter(ABC):
         return hashlib.sha1(raw.encode()).hexdigest()[:16]
 
     def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
-        """The board from the public view, drawn by `render/<game id>.py`."""
-        module = importlib.import_module(f"render.{self.game_id}")
-        png: bytes = module.render(self.public_view(state), names)
-        return png
+        """The board from the public view, drawn by `render/<game id>.py` (cold, on a
+        palette of its own, until the renderer is warmed up: bot/warm_up.py)."""
+        return draw_picture(self.game_id, self.public_view(state), names)
 
     @abstractmethod
     def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:

@@ -217,7 +217,7 @@ class CellCapturePresenter(Presenter):
                     t(
                         "cc.ev.captured",
                         name=who,
-                        cells=t.plural(len(cells), "unit.cell"),
+                        n=len(cells),
                         where=where,
                     )
                 )

@@ -12,7 +12,7 @@ bonus series, «⏹ Хватит». Everything that depends on his hand is resol
   privately which slots fit;
 - anything illegal is refused privately with the engine's reason.
 
-The turn timer sends the engine's TIMEOUT (a penalty tile, or the end of a bonus series).
+The turn timer plays the engine's timeout (a penalty tile, or the end of a bonus series).
 """
 
 from __future__ import annotations
@@ -414,12 +414,10 @@ class DominasPresenter(Presenter):
         return f"{s.game_no}:{s.turn_no}"
 
     def timeout_move(self, state: BaseModel, user: int) -> Outcome:
-        """The engine's TIMEOUT: a penalty tile and the turn passes (in a bonus: the series
-        ends as with «Хватит»)."""
-        s = self._st(state)
-        events: list[Event] = []
-        s = self._apply(s, Action(type=T.TIMEOUT), events)
-        return Outcome(state=s, events=events)
+        """The engine's timeout (R27, `game.timeout`): a penalty tile and the turn passes
+        (in a bonus: the series ends as with «Хватит»). No button can send it."""
+        s, events = self.game.timeout(self._st(state))
+        return Outcome(state=s, events=list(events))
 
     # ---------------------------------------------------------------- narration
 
@@ -459,7 +457,7 @@ class DominasPresenter(Presenter):
                 elif reason == "timeout":
                     line = t("dom.ev.drew_penalty", name=who)
                 else:
-                    line = t("dom.ev.drew", name=who, tiles=t.plural(n, "unit.tile"))
+                    line = t("dom.ev.drew", name=who, n=n)
             elif e.type == "skipped":
                 kinds = ", ".join(t(f"dom.run.{k}") for k in d.get("run") or [])
                 line = t("dom.ev.skipped", name=who, kinds=kinds)

@@ -295,16 +295,14 @@ class HypnosiaPresenter(Presenter):
         return str(s.turn_no)
 
     def timeout_move(self, state: BaseModel, user: int) -> Outcome:
-        """The rest of the absent player's turn: the roll, then the first legal move for
-        each die (spec §5: canonical order)."""
+        """The rest of the absent player's turn, played by the engine's timeout policy
+        (the novice computer player, from his view: spec §5 AFK decision): the roll, then
+        a move for each die that brings tokens off the start and across the bridges."""
         s = self._st(state)
         turn = s.turn_no
         events: list[Event] = []
         while s.phase != Phase.GAME_OVER and s.turn_no == turn and self.game.to_act(s) == user:
-            legal = self.game.legal_actions(s)
-            if not legal:
-                break
-            s, ev = self.game.apply(s, legal[0])
+            s, ev = self.game.timeout(s)
             events.extend(ev)
         return Outcome(state=s, events=events, ui={})
 

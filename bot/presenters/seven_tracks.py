@@ -12,7 +12,9 @@ expand into several atomic actions:
 - «✅ Закончить ход»: END_PLACING + END_TURN;
 - the priority menu's «после хода» uses: WAIVE when it applies, else END_PLACING + AFTER_MOVE.
 
-A typical turn is three taps: «Два кубика», «▶ Выставить всё», «✅ Закончить ход».
+A typical turn is three taps: «Два кубика», «▶ Выставить всё», «✅ Закончить ход». A turn
+in which, after the roll, nothing can be placed, drawn or played is ended by the bot,
+and the table says so in one line (R66).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.config import Settings
+from bot.names import shorten
 from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
 from games import Event, IllegalAction
 from games.engine import Batch
@@ -38,6 +41,7 @@ from games.seven_tracks import (
     Status,
     View,
 )
+from games.seven_tracks.engine import turn_is_dead
 from games.seven_tracks.model import (
     BLACK,
     COLOURS,
@@ -232,7 +236,8 @@ class SevenTracksPresenter(Presenter):
                 status = t("st.status.out")
             else:
                 status = t("st.tiles", n=p.hand_count)
-            lines.append(t("st.player", mark=mark, name=name, status=status, score=p.score))
+            score = t.plural(p.score, "unit.point")
+            lines.append(t("st.player", mark=mark, name=name, status=status, score=score))
         return "\n".join(lines)
 
     def _menu_title(self, menu: str, t: Translator) -> str:
@@ -344,7 +349,7 @@ class SevenTracksPresenter(Presenter):
                         out.append(Btn(t(f"st.role.{role}"), f"{prefix}.{role}"))
                     else:
                         user = s.players[target]
-                        name = (names.get(user) or str(user))[:14]
+                        name = shorten(names.get(user) or "?", 14)  # between clusters
                         out.append(Btn(t("st.role.OP_to", name=name), f"{prefix}.{role}.{target}"))
             else:
                 out.append(Btn(t(f"st.role.{role}"), f"{prefix}.{role}"))
@@ -815,35 +820,17 @@ class SevenTracksPresenter(Presenter):
         return f"{s.cycle_no}:{s.round_no}:{s.turn_no}"
 
     def timeout_move(self, state: BaseModel, user: int) -> Outcome:
-        """An absent player's turn, played the plain way: two dice, «Выставить всё»,
-        finish (drawing if he must); no priority tile is ever spent for him."""
+        """An absent player's turn, played by the engine's timeout policy (the novice, from
+        his view): two dice, place what fits, draw if he must, finish; no priority tile is
+        ever spent for him."""
         s = self._st(state)
         events: list[Event] = []
         seat, turn_no = s.current, s.turn_no
-        placed_all = False
-        for _ in range(MAX_STEPS):
+        for _ in range(4 * MAX_STEPS):
             if s.current != seat or s.turn_no != turn_no or s.phase == Phase.GAME_OVER:
                 break
-            legal = self._legal(s)
-            if not legal:
-                break
-            if s.phase == Phase.PLACING and not placed_all:
-                placed_all = True
-                s, _n, _d = self._place_all(s, events)
-                continue
-            preferred = {
-                Phase.PRE_MOVE: [Action(type=T.CHOOSE_DICE, n=2)],
-                Phase.PLACING: [Action(type=T.END_PLACING), Action(type=T.DRAW)],
-                Phase.POST_MOVE: [Action(type=T.END_TURN)],
-                Phase.EXCHANGE: [Action(type=T.EXCHANGE_CONFIRM)],
-            }.get(s.phase, [])
-            chosen = next((a for a in preferred if a in legal), None)
-            if chosen is None:
-                # only placements are left (he must place): the first one
-                chosen = next(
-                    (a for a in legal if a.type in (T.PLACE, T.UNBLOCK, T.PLACE_T7)), legal[0]
-                )
-            s = self._apply(s, chosen, events)
+            s, ev = self.game.timeout(s)
+            events.extend(ev)
         return Outcome(state=s, events=events)
 
     # ---------------------------------------------------------------- first move window
@@ -877,11 +864,26 @@ class SevenTracksPresenter(Presenter):
         ui["fm"] = window
         return Outcome(state=s, ui=ui, toast=toast, visible=False)
 
+    def _end_dead_turn(self, s: State, events: list[Event]) -> State:
+        """R66 (revised 2026-12): after his roll the player can place nothing, cannot draw
+        and can use no priority tile, so END_PLACING and END_TURN are all he can do: the
+        bot plays them and the table says so in one line (`turn_auto_ended`)."""
+        if not turn_is_dead(s):
+            return s
+        seat = s.current
+        s2, ended = self.game.apply(s, Action(type=T.END_PLACING))
+        s3, turned = self.game.apply(s2, Action(type=T.END_TURN))
+        events.append(Event(type="turn_auto_ended", seat=seat))
+        events.extend(e for e in [*ended, *turned] if e.type != "placing_ended")
+        return s3
+
     def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
         s = self._st(state)
         ui = dict(ui)
         events: list[Event] = []
-        changed = False
+        before = s
+        s = self._end_dead_turn(s, events)
+        changed = s is not before
         for _ in range(MAX_STEPS):
             if s.phase != Phase.FIRST_MOVE:
                 break
@@ -943,7 +945,7 @@ class SevenTracksPresenter(Presenter):
             for seat, where, kinds in pending:
                 if where == "drew":
                     n = len(kinds)
-                    lines.append(t("st.ev.drew", name=who(seat), tiles=t.plural(n, "unit.tile")))
+                    lines.append(t("st.ev.drew", name=who(seat), n=n))
                     continue
                 lines.append(t("st.ev.placed", name=who(seat), where=where, tiles="".join(kinds)))
             pending.clear()
@@ -1036,6 +1038,8 @@ class SevenTracksPresenter(Presenter):
                 return t("st.ev.player_left", name=name)
             case "placing_ended":
                 return None if d.get("obligation_met") else t("st.ev.passed", name=name)
+            case "turn_auto_ended":
+                return t("st.ev.turn_auto_ended", name=name)
             case "round_ended":
                 return t("st.ev.round_ended")
         return None
@@ -1143,7 +1147,8 @@ class SevenTracksPresenter(Presenter):
         for st in res.standings:
             n = html.escape(names.get(st.player) or str(st.player))
             crown = " 🏆" if st.player in res.winners else ""
-            lines.append(t("st.final.line", place=st.place, name=n, score=st.score) + crown)
+            score = t.plural(st.score, "unit.point")
+            lines.append(t("st.final.line", place=st.place, name=n, score=score) + crown)
         return "\n".join(lines)
 
 

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, Field
+
+from bot.names import display_names, name_of
+from locales import get_translator
+
+if TYPE_CHECKING:
+    from bot.storage.quarantine import RecordCheck, Unreadable
 
 
 class Conflict(Exception):
@@ -53,6 +60,7 @@ class GameRecord(BaseModel):
     table_message_id: int | None = None
     shown_picture: str | None = None
     shown_text: str | None = None
+    shown_seq: int | None = None  # the `seq` the table message's buttons carry
     outbox: list[str] = Field(default_factory=list)
     deadline: float | None = None
     turn_seconds: float | None = None  # the lobby's turn-timer choice (None: the default)
@@ -61,17 +69,41 @@ class GameRecord(BaseModel):
     timeouts: dict[int, int] = Field(default_factory=dict)
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
+    active_at: float | None = None  # a player's last press (None in older records: bot/idle.py)
+    end_reason: str | None = None  # why it closed early: "expired" lobby, "abandoned" game
+
+    def display_names(self, limit: int | None = None) -> dict[int, str]:
+        """The players' names as shown (`bot.names.display_names`): «Игрок N» for a blank
+        one, «Аня ¹»/«Аня ²» for two alike, at most `limit` clusters."""
+        return display_names(self.players, self.names, get_translator(self.language), limit)
 
     def name(self, user: int) -> str:
-        return self.names.get(user) or str(user)
+        """One user's shown name (never his id)."""
+        return name_of(user, self.players, self.names, get_translator(self.language))
 
 
 class Store(Protocol):
     """One record per chat; `put` is compare-and-set on `expected` (0 = must not exist)."""
 
     persistent: bool
+    check: RecordCheck | None  # refuses records that can't be played (see `get`)
+    on_unreadable: Callable[[Unreadable], None] | None  # told of each value moved aside
 
-    async def get(self, chat_id: int) -> GameRecord | None: ...
+    async def get(self, chat_id: int) -> GameRecord | None:
+        """The chat's record, or None. A value that does not load (bot/storage/quarantine.py)
+        is moved to the chat's quarantine list, reported once to `on_unreadable`, and
+        counts as none."""
+        ...
+
+    async def quarantined(self, chat_id: int) -> list[bytes]:
+        """The chat's values that did not load, as they were stored (oldest first)."""
+        ...
+
+    async def claim_notice(self, chat_id: int, uid: str) -> bool:
+        """Claim the one notice to the chat that its game `uid` is no longer stored: True
+        for the first caller only (across instances and restarts), and never within
+        NOTICE_QUIET seconds of another notice about a lost game of the chat."""
+        ...
 
     async def put(self, record: GameRecord, expected: int) -> GameRecord:
         """Write `record` with version `expected + 1`; raise Conflict otherwise."""

@@ -4,19 +4,27 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 
 from bot.storage.base import Conflict, GameRecord, next_version
+from bot.storage.quarantine import NOTICE_QUIET, RecordCheck, Unreadable, decode, reported
 
 
 class MemoryStore:
     persistent = False
 
     def __init__(self, ttl_seconds: float = 30 * 86400) -> None:
-        self._data: dict[int, tuple[str, float]] = {}
+        self._data: dict[int, tuple[str | bytes, float]] = {}
+        self._quarantine: dict[int, list[bytes]] = {}
+        self._notices: dict[str, float] = {}  # marker -> when it expires
+        self.check: RecordCheck | None = None
+        self.on_unreadable: Callable[[Unreadable], None] | None = None
         self._started: set[int] = set()
         self._deadlines: dict[int, float] = {}
         self._sent: dict[int, list[float]] = {}
+        self._swept = 0.0  # when windows of quiet chats were last dropped from `_sent`
         self._locks: dict[str, tuple[str, float]] = {}
+        self._locks_sweep = 64  # at this many leases the expired ones are dropped
         self._ttl = ttl_seconds
 
     def _current(self, chat_id: int) -> GameRecord | None:
@@ -27,7 +35,37 @@ class MemoryStore:
         if expires < time.time():
             del self._data[chat_id]
             return None
-        return GameRecord.model_validate_json(raw)
+        rec = decode(chat_id, raw, self.check)
+        if isinstance(rec, GameRecord):
+            return rec
+        del self._data[chat_id]  # moved aside, as the Redis store does
+        self._quarantine.setdefault(chat_id, []).append(rec.raw)
+        now = time.time()
+        self._notices[f"lost:{chat_id}"] = now + NOTICE_QUIET
+        if rec.uid:
+            self._notices[f"lost:{chat_id}:{rec.uid}"] = now + self._ttl
+        reported(rec, f"the memory store's quarantine of chat {chat_id}", self.on_unreadable)
+        return None
+
+    def put_raw(self, chat_id: int, raw: str | bytes) -> None:
+        """Store a value as it is (tests: a damaged record, as another writer left it)."""
+        self._data[chat_id] = (raw, time.time() + self._ttl)
+
+    async def quarantined(self, chat_id: int) -> list[bytes]:
+        return list(self._quarantine.get(chat_id, []))
+
+    async def claim_notice(self, chat_id: int, uid: str) -> bool:
+        now = time.time()
+        if len(self._notices) > 1000:  # markers expire, as Redis keys do
+            self._notices = {k: v for k, v in self._notices.items() if v > now}
+        game, chat = f"lost:{chat_id}:{uid}", f"lost:{chat_id}"
+        if self._notices.get(game, 0.0) > now:
+            return False
+        self._notices[game] = now + self._ttl
+        if self._notices.get(chat, 0.0) > now:
+            return False
+        self._notices[chat] = now + NOTICE_QUIET
+        return True
 
     async def get(self, chat_id: int) -> GameRecord | None:
         return self._current(chat_id)
@@ -49,7 +87,8 @@ class MemoryStore:
         self._data.pop(chat_id, None)
 
     async def chats(self) -> list[int]:
-        return [c for c in list(self._data) if self._current(c) is not None]
+        now = time.time()  # not parsed here: an unreadable value is met by `get`
+        return [c for c, (_, expires) in list(self._data.items()) if expires >= now]
 
     async def mark_started(self, user_id: int) -> None:
         self._started.add(user_id)
@@ -70,6 +109,9 @@ class MemoryStore:
         return due
 
     async def reserve_send(self, chat_id: int, now: float, limit: int, window: float) -> float:
+        if not now - window < self._swept <= now:  # once a window: quiet chats' go
+            self._sent = {c: ts for c, ts in self._sent.items() if ts and ts[-1] > now - window}
+            self._swept = now
         times = [x for x in self._sent.get(chat_id, []) if x > now - window]
         if len(times) >= limit:
             self._sent[chat_id] = times
@@ -83,6 +125,9 @@ class MemoryStore:
         now = time.monotonic()
         if held is not None and held[1] > now:
             return None
+        if len(self._locks) >= self._locks_sweep:  # expired leases (never given back) go
+            self._locks = {k: v for k, v in self._locks.items() if v[1] > now}
+            self._locks_sweep = max(64, 2 * len(self._locks))
         token = secrets.token_hex(8)
         self._locks[name] = (token, now + ttl)
         return token

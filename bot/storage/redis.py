@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import unquote, urlparse
@@ -18,17 +19,23 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 from redis.backoff import ExponentialBackoff
+from redis.client import NEVER_DECODE
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.storage.base import Conflict, GameRecord, StoreUnavailable, next_version
+from bot.storage.quarantine import NOTICE_QUIET, RecordCheck, Unreadable, decode, reported
 
 # KEYS[1] the game key; ARGV: expected version, new JSON ('' deletes), ttl seconds.
 _CAS = """
 local cur = redis.call('GET', KEYS[1])
 local expected = tonumber(ARGV[1])
 local have = 0
-if cur then have = tonumber(cjson.decode(cur)['version']) or 0 end
+if cur then
+  local ok, doc = pcall(cjson.decode, cur)  -- an unreadable value is never `expected`
+  if ok and type(doc) == 'table' then have = tonumber(doc['version']) or 0 else have = -2 end
+end
 if have ~= expected then return have end
 if ARGV[2] == '' then
   redis.call('DEL', KEYS[1])
@@ -59,6 +66,38 @@ end
 redis.call('ZADD', KEYS[1], now, ARGV[3])
 redis.call('EXPIRE', KEYS[1], math.ceil(window) + 1)
 return '0'
+"""
+
+# An unreadable game value moves to the chat's quarantine list (a value of another type
+# is renamed aside), and the notice markers are set, in one step: one caller only moves
+# it, and the chat is then told once. KEYS: the game, the quarantine list, the chat's
+# notice marker, the game's notice marker ('' when its uid is unknown), the name for a
+# value of another type. ARGV: the value read, the quarantine's ttl, NOTICE_QUIET, the
+# game marker's ttl. Returns 1 when moved, 0 when the value had changed meanwhile.
+_QUARANTINE = """
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind == 'none' then return 0 end
+if kind == 'string' then
+  if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+  redis.call('RPUSH', KEYS[2], ARGV[1])
+  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[2]))
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('RENAME', KEYS[1], KEYS[5])
+  redis.call('EXPIRE', KEYS[5], tonumber(ARGV[2]))
+end
+redis.call('SET', KEYS[3], '1', 'EX', math.ceil(tonumber(ARGV[3])))
+if KEYS[4] ~= '' then redis.call('SET', KEYS[4], '1', 'EX', tonumber(ARGV[4])) end
+return 1
+"""
+
+# KEYS: the chat's notice marker, the game's; ARGV: NOTICE_QUIET, the game marker's ttl.
+_NOTICE = """
+if not redis.call('SET', KEYS[2], '1', 'NX', 'EX', tonumber(ARGV[2])) then return 0 end
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', math.ceil(tonumber(ARGV[1]))) then
+  return 0
+end
+return 1
 """
 
 # KEYS[1] the lease; ARGV[1] the holder's token: delete only one's own lease.
@@ -144,6 +183,10 @@ class RedisStore:
         self._claim: Any = self._redis.register_script(_CLAIM)
         self._window: Any = self._redis.register_script(_WINDOW)
         self._unlock: Any = self._redis.register_script(_UNLOCK)
+        self._move_aside: Any = self._redis.register_script(_QUARANTINE)
+        self._notice: Any = self._redis.register_script(_NOTICE)
+        self.check: RecordCheck | None = None
+        self.on_unreadable: Callable[[Unreadable], None] | None = None
 
     def _key(self, chat_id: int) -> str:
         return f"{self._prefix}:game:{chat_id}"
@@ -158,10 +201,60 @@ class RedisStore:
 
     @_guarded
     async def get(self, chat_id: int) -> GameRecord | None:
-        raw = await self._redis.get(self._key(chat_id))
-        if raw is None:
-            return None
-        return GameRecord.model_validate_json(raw)
+        key = self._key(chat_id)
+        for _ in range(3):  # a value that changed while being moved aside is read again
+            try:  # bytes as stored: junk that is not UTF-8 is an unreadable record too
+                raw: bytes | None = await self._redis.execute_command(  # type: ignore[no-untyped-call]
+                    "GET", key, **{NEVER_DECODE: True}
+                )
+            except ResponseError as e:
+                if "WRONGTYPE" not in str(e):
+                    raise
+                info = Unreadable(chat_id=chat_id, raw=b"", reason=f"not a string: {e}")
+            else:
+                if raw is None:
+                    return None
+                rec = decode(chat_id, raw, self.check)
+                if isinstance(rec, GameRecord):
+                    return rec
+                info = rec
+            if await self._quarantine(info):
+                return None
+        return None
+
+    def _quarantine_key(self, chat_id: int) -> str:
+        return f"{self._prefix}:quarantine:{chat_id}"
+
+    async def _quarantine(self, info: Unreadable) -> bool:
+        chat = info.chat_id
+        aside = self._quarantine_key(chat)
+        other = f"{aside}:{time.time_ns()}"
+        keys = [
+            self._key(chat),
+            aside,
+            f"{self._prefix}:lost:{chat}",
+            f"{self._prefix}:lost:{chat}:{info.uid}" if info.uid else "",
+            other,
+        ]
+        args = [info.raw, self._ttl * 12, NOTICE_QUIET, self._ttl]
+        if not int(await self._move_aside(keys=keys, args=args)):
+            return False
+        wrong_type = info.reason.startswith("not a string")
+        reported(info, other if wrong_type else aside, self.on_unreadable)
+        return True
+
+    @_guarded
+    async def quarantined(self, chat_id: int) -> list[bytes]:
+        key = self._quarantine_key(chat_id)
+        values: list[bytes] = await self._redis.execute_command(  # type: ignore[no-untyped-call]
+            "LRANGE", key, 0, -1, **{NEVER_DECODE: True}
+        )
+        return list(values)
+
+    @_guarded
+    async def claim_notice(self, chat_id: int, uid: str) -> bool:
+        keys = [f"{self._prefix}:lost:{chat_id}", f"{self._prefix}:lost:{chat_id}:{uid}"]
+        return bool(int(await self._notice(keys=keys, args=[NOTICE_QUIET, self._ttl])))
 
     async def _write(self, chat_id: int, expected: int, payload: str) -> None:
         result = int(

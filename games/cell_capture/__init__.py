@@ -1,4 +1,4 @@
-"""«Захват клеток»: a pencil-and-paper territory game (spec `shared/rules/cell_capture.md`)."""
+"""«Захват клеток»: a pencil-and-paper territory game (spec `docs/spec/cell_capture.md`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rules of «Захват клеток» (spec `shared/rules/cell_capture.md`, R-numbers cited).
+"""Rules of «Захват клеток» (spec `docs/spec/cell_capture.md`, R-numbers cited).
 
 >>> from games.cell_capture import GAME
 >>> s = GAME.new(players=[1, 2, 3], seed=5)
@@ -23,6 +23,7 @@ from games.cell_capture.model import (
     FREE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    TWO_PLAYERS,
     Action,
     ActionType,
     CapturedPath,
@@ -167,7 +168,7 @@ def legal_steps(state: State) -> list[Direction]:
 
 def _end_reason(state: State) -> EndReason | None:
     """R16 (and the leaving decision): why the game is over now, if it is."""
-    if sum(state.active) < MIN_PLAYERS:
+    if sum(state.active) < TWO_PLAYERS:  # R15: two players left play on
         return EndReason.PLAYERS_LEFT
     if FREE not in state.owner:
         return EndReason.BOARD_FULL
@@ -217,12 +218,15 @@ class CellCaptureGame:
     # -- setup ---------------------------------------------------------------------------
 
     def new(self, players: list[int], seed: int, options: dict[str, Any] | None = None) -> State:
-        """R1–R6: empty grid with the neutral centre, random first order."""
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise ValueError(f"{MIN_PLAYERS}–{MAX_PLAYERS} players")
+        """R1–R6: empty grid with the neutral centre, random first order. 3–6 players;
+        2 only with Option `allow_two_players` (R1, revised 2026-12)."""
+        opts = Options.model_validate(options or {})
+        low = TWO_PLAYERS if opts.allow_two_players else MIN_PLAYERS
+        if not low <= len(players) <= MAX_PLAYERS:
+            hint = "" if low == TWO_PLAYERS else " (2 with allow_two_players)"
+            raise ValueError(f"players: {low}–{MAX_PLAYERS} players{hint}")
         if len(set(players)) != len(players):
             raise ValueError("players must be distinct")
-        opts = Options.model_validate(options or {})
         n = len(players)
         size = side(n)
         owner = [FREE] * (size * size)
@@ -386,6 +390,14 @@ class CellCaptureGame:
             if action.type is ActionType.CONFIRM:
                 return out
             state, _ = self.apply(state, action)
+
+    def timeout(self, state: State) -> tuple[State, list[Event]]:
+        """One step of a timed-out turn (games.protocol.Game.timeout): the first action of
+        the canonical move (§5 AFK decision, `auto_actions`)."""
+        actions = self.auto_actions(state)
+        if not actions:
+            raise IllegalAction("game_over")
+        return self.apply(state, actions[0])
 
     # -- transitions ---------------------------------------------------------------------
 

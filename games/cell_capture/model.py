@@ -19,8 +19,9 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-MIN_PLAYERS = 2
+MIN_PLAYERS = 3  # R1 (revised 2026-12): two players always end 12 : 12
 MAX_PLAYERS = 6  # R1
+TWO_PLAYERS = 2  # Option `allow_two_players`; also the fewest a game goes on with (R15)
 LETTERS = "ABCDEFGHIJKLM"  # columns of the largest (13×13) grid
 FREE = -1
 CENTRE = -2
@@ -77,9 +78,11 @@ DELTAS: dict[Direction, tuple[int, int]] = {
 
 
 class Options(BaseModel):
-    """The game has no options; unknown keys are refused."""
+    """Validated options (R1); unknown keys are refused."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    allow_two_players: bool = False  # R1: a house rule; two players always end 12 : 12
 
 
 class ActionType(StrEnum):

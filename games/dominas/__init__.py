@@ -1,4 +1,4 @@
-"""«ДОМИНА*С»: hexagonal domino with private hands (spec `shared/rules/dominas.md`)."""
+"""«ДОМИНА*С»: hexagonal domino with private hands (spec `docs/spec/dominas.md`)."""
 
 from games.dominas.engine import CODES, GAME, Dominas
 from games.dominas.model import (

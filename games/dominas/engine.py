@@ -1,4 +1,4 @@
-"""The rules engine of «ДОМИНА*С» (spec `shared/rules/dominas.md`). Pure and deterministic.
+"""The rules engine of «ДОМИНА*С» (spec `docs/spec/dominas.md`). Pure and deterministic.
 
 Example:
     >>> from games.dominas import GAME
@@ -36,6 +36,7 @@ from games.dominas.model import (
     State,
     View,
 )
+from games.dominas.policies import NOVICE
 from games.dominas.tiles import (
     BONUS_SUM,
     EXTRA_NAMED,
@@ -80,6 +81,7 @@ class Dominas(RulesEngine[State, Action]):
     state_type = State
     action_type = Action
     over_phase = Phase.OVER
+    novice = NOVICE  # the computer player's weakest level; a timeout plays R27's TIMEOUT
 
     def new(self, players: list[int], seed: int, options: dict[str, Any] | None = None) -> State:
         """A new match, game 1 dealt (R6–R8); the first player is to act."""
@@ -119,6 +121,12 @@ class Dominas(RulesEngine[State, Action]):
     def remove(self, state: State, player: int) -> tuple[State, list[Event]]:
         """R28: the player leaves; his hand goes back to the bazaar."""
         return super().remove(state, player)
+
+    def timeout_action(self, state: State) -> Action:
+        """R27: a timed-out decision is the system move TIMEOUT (a penalty draw and the turn
+        passes; in a bonus series, the series ends). It is never in `legal_actions`, so no
+        player can pass voluntarily (R12); the bot plays it through `timeout(state)`."""
+        return Action(type=T.TIMEOUT)
 
     # ---------------------------------------------------------------- rules
 
@@ -217,8 +225,7 @@ def _candidates(s: State) -> list[Action]:
         acts.extend(placements(s, tile, s.bonus))
     if s.phase is Phase.BONUS:
         acts.append(Action(type=T.STOP))
-    acts.append(Action(type=T.TIMEOUT))
-    return acts
+    return acts  # never TIMEOUT: the bot does it to a player (`timeout`), nobody chooses it
 
 
 def _why(s: State, a: Action) -> str | None:
@@ -227,7 +234,7 @@ def _why(s: State, a: Action) -> str | None:
         return "game_over"
     match a.type:
         case T.TIMEOUT:
-            return None
+            return None  # a system move: `apply` refuses it (not a candidate), `timeout` plays it
         case T.STOP:
             return None if s.phase is Phase.BONUS else "wrong_phase"
         case T.PLACE:

@@ -1,4 +1,4 @@
-"""«Гипнозия»: race to the centre across three rings (spec `shared/rules/hypnosia.md`)."""
+"""«Гипнозия»: race to the centre across three rings (spec `docs/spec/hypnosia.md`)."""
 
 from games.hypnosia.engine import CODES, GAME, Hypnosia
 from games.hypnosia.model import (

@@ -1,4 +1,4 @@
-"""The rules engine of «Гипнозия» (shared/rules/hypnosia.md). Pure and deterministic.
+"""The rules engine of «Гипнозия» (docs/spec/hypnosia.md). Pure and deterministic.
 
 Example:
     >>> from games.hypnosia import GAME
@@ -45,6 +45,7 @@ from games.hypnosia.model import (
     parse_cell,
     ring_cell,
 )
+from games.hypnosia.policies import NOVICE
 from games.protocol import Event, IllegalAction, Result, Standing
 
 # Machine codes of IllegalAction; the bot translates each (locales: error.<code>).
@@ -77,6 +78,7 @@ class Hypnosia(RulesEngine[State, Action]):
     state_type = State
     action_type = Action
     over_phase = Phase.GAME_OVER
+    novice = NOVICE  # also the turn-timeout policy (spec §5 AFK decision): `timeout(state)`
 
     # ---------------------------------------------------------------- protocol
 

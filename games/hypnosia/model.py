@@ -1,6 +1,6 @@
 """Data of «Гипнозия»: board geometry, options, actions, state and the public view.
 
-Spec: `shared/rules/hypnosia.md` (R-numbers cited). A token's place is a short string:
+Spec: `docs/spec/hypnosia.md` (R-numbers cited). A token's place is a short string:
 
 - `S` — on its start position (R3, §3.2);
 - `k.j` — ring k (1 outer … 3 inner), cell j (§3.1), e.g. `1.9`;

@@ -1,4 +1,4 @@
-"""«Морской крест»: a cross-and-circle race game (spec `shared/rules/sea_cross.md`)."""
+"""«Морской крест»: a cross-and-circle race game (spec `docs/spec/sea_cross.md`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rules of «Морской крест» (spec `shared/rules/sea_cross.md`, R-numbers cited).
+"""Rules of «Морской крест» (spec `docs/spec/sea_cross.md`, R-numbers cited).
 
 Pure and deterministic: dice come from `random.Random(f"{seed}:{counter}")` with the
 counter stored in the state.

@@ -1,4 +1,4 @@
-"""The rules engine of «Семидорожник» (shared/rules/seven_tracks.md). Pure and deterministic.
+"""The rules engine of «Семидорожник» (docs/spec/seven_tracks.md). Pure and deterministic.
 
 Example:
     >>> from games.seven_tracks import GAME
@@ -49,6 +49,7 @@ from games.seven_tracks.model import (
     is_white_like,
     kind_of,
 )
+from games.seven_tracks.policies import NOVICE
 
 T = ActionType
 
@@ -108,6 +109,7 @@ class SevenTracks(RulesEngine[State, Action]):
     state_type = State
     action_type = Action
     over_phase = Phase.GAME_OVER
+    novice = NOVICE  # also the turn-timeout policy: `timeout(state)`, one action a call
 
     # ---------------------------------------------------------------- protocol
 
@@ -251,6 +253,11 @@ def _op_seat(s: State, seat: int, target: int | None) -> int | None:
 
 def _hand(s: State) -> list[str]:
     return s.hands[s.current]
+
+
+def _drawable(s: State) -> int:
+    """Tiles the bank can hand out after the first-move window: all but FMs (R59, D39)."""
+    return sum(1 for t in s.bank if kind_of(t) != FIRST_MOVE)
 
 
 def _ev(events: list[Event], type_: str, seat: int | None = None, **data: Any) -> None:
@@ -686,7 +693,10 @@ def _why(s: State, a: Action) -> str | None:
                 return "bad_role"
             if _count(hand, a.kind) < 5:
                 return "fifth_swap_needs_five"
-            return "bank_empty" if not s.bank else None
+            if not s.bank:
+                return "bank_empty"
+            # D39: one for one; a drawn FM would go out (R59) and the hand would shrink
+            return "exchange_limit" if _drawable(s) == 0 else None
         case T.INSTEAD_OF_MOVE:
             if ph != Phase.PRE_MOVE:
                 return "wrong_phase"
@@ -732,7 +742,8 @@ def _why(s: State, a: Action) -> str | None:
                 return "no_tile"
             if a.kind in (*ORIGINAL_PRIORITY, UNIVERSAL) and not s.options.exchange_allows_priority:
                 return "exchange_priority"
-            return "exchange_limit" if len(ex.selection) >= len(s.bank) else None
+            # D39: one for one; an FM in the bank would go out when drawn (R59)
+            return "exchange_limit" if len(ex.selection) >= _drawable(s) else None
         case T.EXCHANGE_CONFIRM:
             return None if ph == Phase.EXCHANGE else "wrong_phase"
         case T.CANCEL_RESTRICTION:
@@ -903,16 +914,22 @@ def _spend(s: State, kind: str, events: list[Event], use: str, **data: Any) -> s
 
 
 def _roll(s: State, n: int, events: list[Event]) -> None:
-    t = s.turn
     rng = _rng(s)
-    t.n_dice = n
-    t.dice = [rng.randint(1, 6) for _ in range(n)]
-    t.is_double = n == 2 and t.dice[0] == t.dice[1]
-    t.double_six = t.is_double and t.dice[0] == 6
-    t.die_tracks = [t.dice[0]] if n == 1 or t.is_double else list(t.dice)
+    _set_dice(s, [rng.randint(1, 6) for _ in range(n)])
+    t = s.turn
+    _ev(events, "rolled", s.current, dice=list(t.dice), tracks=_main_tracks(s), double=t.is_double)
+
+
+def _set_dice(s: State, dice: list[int]) -> None:
+    """The turn after a roll of `dice` (R23–R25): its tracks and modes; phase PLACING."""
+    t = s.turn
+    t.n_dice = len(dice)
+    t.dice = list(dice)
+    t.is_double = len(dice) == 2 and dice[0] == dice[1]
+    t.double_six = t.is_double and dice[0] == 6
+    t.die_tracks = [dice[0]] if len(dice) == 1 or t.is_double else list(dice)
     _set_modes(s)
     s.phase = Phase.PLACING
-    _ev(events, "rolled", s.current, dice=list(t.dice), tracks=_main_tracks(s), double=t.is_double)
 
 
 def _set_modes(s: State) -> None:
@@ -1174,15 +1191,63 @@ def _turn_end(s: State, events: list[Event]) -> None:
     if s.finals_running and s.final_left <= 0:
         _end_round(s, events, stalled=False)
         return
-    # R66; a turn that could not draw (max_draws = 0) is idle too, else such a round never ends.
+    # R66 (revised 2026-12); a turn that could not draw (max_draws = 0) is idle too, else
+    # such a round never ends (docs/decisions.md).
     idle = not t.tile_moved and (not s.bank or t.draws == 0)
     s.idle_turns = s.idle_turns + 1 if idle else 0
-    if s.idle_turns >= len(_active(s)):
+    if dead_position(s) or s.idle_turns >= IDLE_CIRCLES * len(_active(s)):
         _end_round(s, events, stalled=True)
         return
     if nxt is None:
         nxt = cw(s, seat) if t.final else _next_seat(s, seat)
     _start_turn(s, nxt, events)
+
+
+IDLE_CIRCLES = 3  # R66's backstop: three idle circles end a blocked round
+# every roll outcome (R23–R25): six single dice and the 21 pairs
+ROLLS: tuple[tuple[int, ...], ...] = (
+    *((d,) for d in range(1, 7)),
+    *((a, b) for a in range(1, 7) for b in range(a, 7)),
+)
+# what takes a tile from a hand to the board (a block needs a placement first, a black
+# discard a completed centre), or brings the bonus store's tiles within reach
+_MOVES = (T.PLACE, T.PLACE_T7, T.UNBLOCK, T.RECLAIM, T.TAKE_BONUS)
+# priority tiles a player can use instead of a move (R49); the FM only in its window
+_USABLE_PRIORITY = frozenset(REDIRECTS) | {EXCHANGE, UNIVERSAL}
+
+
+def could_ever_move(s: State, seat: int) -> bool:
+    """R66: whether `seat` could place a tile under some roll (judged by the rules
+    themselves, as if he had rolled it now) or holds a priority tile he could use."""
+    if any(kind_of(x) in _USABLE_PRIORITY for x in s.hands[seat]):
+        return True
+    probe = s.model_copy(update={"current": seat, "exchange": None})
+    for dice in ROLLS:
+        probe.turn = Turn()
+        _set_dice(probe, list(dice))
+        if any(a.type in _MOVES and _why(probe, a) is None for a in _candidates(probe)):
+            return True
+    return False
+
+
+def dead_position(s: State) -> bool:
+    """R66.1: nobody can draw, and no ACTIVE player could ever place a tile or use a
+    priority tile instead of a move: the round can never end otherwise."""
+    if s.bank and s.options.max_draws > 0:
+        return False
+    return not any(could_ever_move(s, seat) for seat in _active(s))
+
+
+def turn_is_dead(s: State) -> bool:
+    """R66: after his roll the player can place nothing, cannot draw and can use no
+    priority tile: END_PLACING, then END_TURN are all he can do (the bot plays them)."""
+    if s.phase != Phase.PLACING or s.turn.board_action_done:
+        return False
+    legal = GAME.legal_actions(s)
+    if legal != [Action(type=T.END_PLACING)]:
+        return False
+    after, _ = GAME.apply(s, legal[0])
+    return GAME.legal_actions(after) == [Action(type=T.END_TURN)]
 
 
 def _start_finals(s: State, seat: int, events: list[Event]) -> None:
@@ -1328,4 +1393,15 @@ def hand_counter(hand: Iterable[str]) -> Counter[str]:
     return Counter(kind_of(t) for t in hand)
 
 
-__all__ = ["CODES", "GAME", "SevenTracks", "ccw", "cw", "hand_counter"]
+__all__ = [
+    "CODES",
+    "GAME",
+    "ROLLS",
+    "SevenTracks",
+    "ccw",
+    "could_ever_move",
+    "cw",
+    "dead_position",
+    "hand_counter",
+    "turn_is_dead",
+]

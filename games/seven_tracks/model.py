@@ -59,8 +59,14 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    tile_set: dict[str, int] = Field(default_factory=lambda: dict(DEFAULT_TILE_SET))
-    tile_values: dict[str, int] = Field(default_factory=lambda: dict(DEFAULT_TILE_VALUES))
+    # validate_default: the defaults pass `_kinds` too, so a fresh state and the same state
+    # read back from JSON list the kinds in one order (KINDS) and serialise byte for byte alike
+    tile_set: dict[str, int] = Field(
+        default_factory=lambda: dict(DEFAULT_TILE_SET), validate_default=True
+    )
+    tile_values: dict[str, int] = Field(
+        default_factory=lambda: dict(DEFAULT_TILE_VALUES), validate_default=True
+    )
     hand_size: int = 12
     max_draws: int = 5
     target_score: int = 144

@@ -9,17 +9,37 @@ from tests.bot.e2e import data_of, record, running, settings_for
 from tests.fake_telegram import FakeTelegram
 
 
+async def test_a_two_player_lobby_cannot_start_a_cell_capture_game() -> None:
+    """R1 (revised 2026-12): «Захват клеток» needs three players; with two the lobby asks
+    for one more and offers no «Начать» (two players would always end 12 : 12)."""
+    async with FakeTelegram() as tg:
+        anna, boris, vika = tg.user(1611, "Аня"), tg.user(1612, "Борис"), tg.user(1613, "Вика")
+        chat = tg.group(members=[anna, boris, vika])
+        async with running(settings_for(tg)):
+            await chat.send(anna, "/new захват")
+            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+            assert "нужно 3–6" in lobby.content, lobby.content
+            await chat.press(boris, lobby, contains="Играть")
+            await chat.wait_for(lambda: "Борис" in lobby.content, timeout=10)
+            assert "Нужен ещё 1 игрок" in lobby.content, lobby.content
+            assert "▶ Начать" not in lobby.button_texts
+            await chat.press(vika, lobby, contains="Играть")
+            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts, timeout=10)
+
+
 async def test_a_whole_cell_capture_game_by_buttons() -> None:
     async with FakeTelegram() as tg:
         anna, boris = tg.user(1601, "Аня"), tg.user(1602, "Борис")
-        users = {u.full_name: u for u in (anna, boris)}
+        vika = tg.user(1603, "Вика")
+        users = {u.full_name: u for u in (anna, boris, vika)}
         chat = tg.group(members=list(users.values()))
         async with running(settings_for(tg)) as app:
             await chat.send(anna, "/new захват")
             lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
             assert "Захват клеток" in lobby.content
             await chat.press(boris, lobby, contains="Играть")
-            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+            await chat.press(vika, lobby, contains="Играть")
+            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts, timeout=10)
             await chat.press(anna, lobby, "▶ Начать")
             table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
             presses = 0

@@ -48,8 +48,8 @@ def test_an_unreachable_bot_api_is_said_plainly_with_exit_code_1() -> None:
 
 async def test_start_help_rules_and_the_command_menu() -> None:
     async with FakeTelegram() as tg:
-        anna = tg.user(501, "Аня")
-        chat = tg.group(members=[anna])
+        anna, boris = tg.user(501, "Аня"), tg.user(502, "Борис")
+        chat = tg.group(members=[anna, boris])
         async with running(settings_for(tg)):
             private = await tg.start_private(anna)
             hello = await private.wait_message()
@@ -58,14 +58,28 @@ async def test_start_help_rules_and_the_command_menu() -> None:
             await private.send(anna, "/new")
             msg = await private.wait_message()
             assert "работает в группе" in msg.content
+            # Аня has started the bot: her /help and /rules in the group are answered
+            # privately (bot/replies.py), the group gets nothing
             await chat.send(anna, "/help")
-            msg = await chat.wait_message()
+            msg = await private.wait_message()
+            assert "«Настольщики»" in msg.content
             assert "/new" in msg.content and "/cancel" in msg.content
             await chat.send(anna, "/rules")
-            msg = await chat.wait_message()
+            msg = await private.wait_message()
             assert "Семидорожник" in msg.content and "кубик" in msg.content
+            # Борис has not: one reply to his message in the group
+            await chat.send(boris, "/help")
+            msg = await chat.wait_message()
+            assert "/new" in msg.content and msg.reply_to is not None
+            assert not [m for m in chat.bot_messages if "📖" in m.content]  # no rules there
             commands = tg.calls("setMyCommands")
             assert commands and any("new" in str(c.params) for c in commands)
+            groups = [c for c in commands if "all_group_chats" in str(c.params)]
+            assert groups and all(
+                {c["command"] for c in call.params["commands"] if c.get("is_ephemeral")}
+                == {"rules", "help", "leave"}
+                for call in groups
+            )
 
 
 async def test_lobby_join_leave_second_new_and_start_rules() -> None:
@@ -101,6 +115,10 @@ async def test_lobby_join_leave_second_new_and_start_rules() -> None:
             await chat.wait_for(lambda: "Время на ход: 2 мин" in lobby.content)
             assert "✅ 2 мин" in lobby.button_texts
             table = await start_game(chat, anna, lobby)
+            for _ in range(500):  # the bot has stored the table's id (a moment after it shows)
+                if (await record(app, chat)).table_message_id is not None:
+                    break
+                await asyncio.sleep(0.01)
             await chat.send(vika, "/new")
             msg = await chat.wait_message(lambda m: "уже идёт игра" in m.content)
             assert msg.reply_to is not None and msg.reply_to.message_id == table.message_id

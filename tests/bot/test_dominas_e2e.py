@@ -172,7 +172,9 @@ async def test_an_absent_player_gets_a_penalty_tile_and_the_turn_passes() -> Non
             s = await dominas_state(app, chat)
             late = s.players[s.current]
             hand, bazaar = len(s.hands[s.current]), len(s.bazaar)
-            await chat.wait_for(lambda: "не успел" in table.content, 5)
+            await chat.wait_for(
+                lambda: "время вышло — ход сделан автоматически" in table.content, 5
+            )
             s2 = await dominas_state(app, chat)
             seat = s2.players.index(late)
             assert len(s2.hands[seat]) == hand + 1 and len(s2.bazaar) == bazaar - 1

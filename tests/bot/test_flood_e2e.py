@@ -52,9 +52,11 @@ async def test_new_messages_in_a_group_stay_within_the_limit_and_none_is_lost(
         anna = tg.user(1601, "Аня")
         chat = tg.group(members=[anna])
         settings = settings_for(tg, chat_messages_per_minute=5, chat_window_seconds=1.0)
-        async with running(settings):
-            for _ in range(12):
-                await chat.send(anna, "/help")
+        async with running(settings) as app:
+            # twelve game messages at once (summaries, notices: what goes through `_send`)
+            sends = [app.sender.send_text(chat.id, f"Сообщение {i}") for i in range(12)]
+            sent = await asyncio.gather(*sends)
+            assert all(m is not None for m in sent)
             await chat.wait_for(lambda: len(chat.bot_messages) >= 12, 10)
             await tg.settle()
         sends = [c for c in chat.calls("sendMessage")]

@@ -146,11 +146,35 @@ async def test_a_timed_out_turn_is_played_for_the_absent_player() -> None:
             assert s.options.pairs_cross_bridges  # the lobby's variant reached the engine
             assert "пары ходят по мостам" in table.content
             turn = s.turn_no
-            await chat.wait_for(lambda: "не успел" in table.content, 8)
+            await chat.wait_for(
+                lambda: "время вышло — ход сделан автоматически" in table.content, 8
+            )
             later = await state_of(app, chat)
             assert later.turn_no > turn or GAME.is_over(later)
             rec = await record(app, chat)
             assert sum(rec.timeouts.values()) >= 1
+
+
+async def test_a_game_of_absent_players_ends_normally_not_at_the_round_guard() -> None:
+    """Spec §5 AFK decision (revised 2026-12): nobody presses anything, every turn times
+    out and is played by the novice policy, which brings tokens off the start and across
+    the bridges, so the game ends by the centre or the tokens (about 20–95 turns), not at
+    the 200-round guard (the old "first legal action" never moved №3/№4 off the start)."""
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(1731, "Аня"), tg.user(1732, "Борис")
+        chat = tg.group(members=[anna, boris])
+        settings = settings_for(
+            tg, turn_seconds=0.15, timer_poll_seconds=0.05, timeouts_before_removal=10_000
+        )
+        async with running(settings) as app:
+            await lobby_and_start(chat, anna, boris)
+            final = await chat.wait_message(lambda m: "Итог" in m.content, timeout=120)
+            end = await state_of(app, chat)
+            assert end.end_reason in ("centre_full", "no_tokens"), end.end_reason
+            assert end.round_no < 100 and not end.left
+            assert "окончена" in final.content and "1." in final.content
+            crossed = [t for row in end.tokens for t in row if t.startswith(("C", "2.", "3."))]
+            assert crossed, end.tokens  # somebody's token crossed a bridge
 
 
 async def test_rules_in_russian() -> None:
@@ -257,7 +281,7 @@ def test_a_refused_move_is_explained_and_a_timeout_plays_the_whole_turn() -> Non
     out = P.timeout_move(s, 1)
     after = out.state
     assert isinstance(after, State)
-    assert after.current == 1  # both dice were used for Аня: canonical first moves
-    # die 3 first (ascending), token №1 first: 1.2; then the 5 moves it on to 1.7
-    assert after.tokens[0] == ["1.7", "S", "S", "S"] and after.turn_no == s.turn_no + 1
+    assert after.current == 1  # both dice were used for Аня, by the novice policy:
+    # the 5 brings №2 off the start onto the bridge 1.3, the 3 takes it across to 2.4
+    assert after.tokens[0] == ["S", "2.4", "S", "S"] and after.turn_no == s.turn_no + 1
     assert P.hand_popup(s, 1, T) and len(P.hand_popup(s, 1, T)) <= 200

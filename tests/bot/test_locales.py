@@ -10,6 +10,11 @@ from locales import get_translator, keys, plural_form
 
 def test_ru_and_en_have_the_same_keys() -> None:
     assert keys("ru") == keys("en")
+    # ...and a key counted by `n` (a plural dict) in one language is counted in the other.
+    ru, en = get_translator("ru"), get_translator("en")
+    assert sorted(k for k in keys("ru") if isinstance(ru.raw(k), dict)) == sorted(
+        k for k in keys("en") if isinstance(en.raw(k), dict)
+    )
 
 
 def test_every_engine_error_code_has_a_russian_text() -> None:

@@ -141,7 +141,7 @@ async def test_an_absent_player_is_played_for_then_removed_and_the_other_wins() 
             removed = await chat.wait_message(lambda m: "выбывает из игры" in m.content, timeout=15)
             assert "2-й раз" in removed.content
             final = await chat.wait_message(lambda m: "Игра окончена" in m.content, timeout=10)
-            assert "вышел(а) из игры" in final.content and "🏆" in final.content
+            assert "— вне игры" in final.content and "🏆" in final.content
             assert (await record(app, chat)).status == RecordStatus.OVER
             await chat.wait_for(lambda: not table.buttons, 5)
 

@@ -113,7 +113,32 @@ class _HtmlParser(HTMLParser):
         self.len16 += utf16_len(data)
 
 
+def _check_angles(source: str) -> None:
+    """Telegram reads every ``<`` as the start of a tag (a bare one, as in ``a < b``,
+    ``<3`` or an unescaped name, is refused), up to a space or ``>``."""
+    start = source.find("<")
+    while start >= 0:
+        end = start + 1
+        if source.startswith("/", end):
+            close = source.find(">", end)
+            if close < 0:
+                raise FormattingError(
+                    f"Unclosed end tag at byte offset {len(source[:start].encode())}"
+                )
+        else:
+            while end < len(source) and not source[end].isspace() and source[end] != ">":
+                end += 1
+            offset = len(source[:start].encode())
+            if end >= len(source):
+                raise FormattingError(f"Unclosed start tag at byte offset {offset}")
+            name = source[start + 1 : end].lower()
+            if name not in _HTML_TAGS:
+                raise FormattingError(f'Unsupported start tag "{name}" at byte offset {offset}')
+        start = source.find("<", end)
+
+
 def _parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
+    _check_angles(source)
     parser = _HtmlParser(source)
     parser.feed(source)
     parser.close()

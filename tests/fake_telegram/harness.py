@@ -331,6 +331,52 @@ class Chat:
         self._queue("message", message)
         return message
 
+    async def send_ephemeral(self, user: User, text: str, *, check: bool = True) -> StoredMessage:
+        """``user`` sends the command ``text`` as an ephemeral message (Bot API 10.2): only
+        he and the bot see it; the bot gets a ``message`` update with ``message_id`` 0 and
+        ``ephemeral_message_id``. With ``check`` (the default) the command must be one
+        the bot registered with ``is_ephemeral`` (as Telegram's clients do). See
+        ``ephemeral.py``."""
+        if self.type not in ("group", "supergroup"):
+            raise ValueError("ephemeral messages exist in groups only")
+        self._join(user)
+        server = self.tg.server
+        match = _COMMAND.match(text)
+        if check:
+            name = match.group(0)[1:].partition("@")[0] if match else ""
+            if not name or not server.ephemeral.command_is_ephemeral(server, name):
+                raise ValueError(f"{text!r} is not a command the bot registered as ephemeral")
+        entities = _entities(text, server.bot_user["username"])
+        message = server.ephemeral.incoming(server, self.state, user.to_api(), text, entities)
+        self._queue("message", message)
+        return message
+
+    def ephemeral(self, user: User) -> list[StoredMessage]:
+        """The ephemeral messages ``user`` alone sees here (his and the bot's to him)."""
+        return self.tg.server.ephemeral.visible_to(self.id, user.id)
+
+    def wait_ephemeral(
+        self,
+        user: User,
+        predicate: Callable[[StoredMessage], bool] | None = None,
+        *,
+        timeout: float = 5.0,
+    ) -> Awaitable[StoredMessage]:
+        """Wait for a new ephemeral message of the bot to ``user`` (newer than the call)."""
+        from .ephemeral import ephemeral_id
+
+        state = self.tg.server.ephemeral
+        floor = state.last_id(self.id)
+
+        def find() -> StoredMessage | None:
+            for message in state.visible_to(self.id, user.id):
+                new = message.from_bot and (ephemeral_id(message) or 0) > floor
+                if new and (predicate is None or predicate(message)):
+                    return message
+            return None
+
+        return self.wait_for(find, timeout)
+
     async def edit(self, user: User, message: StoredMessage, text: str) -> StoredMessage:
         """``user`` edits his own earlier message: an ``edited_message`` update."""
         if message.from_user is None or message.from_user.get("id") != user.id:

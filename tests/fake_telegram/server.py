@@ -32,6 +32,8 @@ from urllib.parse import unquote
 import aiohttp
 from aiohttp import web
 
+from .ephemeral import EphemeralMethods, EphemeralState
+from .ephemeral import requested as ephemeral_requested
 from .formatting import FormattingError, apply_formatting, utf16_len
 
 __all__ = [
@@ -87,6 +89,7 @@ _JSON_FIELDS = frozenset(
         "reaction",
         "message_ids",
         "menu_button",
+        "ephemeral_message_parameters",
     }
 )
 _BOOL_FIELDS = frozenset(
@@ -119,6 +122,8 @@ _INT_FIELDS = frozenset(
         "max_connections",
         "until_date",
         "reply_to_message_id",
+        "receiver_user_id",
+        "ephemeral_message_id",
     }
 )
 # Methods counted by the optional per-chat flood limit.
@@ -461,8 +466,9 @@ class _Upload(NamedTuple):
 Handler = Callable[[dict[str, Any], dict[str, _Upload]], Awaitable[Any]]
 
 
-class FakeBotApi:
-    """The fake Bot API: state plus an aiohttp application serving it.
+class FakeBotApi(EphemeralMethods):
+    """The fake Bot API: state plus an aiohttp application serving it (ephemeral messages:
+    ``ephemeral.py``).
 
     Use :meth:`start` / :meth:`stop` (or the :class:`~tests.fake_telegram.harness.FakeTelegram`
     harness, which does it for you). Everything runs on the event loop that called
@@ -507,6 +513,7 @@ class FakeBotApi:
         self.updates: list[UpdateRecord] = []
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.bot_settings: dict[str, Any] = {}
+        self.ephemeral = EphemeralState()  # ephemeral messages (ephemeral.py)
 
         self.webhook_url: str | None = None
         self.webhook_secret: str | None = None
@@ -977,8 +984,8 @@ class FakeBotApi:
 
     def _check_flood(self, method: str, params: dict[str, Any]) -> None:
         limit = self.flood_limit
-        if limit is None or method.lower() not in _FLOOD_METHODS:
-            return
+        if limit is None or method.lower() not in _FLOOD_METHODS or ephemeral_requested(params):
+            return  # ephemeral messages are outside the group's budget
         chat = self.chats.get(params.get("chat_id"))  # type: ignore[arg-type]
         if chat is None:
             return
@@ -1196,6 +1203,8 @@ class FakeBotApi:
         target: Any = None
         allow_missing = bool(params.get("allow_sending_without_reply"))
         if isinstance(reply, dict):
+            if reply.get("ephemeral_message_id") is not None:
+                raise bad_request("a reply to an ephemeral message must be an ephemeral message")
             target = reply.get("message_id")
             allow_missing = allow_missing or bool(reply.get("allow_sending_without_reply"))
         elif params.get("reply_to_message_id") is not None:
@@ -1516,6 +1525,10 @@ class FakeBotApi:
         chat = self._writable_chat(params)
         text, entities = self._text(params, "text", "entities", 4096, required=True)
         markup = self._markup(params, inline_only=False)
+        if ephemeral_requested(params):
+            return self._send_ephemeral(
+                chat, params, text=text, entities=entities, reply_markup=markup
+            )
         reply_to = self._reply_to(chat, params)
         message = self.store_message(
             chat,
@@ -1533,6 +1546,16 @@ class FakeBotApi:
             params, "caption", "caption_entities", 1024, required=False
         )
         markup = self._markup(params, inline_only=False)
+        if ephemeral_requested(params):
+            photo = self._photo(params.get("photo"), uploads, "photo")
+            return self._send_ephemeral(
+                chat,
+                params,
+                caption=caption,
+                caption_entities=caption_entities,
+                photo=photo,
+                reply_markup=markup,
+            )
         reply_to = self._reply_to(chat, params)
         photo = self._photo(params.get("photo"), uploads, "photo")
         message = self.store_message(

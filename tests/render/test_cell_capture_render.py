@@ -29,13 +29,16 @@ NAMES = {101: "Аня", 102: "Боря", 103: "Вика", 104: "Григорий
          105: "Дима", 106: "Ева"}  # fmt: skip
 
 
+TWO = {"allow_two_players": True}  # R1: two players only as a house rule
+
+
 def a(text: str) -> Action:
     return GAME.decode_action(text)
 
 
 def progress(n: int, seed: int, captures: int) -> State:
     """A game after `captures` random captures (forward moves only)."""
-    s = GAME.new(players=PIDS[:n], seed=seed)
+    s = GAME.new(players=PIDS[:n], seed=seed, options=TWO if n == 2 else None)
     rng = random.Random(seed)
     done = 0
     back = (ActionType.UNDO, ActionType.CANCEL, ActionType.BACK)
@@ -114,7 +117,7 @@ def test_cells_centre_free_and_owner_colours() -> None:
 
 def test_numbers_drawn_in_capture_order() -> None:
     """Each captured cell carries its number: the cell centre differs from its corner."""
-    s = GAME.new(players=PIDS[:2], seed=1).model_copy(update={"order": [0, 1]})
+    s = GAME.new(players=PIDS[:2], seed=1, options=TWO).model_copy(update={"order": [0, 1]})
     s, _ = GAME.apply(s, a("K,2"))
     for t in ("A,C3", "S,U", "S,U", "C"):
         s, _ = GAME.apply(s, a(t))
@@ -168,7 +171,7 @@ def test_draft_is_hatched() -> None:
 
 
 def test_legend_highlights_player_to_act() -> None:
-    s = GAME.new(players=PIDS[:2], seed=1).model_copy(update={"order": [1, 0]})
+    s = GAME.new(players=PIDS[:2], seed=1, options=TWO).model_copy(update={"order": [1, 0]})
     v = GAME.view(s, None)
     im = decode(render(v, NAMES))
     h = im.height
@@ -211,7 +214,7 @@ def test_warm_up_leaves_nothing_supersampled_for_a_new_state() -> None:
     )
     misses = [c.cache_info().misses for c in caches]
     for n in (2, 3, 4, 5, 6):
-        s = GAME.new(players=PIDS[:n], seed=n)
+        s = GAME.new(players=PIDS[:n], seed=n, options=TWO if n == 2 else None)
         rng = random.Random(n)
         back = (ActionType.UNDO, ActionType.CANCEL, ActionType.BACK)
         for step in range(10_000):

@@ -49,8 +49,10 @@ def step(d: Direction) -> Action:
 
 
 def new_game(n: int, order: list[int] | None = None, seed: int = 1) -> State:
-    """A fresh game with players PIDS[:n]; `order` (seats) overrides the random one."""
-    s = GAME.new(players=PIDS[:n], seed=seed)
+    """A fresh game with players PIDS[:n]; `order` (seats) overrides the random one.
+    Two players need Option `allow_two_players` (R1); the spec's E6 and E7 use it."""
+    options = {"allow_two_players": True} if n == 2 else None
+    s = GAME.new(players=PIDS[:n], seed=seed, options=options)
     if order is not None:
         s = s.model_copy(update={"order": list(order)})
     return s

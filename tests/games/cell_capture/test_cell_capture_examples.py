@@ -1,6 +1,8 @@
-"""The worked examples E1–E11 of the spec (`shared/rules/cell_capture.md` §9)."""
+"""The worked examples E1–E11 of the spec (`docs/spec/cell_capture.md` §9)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from cell_capture_helpers import (
@@ -30,6 +32,7 @@ from games.cell_capture import GAME, Phase, State
 from games.cell_capture.engine import allowed_numbers, anchors, feasible, phase, used_numbers
 from games.cell_capture.model import CENTRE, FREE
 from games.protocol import IllegalAction
+from tests.games.spec import missing_examples
 
 ANYA, BORYA, VIKA = 0, 1, 2
 
@@ -365,3 +368,8 @@ def test_e11_two_stuck_players_order_r13() -> None:
     assert used_numbers(s) == [] and s.prev[1] is None
     assert allowed_numbers(s, 1) == [1]  # all of 1…4 unused; only 1 is feasible
     check_invariants(s)
+
+
+def test_every_worked_example_of_the_spec_is_a_test() -> None:
+    """Each worked example of the spec (docs/spec/cell_capture.md) has a `test_e<n>…_` here."""
+    assert missing_examples("cell_capture", Path(__file__).parent) == []

@@ -13,7 +13,7 @@ def test_registry_and_attributes() -> None:
     assert "cell_capture" in games.ids()
     g = games.get("cell_capture")
     assert g is GAME
-    assert (g.id, g.min_players, g.max_players, g.state_type) == ("cell_capture", 2, 6, State)
+    assert (g.id, g.min_players, g.max_players, g.state_type) == ("cell_capture", 3, 6, State)
 
 
 def test_encode_decode_every_kind() -> None:

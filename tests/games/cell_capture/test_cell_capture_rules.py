@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from cell_capture_helpers import (
     BACK,
@@ -29,6 +31,7 @@ from games.cell_capture import GAME, Action, ActionType, State
 from games.cell_capture.engine import allowed_numbers, anchors, feasible, next_order, scores
 from games.cell_capture.model import CENTRE, COLOURS
 from games.protocol import IllegalAction
+from tests.games.spec import missing_rules
 
 
 def refused(s: State, action: Action) -> str:
@@ -45,24 +48,60 @@ def refused(s: State, action: Action) -> str:
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_r1_r2_player_counts_and_grid_side(n: int) -> None:
-    """R1, R2: 2–6 players; the side is 2·N + 1."""
-    s = GAME.new(players=PIDS[:n], seed=3)
+    """R1, R2: 3–6 players (2 with Option `allow_two_players`); the side is 2·N + 1."""
+    options = {"allow_two_players": True} if n == 2 else None
+    s = GAME.new(players=PIDS[:n], seed=3, options=options)
     assert s.size == 2 * n + 1
     assert len(s.owner) == (2 * n + 1) ** 2
     check_invariants(s)
 
 
-@pytest.mark.parametrize("players", [[1], [], [1, 2, 3, 4, 5, 6, 7], [5, 5]])
+@pytest.mark.parametrize("players", [[1], [], [1, 2], [1, 2, 3, 4, 5, 6, 7], [5, 5, 6]])
 def test_r1_bad_player_lists_refused(players: list[int]) -> None:
-    """R1: fewer than 2, more than 6, or repeated players are refused."""
-    with pytest.raises(ValueError):
+    """R1 (revised 2026-12): fewer than 3, more than 6, or repeated players are refused."""
+    with pytest.raises(ValueError, match="players"):
         GAME.new(players=players, seed=1)
+
+
+def test_r1_three_players_is_the_floor_and_two_need_the_option() -> None:
+    """R1 (revised 2026-12): the engine's floor is 3; `allow_two_players` keeps N = 2 as a
+    house rule, and only then; one player is refused even with it."""
+    assert GAME.min_players == 3 and GAME.max_players == 6
+    with pytest.raises(ValueError, match="allow_two_players"):
+        GAME.new(players=[1, 2], seed=1)
+    assert GAME.new(players=[1, 2], seed=1, options={"allow_two_players": True}).size == 5
+    with pytest.raises(ValueError, match="players"):
+        GAME.new(players=[1], seed=1, options={"allow_two_players": True})
+    with pytest.raises(ValueError):
+        GAME.new(players=[1, 2, 3], seed=1, options={"allow_two_players": "maybe"})
+
+
+def test_r1_why_two_players_always_end_12_to_12() -> None:
+    """R1's reason: with N = 2 the order and no-repeat rules make every game end 12 : 12,
+    whatever the players choose (here: random choices, several seeds)."""
+    import random
+
+    for seed in range(8):
+        s = GAME.new(players=[1, 2], seed=seed, options={"allow_two_players": True})
+        r = random.Random(seed)
+        while not GAME.is_over(s):
+            s, _ = GAME.apply(s, r.choice(GAME.legal_actions(s)))
+        assert sorted(x.score for x in GAME.result(s).standings) == [12, 12]
+
+
+def test_r15_a_three_player_game_plays_on_with_two_after_one_leaves() -> None:
+    """R15 with the floor of 3: a leaver leaves two, who play on (the game is not over)."""
+    s = GAME.new(players=PIDS[:3], seed=2)
+    s, _ = GAME.remove(s, PIDS[0])
+    assert not GAME.is_over(s) and GAME.legal_actions(s)
+    s, _ = GAME.remove(s, PIDS[1])
+    assert GAME.is_over(s) and s.end_reason == "players_left"
 
 
 def test_options_unknown_key_refused() -> None:
     with pytest.raises(ValueError):
-        GAME.new(players=[1, 2], seed=1, options={"size": 9})
-    assert GAME.new(players=[1, 2], seed=1, options={}).size == 5
+        GAME.new(players=[1, 2, 3], seed=1, options={"size": 9})
+    assert GAME.new(players=[1, 2, 3], seed=1, options={}).size == 7
 
 
 def test_r3_distinct_colours_in_palette_order() -> None:
@@ -372,3 +411,8 @@ def test_codes_malformed() -> None:
     with pytest.raises(IllegalAction) as err:
         GAME.apply(s, "K,1")  # type: ignore[arg-type]
     assert err.value.code == "malformed"
+
+
+def test_every_spec_rule_is_named_by_a_test() -> None:
+    """Each R-number of the spec (docs/spec/cell_capture.md) appears in a test name or docstring."""
+    assert missing_rules("cell_capture", Path(__file__).parent) == []

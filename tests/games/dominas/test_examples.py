@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from pathlib import Path
 
 from games.dominas import GAME, BonusKind, Phase, State
 from games.dominas.tiles import COLOURS, NAMED, REGULAR, SYMBOLS, pips
 
+from ..spec import missing_examples
 from .builder import (
     STOP,
     TIMEOUT,
@@ -181,7 +183,6 @@ def test_e13_tridevyatoe_tsarstvo_r20() -> None:
         P("З12", TOP),
         P("З12", R),
         STOP,
-        TIMEOUT,
     ]
     refused(s, P("М2", TOP), "bonus_sum")
     s = play(s, P("В14", TOP))
@@ -244,7 +245,7 @@ def e15() -> State:
 
 def test_e15_samohod_placement_r3() -> None:
     s = e15()
-    assert GAME.legal_actions(s) == [P("В⚙", R), TIMEOUT]
+    assert GAME.legal_actions(s) == [P("В⚙", R)]
     refused(s, P("О⚙", R), "wrong_colour")
     refused(s, P("В⚙", R, 1), "one_side")
     refused(s, P("М2", R), "no_match")
@@ -266,7 +267,7 @@ def test_e16_draw_until_playable_r11() -> None:
     assert "О2" not in str(drew.data)
     (secret,) = of_type(ev, "drew_tiles")
     assert secret.private_to == 1 and secret.data["tiles"] == ["О2", "В17"]
-    assert GAME.legal_actions(s) == [P("В17", C), TIMEOUT] and s.bazaar == ["М6"]
+    assert GAME.legal_actions(s) == [P("В17", C)] and s.bazaar == ["М6"]
     assert s.hands[1] == ["З3", "М2", "О2", "В17"]
 
 
@@ -373,8 +374,9 @@ def test_e22_timeout_r27() -> None:
         bazaar=bazaar,
         options={"tempo": "blitz"},
     )
-    assert GAME.legal_actions(s) == [P("В12", C), TIMEOUT]
-    s, ev = act(s, TIMEOUT)
+    assert GAME.legal_actions(s) == [P("В12", C)]  # R12: no voluntary pass
+    refused(s, TIMEOUT, "malformed")  # a timeout is not a choice
+    s, ev = GAME.timeout(s)  # the bot's timer ran out
     assert len(s.bazaar) <= 4 and s.hands[1] == ["В12", "З8"]
     assert [e.type for e in ev][:3] == ["timeout", "drew", "drew_tiles"]
     assert ev[0].data == {"penalty": True}
@@ -384,9 +386,15 @@ def test_e22_timeout_r27() -> None:
 def test_e22_timeout_in_a_kolobok_series_is_stop_r27() -> None:
     s = kolobok_position(["З1", "М1", "В2", "М5"])
     s = play(play(s, P("З1", TOP)), P("М1", R, 1))
-    s, ev = act(s, TIMEOUT)
+    assert TIMEOUT not in GAME.legal_actions(s)
+    s, ev = GAME.timeout(s)
     assert [e.data["reason"] for e in of_type(ev, "bonus_ended")] == ["timeout"]
     assert not of_type(ev, "drew") or of_type(ev, "drew")[0].seat != 0
     (skip,) = of_type(ev, "skipped")  # М15 О1 З1 М1: 15, 1, 1, 1 all odd
     assert skip.seat == 1 and skip.data["run"] == ["parity"]
     assert s.current == 0 and s.hands[0] == ["В2", "М5"]
+
+
+def test_every_worked_example_of_the_spec_is_a_test() -> None:
+    """Each worked example of the spec (docs/spec/dominas.md) has a `test_e<n>…_` here."""
+    assert missing_examples("dominas", Path(__file__).parent) == []

@@ -27,6 +27,7 @@ from games.dominas.tiles import (
     to_ascii,
 )
 
+from ..spec import missing_rules
 from .builder import (
     FLOOR1,
     PLAYERS,
@@ -49,9 +50,6 @@ from .builder import (
     tile_moves,
 )
 from .invariants import check, check_views, locations
-
-SPEC = Path(__file__).resolve().parents[3].parent / "shared" / "rules" / "dominas.md"
-
 
 # ------------------------------------------------------------------ components
 
@@ -87,7 +85,7 @@ def test_r3_samohods_start_in_the_bazaar_and_are_never_first() -> None:
         assert set(SAMOHODS) <= set(s.bazaar)
         assert not set(SAMOHODS) & {t for h in s.hands for t in h}
     s = build(hands={0: ["О⚙", "В14"], 1: ["М2"]}, bazaar=["З8"])
-    assert GAME.legal_actions(s) == [P("В14", C), TIMEOUT]
+    assert GAME.legal_actions(s) == [P("В14", C)]
     refused(s, P("О⚙", C), "samohod_first")
 
 
@@ -185,14 +183,15 @@ def test_r8_the_first_player_is_random_then_clockwise() -> None:
 def test_r9_any_regular_tile_may_open_the_figure() -> None:
     s = GAME.new(PLAYERS[:3], seed=11)
     hand = s.hands[s.current]
-    assert GAME.legal_actions(s) == [P(t, C) for t in hand] + [TIMEOUT]
+    assert GAME.legal_actions(s) == [P(t, C) for t in hand]
 
 
 def test_r10_r12_a_placement_is_compulsory_no_voluntary_draw_or_pass() -> None:
     s = GAME.new(PLAYERS[:2], seed=2)
     acts = GAME.legal_actions(s)
-    assert {a.type for a in acts} == {ActionType.PLACE, ActionType.TIMEOUT}
+    assert {a.type for a in acts} == {ActionType.PLACE}
     refused(s, STOP, "wrong_phase")
+    refused(s, TIMEOUT, "malformed")  # R12: passing is not a choice, with or without a timer
     seat = s.current
     s2 = play(s, acts[0])
     assert s2.current != seat and len(s2.hands[seat]) == 9 and s2.phase is Phase.PLAY
@@ -393,6 +392,9 @@ def test_r26_single_game_match_option() -> None:
     with pytest.raises(IllegalAction) as exc:
         GAME.apply(s, TIMEOUT)
     assert exc.value.code == "game_over"
+    with pytest.raises(IllegalAction) as exc:
+        GAME.timeout(s)
+    assert exc.value.code == "game_over"
 
 
 def test_r26_teams_game_two_starts_with_the_other_team() -> None:
@@ -415,10 +417,23 @@ def test_r26_teams_game_two_starts_with_the_other_team() -> None:
     )
 
 
-def test_r27_timeout_is_always_offered_and_tempo_is_an_option() -> None:
-    s = GAME.new(PLAYERS[:2], seed=1, options={"tempo": "moderate"})
-    assert GAME.legal_actions(s)[-1] == TIMEOUT
-    assert GAME.view(s, None).tempo == "moderate"
+@pytest.mark.parametrize("tempo", ["free", "moderate", "blitz"])
+def test_r12_r27_timeout_is_never_a_legal_action_only_the_bots_timeout(tempo: str) -> None:
+    """R12, R27: with or without a timer nobody may pass voluntarily: TIMEOUT is never in
+    `legal_actions` and `apply` refuses it; `timeout(state)` (the bot's timer) plays it:
+    a penalty draw, and the turn passes."""
+    s = GAME.new(PLAYERS[:2], seed=1, options={"tempo": tempo})
+    assert GAME.view(s, None).tempo == tempo
+    assert all(a.type is not ActionType.TIMEOUT for a in GAME.legal_actions(s))
+    refused(s, TIMEOUT, "malformed")
+    with pytest.raises(IllegalAction):
+        GAME.apply(s, GAME.decode_action("T"))  # the text form is refused too
+    assert GAME.timeout_action(s) == TIMEOUT
+    seat, bazaar = s.current, len(s.bazaar)
+    s2, ev = GAME.timeout(s)
+    assert s2.version == s.version + 1 and s2.current != seat
+    assert len(s2.hands[seat]) == len(s.hands[seat]) + 1 and len(s2.bazaar) == bazaar - 1
+    assert [e.type for e in ev][:2] == ["timeout", "drew"]
 
 
 # ------------------------------------------------------------------ leaving
@@ -530,11 +545,5 @@ def test_view_shows_only_the_own_hand() -> None:
 
 
 def test_every_spec_rule_is_named_by_a_test() -> None:
-    """Each R-number of the spec appears in at least one test name or docstring."""
-    if not SPEC.exists():
-        pytest.skip(f"spec not found at {SPEC}")
-    rules = {int(x) for x in re.findall(r"^- R(\d+)\.", SPEC.read_text(), re.MULTILINE)}
-    assert len(rules) >= 28
-    text = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
-    named = {int(x) for x in re.findall(r"(?<![A-Za-z0-9])[rR](\d+)(?![0-9])", text)}
-    assert sorted(rules - named) == []
+    """Each R-number of the spec (docs/spec/dominas.md) appears in a test name or docstring."""
+    assert missing_rules("dominas", Path(__file__).parent) == []

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from games.hypnosia import GAME, Phase
 from games.hypnosia.engine import score
 from games.hypnosia.model import CAPTURED, EndReason
 
+from ..spec import missing_examples
 from .builder import BLUE, RED, act, build, codes, mv, refused, rig, roll
 
 
@@ -190,3 +193,8 @@ def test_e14_pair_entering_the_centre_with_one_field_free_r15() -> None:
     assert GAME.is_over(s2) and s2.end_reason == EndReason.CENTRE_FULL
     assert score(s2, RED) == 1
     assert [e.data["field"] for e in events if e.type == "entered_centre"] == [1]
+
+
+def test_every_worked_example_of_the_spec_is_a_test() -> None:
+    """Each worked example of the spec (docs/spec/hypnosia.md) has a `test_e<n>…_` here."""
+    assert missing_examples("hypnosia", Path(__file__).parent) == []

@@ -1,4 +1,4 @@
-"""The game protocol (shared/DESIGN.md): actions as text, refusals, purity, view, JSON."""
+"""The game protocol (docs/spec/DESIGN.md): actions as text, refusals, purity, view, JSON."""
 
 from __future__ import annotations
 

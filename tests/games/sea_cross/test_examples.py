@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-
-import pytest
 
 from games.sea_cross import GAME, Phase, engine, rolloff_events
 from games.sea_cross.model import cell_of
 
+from ..spec import missing_examples
 from .helpers import B, act, act_ev, build, codes, refused, rel, roll, roll_ev, types
-
-SPEC = Path(__file__).resolve().parents[3].parent / "shared" / "rules" / "sea_cross.md"
 
 
 def test_e1_entering_with_a_six_r8() -> None:
@@ -202,9 +198,5 @@ def test_e15_roll_off_r4() -> None:
 
 
 def test_every_worked_example_of_the_spec_is_a_test() -> None:
-    """Each **Ek** of the spec's §9 has a `test_ek_…` here."""
-    if not SPEC.exists():
-        pytest.skip(f"spec not found at {SPEC}")
-    examples = {int(x) for x in re.findall(r"\*\*E(\d+)\b", SPEC.read_text())}
-    tested = {int(m.group(1)) for n in globals() if (m := re.match(r"test_e(\d+)_", n))}
-    assert examples and sorted(examples - tested) == []
+    """Each worked example of the spec (docs/spec/sea_cross.md) has a `test_e<n>…_` here."""
+    assert missing_examples("sea_cross", Path(__file__).parent) == []

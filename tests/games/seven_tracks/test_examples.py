@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from games.seven_tracks import GAME, Action, ActionType, Phase, State, Status, engine
 
+from ..spec import missing_examples
 from .builder import act, build, kinds, refused, restrict, roll, track
 
 T = ActionType
@@ -489,15 +492,58 @@ def test_e21b_last_player_standing_wins_r70() -> None:
     assert [x.player for x in GAME.result(s).standings] == [103, 102, 104, 101]
 
 
-def test_e22_stall_r66() -> None:
+def test_e22a_dead_position_ends_the_round_at_the_first_turn_end_r66() -> None:
+    """E22a (revised 2026-12): bank empty, no priority tile, no roll lets anyone place."""
     s = build(n=3, hands={i: ["K", "K"] for i in range(3)}, bank_size=0)
-    for _ in range(3):
-        s = act(s, T.CHOOSE_DICE, n=2)
-        s = act(s, T.END_PLACING)
-        s = act(s, T.END_TURN) if s.phase == Phase.POST_MOVE else s
-    assert s.last_round is not None and s.last_round.stalled
+    assert engine.dead_position(s)
+    assert not any(engine.could_ever_move(s, seat) for seat in range(3))
+    s = act(s, T.CHOOSE_DICE, n=2)
+    assert engine.turn_is_dead(s)  # END_PLACING, then END_TURN: all he can do
+    s = act(s, T.END_PLACING)
+    s = act(s, T.END_TURN)
+    assert s.last_round is not None and s.last_round.stalled and s.last_round.round == 1
     assert s.last_round.first_out is None and s.scores == [20, 20, 20]
-    assert s.status == [Status.ACTIVE] * 3 and s.round_no == 2
+    assert s.status == [Status.ACTIVE] * 3 and s.round_no == 2  # R69: all three play on
+
+
+def test_e22a_a_priority_tile_or_a_usable_roll_is_not_a_dead_position_r66() -> None:
+    s = build(n=3, hands={0: ["K", "K"], 1: ["K", "SK"], 2: ["K", "K"]}, bank_size=0)
+    assert not engine.dead_position(s) and engine.could_ever_move(s, 1)
+    s = build(n=3, hands={0: ["K", "FM"], 1: ["K"], 2: ["K"]}, bank_size=0)
+    assert engine.dead_position(s)  # an FM is of no use outside its window (R58)
+    s = build(n=3, hands={0: ["K", "V"], 1: ["K"], 2: ["K"]}, tracks={6: ["B"]}, bank_size=0)
+    assert not engine.dead_position(s)  # V fits track 6 on a 6 (or on a double, the centre)
+    assert not engine.dead_position(build(n=3, hands={i: ["K"] for i in range(3)}, bank_size=3))
+
+
+def _idle_turn(s: State, *dice: int) -> State:
+    s = roll(s, *dice)
+    assert engine.turn_is_dead(s)
+    return act(act(s, T.END_PLACING), T.END_TURN)
+
+
+def test_e22b_backstop_three_idle_circles_r66() -> None:
+    """E22b: seat 0's red fits track 1 only on a 1 (the centre holds a red); he never
+    rolls one. Nine idle turns (3 × 3) end the round as in E22a."""
+    s = build(n=3, hands={0: ["R", "K"], 1: ["K", "K"], 2: ["K", "K"]}, t7=["R"], bank_size=0)
+    assert not engine.dead_position(s) and engine.could_ever_move(s, 0)
+    for turn in range(1, 9):
+        s = _idle_turn(s, 2, 3)
+        assert s.idle_turns == turn and s.round_no == 1 and s.last_round is None
+    s = _idle_turn(s, 6)
+    assert s.last_round is not None and s.last_round.stalled and s.round_no == 2
+    assert s.last_round.first_out is None and s.scores == [11, 20, 20]
+
+
+def test_e22b_a_placement_starts_the_idle_count_again_r66() -> None:
+    hands = {0: ["R", "O", "K"], 1: ["K", "K"], 2: ["K", "K"]}
+    s = build(n=3, hands=hands, tracks={2: ["O"]}, t7=["R"], bank_size=0)
+    for _ in range(3):
+        s = _idle_turn(s, 2, 3)
+    assert s.idle_turns == 3 and s.current == 0
+    s = act(roll(s, 1, 3), T.PLACE, kind="R", track=1)  # he rolled a 1 after all
+    s = act(act(s, T.END_PLACING), T.END_TURN)
+    assert s.idle_turns == 0 and s.round_no == 1  # and O now fits track 1 on a 1
 
 
 def test_e23_a_shift_on_a_double_r27() -> None:
@@ -534,3 +580,8 @@ def test_e25_block_on_six_slots_then_going_out_r34_r35_r31_r21_r64() -> None:
     types = [e.type for e in events]
     assert "went_out" in types and "round_ended" in types
     assert s3.last_round is not None and s3.last_round.first_out == 0
+
+
+def test_every_worked_example_of_the_spec_is_a_test() -> None:
+    """Each worked example of the spec (docs/spec/seven_tracks.md) has a `test_e<n>…_` here."""
+    assert missing_examples("seven_tracks", Path(__file__).parent) == []

@@ -1,0 +1,177 @@
+"""Renderers warmed up per game on first use, in the background; drawn cold meanwhile.
+
+A renderer's caches (`render/<id>.py` `warm_up`: its board, sprites, and above all the
+fixed palette fitted to a set of sample pictures) take 1–5 s per game to fill, 12–48 s
+for all five on a loaded machine. Nothing waits for them any more:
+
+- `picture(game_id, view, names)` (what `Presenter.picture` draws with) asks for the
+  game's warm-up once its first picture is drawn and, until that warm-up is done, draws
+  the picture *cold*: `draw_rgb` (or `draw`) and a palette fitted to that picture alone
+  (`render.common.encode_png`) instead of the game's fixed palette, which costs tens to
+  hundreds of ms where fitting the fixed palette costs seconds. The same drawing, its
+  own 256 colours; once the game is warm its pictures are the usual ones again.
+- the warm-ups run one game at a time on one daemon thread of the process that draws (the
+  render process, or the bot's own with render threads) at the lowest CPU priority, in
+  the order the games were first wanted: a chat of game A never waits for B..E.
+  Nothing is warmed ahead at a restart, not even the games with a live table: the
+  presses queued meanwhile arrive at once, and a warm-up running then slowed their cold
+  pictures down (about 1 → 2 s in `bench/restart.py`).
+
+`NASTOLKA_TEST_WARM_UP_DELAY` (seconds, tests and benchmarks only) makes each game's
+warm-up start that much later, so that "before the warm-up finished" is deterministic.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import importlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+DELAY_ENV = "NASTOLKA_TEST_WARM_UP_DELAY"
+LOWEST_NICE = 19
+
+
+def renderer(game_id: str) -> Any | None:
+    """`render.<game_id>`, or None for a game without a renderer."""
+    try:
+        return importlib.import_module(f"render.{game_id}")
+    except ImportError:
+        return None
+
+
+SHARED = ("games", "bot.presenters", "render.common", "PIL.PngImagePlugin")
+
+
+def prepare() -> None:
+    """Import what every game's pictures need (the engines, the presenters' base, Pillow,
+    `render.common`: ~0.3 s of CPU), e.g. when a render process starts; a game's own
+    renderer and presenter (~0.1 s) are imported by its first picture."""
+    for name in SHARED:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
+
+def warm_up_one(game_id: str) -> None:
+    """Fill one renderer's caches (`render/<id>.py` `warm_up`; none: nothing to do)."""
+    module = renderer(game_id)
+    warm = getattr(module, "warm_up", None)
+    if callable(warm):
+        warm()
+
+
+def draw_cold(module: Any, view: Any, names: Mapping[int, str] | None) -> bytes:
+    """The picture without the game's fixed palette: drawn whole in RGB (`draw_rgb` where
+    the renderer has one, `draw` otherwise) and encoded on a palette of its own."""
+    common: Any = importlib.import_module("render.common")  # render/ is not type-checked
+    draw = getattr(module, "draw_rgb", None) or module.draw
+    png: bytes = common.encode_png(draw(view, names))
+    return png
+
+
+def _lowest_priority() -> None:
+    with contextlib.suppress(AttributeError, OSError):  # not Linux, or not allowed
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOWEST_NICE)
+
+
+class Warmer:
+    """The games of this process that are warm, and the thread that warms the others,
+    one at a time, in the order they were first wanted."""
+
+    def __init__(
+        self,
+        warm: Callable[[str], None] = warm_up_one,
+        delay: float | None = None,
+    ) -> None:
+        self._warm_one = warm
+        self._delay = delay
+        self._lock = threading.Lock()
+        self._done = threading.Condition(self._lock)
+        self._warm: set[str] = set()
+        self._wanted: set[str] = set()
+        self._queue: collections.deque[str] = collections.deque()
+        self._thread: threading.Thread | None = None
+        self.after: Callable[[], None] | None = None  # run after each game's warm-up
+
+    def is_warm(self, game_id: str) -> bool:
+        return game_id in self._warm  # a set's membership test is atomic
+
+    def want(self, game_id: str) -> bool:
+        """Warm `game_id` in the background unless it is warm or on its way (False)."""
+        with self._lock:
+            if game_id in self._wanted:
+                return False
+            self._wanted.add(game_id)
+            self._queue.append(game_id)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="warm-up", daemon=True)
+                self._thread.start()
+        return True
+
+    def wait(self, game_id: str, timeout: float) -> bool:
+        """Until `game_id` is warm (True) or `timeout` seconds passed (False)."""
+        with self._done:
+            return self._done.wait_for(lambda: game_id in self._warm, timeout)
+
+    def delay(self) -> float:
+        if self._delay is not None:
+            return self._delay
+        try:
+            return max(0.0, float(os.environ.get(DELAY_ENV, "0") or 0))
+        except ValueError:
+            return 0.0
+
+    def _run(self) -> None:
+        _lowest_priority()
+        while True:
+            with self._lock:
+                if not self._queue:
+                    self._thread = None
+                    return
+                game_id = self._queue.popleft()
+            time.sleep(self.delay())
+            started = time.perf_counter()
+            try:
+                self._warm_one(game_id)
+            except Exception:
+                log.exception("warming up render.%s failed", game_id)
+            took = time.perf_counter() - started
+            with self._done:
+                self._warm.add(game_id)
+                self._done.notify_all()
+            log.info("render.%s warmed up in %.1f s (pid %d)", game_id, took, os.getpid())
+            if self.after is not None:
+                try:
+                    self.after()
+                except Exception:
+                    log.exception("after the warm-up of render.%s", game_id)
+
+
+WARMER = Warmer()  # this process's renderers: their caches are module globals too
+
+
+def picture(game_id: str, view: Any, names: Mapping[int, str] | None) -> bytes:
+    """PNG bytes of `view` drawn by `render/<game_id>.py`: the usual picture once the game
+    is warm, else a cold one, and the game's warm-up is started in the background."""
+    module = renderer(game_id)
+    if module is None:
+        raise LookupError(f"no renderer for {game_id!r}")
+    if WARMER.is_warm(game_id):
+        png: bytes = module.render(view, names)
+        return png
+    started = time.perf_counter()
+    png = draw_cold(module, view, names)
+    if WARMER.want(game_id):  # after its first picture, which must not share the CPU
+        log.info(
+            "render.%s: first picture drawn cold in %.0f ms; warming up in the background",
+            game_id,
+            (time.perf_counter() - started) * 1e3,
+        )
+    return png

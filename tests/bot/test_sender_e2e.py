@@ -1,0 +1,240 @@
+"""One sender, and chatter never delays the game (bot/sender.py, bot/replies.py).
+
+With the fake server's 429 enforcement on (20 calls per window in a chat, sends and
+edits alike, as Telegram counts them), a member spamming `/rules` and `/help` during a
+game costs the game nothing: the table's edits, the `/leave` notice and the final
+standings arrive at once, Telegram never answers 429, no error is logged, and every
+press is answered. Replies to commands go ephemeral, private or as one reply in the
+group; a 429 on a reply is no Traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+
+from tests.bot.e2e import mover, open_lobby, running, settings_for, start_game, wait_phase
+from tests.fake_telegram import Chat, FakeTelegram, User
+from tests.fake_telegram.server import ApiCall, FloodLimit
+
+WINDOW = 8.0  # seconds: the flood window of these tests (Telegram's is 60)
+LIMIT = 20
+SMALL = 3.0  # seconds: "at once" for a game message here (the old code took a window)
+COUNTED = {"sendMessage", "sendPhoto", "editMessageText", "editMessageCaption"}
+COUNTED |= {"editMessageMedia", "editMessageReplyMarkup"}
+
+
+def problems(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """Errors, and any record with a traceback (a 429 that escaped)."""
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno >= logging.ERROR or r.exc_info is not None
+    ]
+
+
+def most_in_a_window(calls: list[ApiCall], window: float) -> int:
+    """The most calls Telegram received within any `window` seconds."""
+    times = sorted(c.time for c in calls)
+    best = 0
+    start = 0
+    for end, t in enumerate(times):
+        while t - times[start] >= window:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
+def counted(chat: Chat) -> list[ApiCall]:
+    ephemeral = ("ephemeral_message_parameters", "receiver_user_id")
+    return [
+        c for c in chat.calls() if c.method in COUNTED and not any(k in c.params for k in ephemeral)
+    ]
+
+
+def replies_to(chat: Chat, user: User) -> list[str]:
+    return [
+        m.content
+        for m in chat.bot_messages
+        if m.reply_to is not None and (m.reply_to.from_user or {}).get("id") == user.id
+    ]
+
+
+async def test_chatter_never_delays_the_game_and_telegram_never_says_429(
+    backend: str | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with FakeTelegram(flood_limit=FloodLimit(count=LIMIT, window=WINDOW)) as tg:
+        anna, boris = tg.user(3101, "Аня"), tg.user(3102, "Борис")
+        vika, gosha = tg.user(3103, "Вика"), tg.user(3104, "Гоша")  # watching
+        chat = tg.group(members=[anna, boris, vika, gosha])
+        settings = settings_for(
+            tg,
+            backend,
+            turn_seconds=0,
+            chat_messages_per_minute=LIMIT,
+            chat_window_seconds=WINDOW,
+        )
+        async with running(settings):
+            gosha_private = await tg.start_private(gosha)  # Гоша has started the bot
+            await gosha_private.wait_message()
+            lobby = await open_lobby(chat, anna, boris)
+            table = await start_game(chat, anna, lobby)
+            await wait_phase(chat, table, "🎲 Один кубик")
+            await tg.settle()
+            player = mover(table, [anna, boris])
+            assert player is not None
+            other = boris if player is anna else anna
+
+            # the chatter: Вика twelve times the longest rules (3 messages each) and
+            # /help; Гоша (he started the bot) /rules three times
+            for _ in range(12):
+                await chat.send(vika, "/rules доминас")
+            await chat.send(vika, "/help")
+            for _ in range(3):
+                await chat.send(gosha, "/rules")
+
+            # the game meanwhile: a press, its table edit (the caption and the buttons: the
+            # first new picture of a game may take a moment to draw, which is not timed here)
+            answer = await chat.press(player, table, "⭐ Приоритет…", timeout=10)
+            assert not answer.show_alert
+            pressed = time.monotonic()
+            await wait_phase(chat, table, "« Назад", timeout=30)
+            edit_delay = (table.edited_at or 0) - pressed
+
+            # /leave of the other player ends the game: the notice, the final table and
+            # the standings
+            command = await chat.send(other, "/leave")
+            left = time.monotonic()
+            notice = await chat.wait_message(
+                lambda m: "выходит из игры" in m.content, after=command, timeout=30
+            )
+            final = await chat.wait_message(
+                lambda m: "Игра окончена" in m.content, after=command, timeout=30
+            )
+            await chat.wait_for(lambda: not table.buttons, 30)
+            await tg.settle(quiet=0.3, timeout=30)
+
+            print(
+                f"table edit {edit_delay:.2f}s after the press; /leave notice "
+                f"{notice.created_at - left:.2f}s, standings {final.created_at - left:.2f}s "
+                f"after /leave (window {WINDOW:g}s)"
+            )
+            assert edit_delay < SMALL
+            assert notice.created_at - left < SMALL
+            assert final.created_at - left < SMALL
+            # the table is edited before the standings are posted
+            last_edit = max(c.time for c in chat.calls() if c.method.startswith("editMessage"))
+            sends = chat.calls("sendMessage")
+            standings = next(c for c in sends if c.message_id == final.message_id)
+            assert last_edit < standings.time
+
+            # Telegram never refused a call and saw at most LIMIT in any window
+            assert not [c.method for c in chat.calls() if c.error_code == 429]
+            assert most_in_a_window(counted(chat), WINDOW) <= LIMIT
+            # Вика got the rules once (three parts) and /help once; Гоша his privately
+            to_vika = replies_to(chat, vika)
+            assert len([t for t in to_vika if "ДОМИНА" in t and "📖" in t]) == 1, to_vika
+            assert len(to_vika) <= 4, to_vika
+            assert not replies_to(chat, gosha)
+            private_rules = [m for m in gosha_private.bot_messages if "📖" in m.content]
+            assert len(private_rules) == 1 and "«Настольщики»" in private_rules[0].content
+            assert all(c.answered for c in tg.callbacks)
+    assert not problems(caplog)
+
+
+async def test_an_ephemeral_rules_gets_an_ephemeral_reply_visible_only_to_the_asker(
+    backend: str | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with FakeTelegram(flood_limit=FloodLimit(count=1, window=30)) as tg:
+        anna, boris = tg.user(3201, "Аня"), tg.user(3202, "Борис")
+        chat = tg.group(members=[anna, boris])
+        async with running(settings_for(tg, backend)):
+            await tg.wait_for(lambda: tg.calls("setMyCommands"), 10)
+            await tg.settle()
+            waiter = chat.wait_ephemeral(anna, timeout=10)
+            await chat.send_ephemeral(anna, "/rules")
+            reply = await waiter
+            assert "Семидорожник" in reply.content and "кубик" in reply.content
+            assert chat.ephemeral(boris) == []
+            assert not chat.bot_messages  # nothing in the group's history
+            # ... and it cost the group nothing: a game message still has the one slot
+            waiter = chat.wait_ephemeral(anna, timeout=10)
+            await chat.send_ephemeral(anna, "/help")
+            assert "/new" in (await waiter).content
+            await chat.send(anna, "/new")
+            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content, timeout=10)
+            assert lobby.from_bot
+            # a refusal asked ephemerally twice is answered twice (it costs nothing)
+            for _ in range(2):
+                waiter = chat.wait_ephemeral(boris, timeout=10)
+                await chat.send_ephemeral(boris, "/leave")
+                assert "не участвуете" in (await waiter).content
+            assert len([m for m in chat.ephemeral(boris) if m.from_bot]) == 2
+            assert not [m for m in chat.ephemeral(anna) if "не участвуете" in m.content]
+            assert not [c for c in chat.calls() if c.error_code == 429]
+    assert not problems(caplog)
+
+
+async def test_ephemeral_refused_the_reply_goes_privately_else_once_in_the_group(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(3301, "Аня"), tg.user(3302, "Борис")
+        chat = tg.group(members=[anna, boris])
+        async with running(settings_for(tg)):
+            private = await tg.start_private(anna)
+            await private.wait_message()
+            await tg.wait_for(lambda: tg.calls("setMyCommands"), 10)
+            tg.server.ephemeral.fail = True  # e.g. an older Telegram
+            await chat.send_ephemeral(anna, "/help")
+            msg = await private.wait_message(lambda m: "/new" in m.content, timeout=10)
+            assert "«Настольщики»" in msg.content
+            await chat.send_ephemeral(boris, "/help")
+            msg = await chat.wait_message(lambda m: "/new" in m.content, timeout=10)
+            await chat.send(boris, "/help")  # a repeat within a while: no second message
+            await chat.send(boris, "/leave")  # another command: its own reply
+            refusal = await chat.wait_message(lambda m: "не участвуете" in m.content, timeout=10)
+            assert refusal.reply_to is not None and refusal.reply_to.from_user
+            assert refusal.reply_to.from_user["id"] == boris.id
+            await tg.settle(quiet=0.3)
+            assert len([m for m in chat.bot_messages if "/new" in m.content]) == 1
+    assert not problems(caplog)
+
+
+async def test_a_429_on_a_command_reply_is_no_traceback_and_a_game_message_waits_it_out(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with FakeTelegram() as tg:
+        anna, boris, vika = tg.user(3401, "Аня"), tg.user(3402, "Борис"), tg.user(3403, "Вика")
+        chat = tg.group(members=[anna, boris, vika])
+        async with running(settings_for(tg, turn_seconds=0)) as app:
+            lobby = await open_lobby(chat, anna, boris)  # Вика watches
+            table = await start_game(chat, anna, lobby)
+            await wait_phase(chat, table, "🎲 Один кубик")
+            await tg.settle()
+            # Telegram refuses the next message in the chat: retry after 1 s
+            tg.server.inject_error(
+                "sendMessage", 429, "Too Many Requests: retry after 1", retry_after=1
+            )
+            await chat.send(vika, "/help")  # chatter: dropped, no Traceback
+            await chat.wait_for(lambda: chat.calls("sendMessage")[-1].error_code == 429, 10)
+            tg.server.inject_error(
+                "sendMessage", 429, "Too Many Requests: retry after 1", retry_after=1
+            )
+            leaver = mover(table, [anna, boris])
+            assert leaver is not None
+            await chat.send(leaver, "/leave")  # a game message: sent after the wait
+            notice = await chat.wait_message(lambda m: "выходит из игры" in m.content, timeout=15)
+            assert leaver.first_name in notice.content
+            # once the hold is over, Вика's next /help is answered (the dropped one gave
+            # its once-a-while mark back)
+            await chat.wait_for(lambda: app.sender.hold_left(chat.id) == 0, 10)
+            await chat.send(vika, "/help")
+            msg = await chat.wait_message(lambda m: "/new" in m.content, timeout=10)
+            assert msg.reply_to is not None
+            assert all(c.answered for c in tg.callbacks)
+    assert not problems(caplog)
