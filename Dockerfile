@@ -13,6 +13,7 @@ COPY bot ./bot
 COPY games ./games
 COPY render ./render
 COPY locales ./locales
+COPY fake_telegram ./fake_telegram
 RUN pip install . \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin nastolka
 

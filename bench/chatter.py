@@ -33,9 +33,9 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
+from fake_telegram import Chat, FakeTelegram
+from fake_telegram.server import ApiCall, FloodLimit
 from tests.bot.e2e import mover, open_lobby, running, settings_for, start_game, wait_phase
-from tests.fake_telegram import Chat, FakeTelegram
-from tests.fake_telegram.server import ApiCall, FloodLimit
 
 LIMIT = 20
 COUNTED = {

@@ -2,7 +2,7 @@
 
     python -m bench.e2e [--games 1 10 100] [--measure 15] [--redis-url URL]
 
-The fake Telegram server (`tests.fake_telegram`) runs in this process; the bot runs as a
+The fake Telegram server (`fake_telegram`) runs in this process; the bot runs as a
 subprocess (`python -m bot` with BOT_TOKEN / TELEGRAM_API_URL / REDIS_URL), so the
 simulated players and the server do not compete with the bot for its event loop. For
 every scenario (N concurrent games) a fresh bot process starts, N groups each open a
@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.stats import median, pct
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.server import CallbackRecord, StoredMessage
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import CallbackRecord, StoredMessage
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -26,8 +26,8 @@ from pathlib import Path
 
 from bench.e2e import HAND, PLAN, ROOT, BotProcess, checkout, data_of, mover, redis_server
 from bench.stats import median
-from tests.fake_telegram import FakeTelegram, User
-from tests.fake_telegram.server import StoredMessage
+from fake_telegram import FakeTelegram, User
+from fake_telegram.server import StoredMessage
 
 # the last commit whose render process warmed every game before its first picture
 BEFORE_REV = os.environ.get("BENCH_RESTART_BEFORE_REV", "acd842c")

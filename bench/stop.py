@@ -28,9 +28,9 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from fake_telegram import FakeTelegram
 from tests.bot.bot_process import EDITS, BotRun, hold, pid_namespaces, start_table
 from tests.bot.e2e import mover, open_lobby, wait_phase
-from tests.fake_telegram import FakeTelegram
 
 Measure = Callable[[FakeTelegram, Path, bool], Awaitable[tuple[float | None, int | None]]]
 

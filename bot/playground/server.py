@@ -28,8 +28,8 @@ from aiohttp import web
 
 from bot.app import App, StorageUnavailable
 from bot.config import Settings
-from tests.fake_telegram import CallbackNotAnswered, Chat, FakeTelegram, User
-from tests.fake_telegram.server import ApiCall, StoredMessage, UpdateRecord
+from fake_telegram import CallbackNotAnswered, Chat, FakeTelegram, User
+from fake_telegram.server import ApiCall, StoredMessage, UpdateRecord
 
 log = logging.getLogger("bot.playground")
 

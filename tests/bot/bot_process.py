@@ -17,8 +17,8 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.server import StoredMessage
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 
 EDITS = ("editMessageMedia", "editMessageCaption", "editMessageText", "editMessageReplyMarkup")
 

@@ -11,9 +11,9 @@ from typing import Any
 from bot.app import App
 from bot.config import Settings
 from bot.storage import GameRecord, Store
+from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 from games.seven_tracks import State
-from tests.fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
-from tests.fake_telegram.server import StoredMessage
 
 
 def settings_for(tg: FakeTelegram, redis_url: str | None = None, **kw: Any) -> Settings:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from bot.storage import RecordStatus
+from fake_telegram import FakeTelegram
 from tests.bot.e2e import data_of, record, running, settings_for
-from tests.fake_telegram import FakeTelegram
 
 
 async def test_a_two_player_lobby_cannot_start_a_cell_capture_game() -> None:

@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from bot.storage import RecordStatus
+from fake_telegram import FakeTelegram
 from tests.bot.e2e import (
     engine_state,
     mover,
@@ -23,7 +24,6 @@ from tests.bot.e2e import (
     start_game,
     wait_phase,
 )
-from tests.fake_telegram import FakeTelegram
 
 
 def test_without_bot_token_a_clear_message_and_exit_code_2() -> None:

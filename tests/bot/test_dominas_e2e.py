@@ -13,11 +13,11 @@ import re
 import time
 
 from bot.storage import RecordStatus
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 from games.dominas import GAME, State
 from games.dominas.tiles import ALL_TILES
 from tests.bot.e2e import data_of, mover, record, running, settings_for
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.server import StoredMessage
 
 SLOT = re.compile(r"(\d+) \S+?✓")
 NEST = re.compile(r"([▲◣◢▼]⟲?)")

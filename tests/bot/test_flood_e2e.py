@@ -11,6 +11,8 @@ import pytest
 
 from bot.app import App
 from bot.callbacks import PlayCB
+from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
+from fake_telegram.server import FloodLimit, StoredMessage
 from tests.bot.e2e import (
     data_of,
     mover,
@@ -21,8 +23,6 @@ from tests.bot.e2e import (
     start_game,
     wait_phase,
 )
-from tests.fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
-from tests.fake_telegram.server import FloodLimit, StoredMessage
 
 EDITS = ("editMessageCaption", "editMessageMedia")
 

@@ -28,9 +28,9 @@ from hypothesis import strategies as st
 
 from bot.app import App
 from bot.storage import GameRecord
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 from tests.bot.e2e import open_lobby, settings_for, start_game, wait_phase
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.server import StoredMessage
 
 T = TypeVar("T")
 

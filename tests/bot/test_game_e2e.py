@@ -8,6 +8,8 @@ import time
 
 from bot.app import App
 from bot.storage import RecordStatus
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 from games.seven_tracks import Phase
 from tests.bot.e2e import (
     data_of,
@@ -20,8 +22,6 @@ from tests.bot.e2e import (
     settings_for,
     start_game,
 )
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.server import StoredMessage
 
 LATENCIES: list[float] = []
 

@@ -9,12 +9,12 @@ from bot.app import App
 from bot.callbacks import PlayCB, fits
 from bot.presenters.hypnosia import make_presenter
 from bot.storage import RecordStatus
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 from games import IllegalAction
 from games.hypnosia import GAME, Phase, State
 from locales import get_translator
 from tests.bot.e2e import data_of, record, running, settings_for
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.server import StoredMessage
 
 MOVE = re.compile(r"^(№\d|Пара \d\+\d).* \+(\d) → ")
 

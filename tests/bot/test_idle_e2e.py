@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable
 
 from bot.app import App
 from bot.storage import GameRecord, MemoryStore, RecordStatus, RedisStore
+from fake_telegram import Chat, FakeTelegram, User
 from tests.bot.e2e import mover, open_lobby, record, running, settings_for, start_game
-from tests.fake_telegram import Chat, FakeTelegram, User
 
 MINUTE = 60.0
 

@@ -23,9 +23,9 @@ from bot.names import (
 )
 from bot.storage import GameRecord
 from bot.table import CAPTION_LIMIT, clip
+from fake_telegram.formatting import FormattingError, apply_formatting
 from locales import get_translator
 from render.common import ellipsize, text_width
-from tests.fake_telegram.formatting import FormattingError, apply_formatting
 
 RU = get_translator("ru")
 EN = get_translator("en")

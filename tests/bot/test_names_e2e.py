@@ -13,10 +13,10 @@ import pytest
 import regex
 
 from bot.app import App
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.formatting import utf16_len
+from fake_telegram.server import StoredMessage
 from tests.bot.e2e import record, running, settings_for
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.formatting import utf16_len
-from tests.fake_telegram.server import StoredMessage
 
 GRAPHEME = regex.compile(r"\X")
 FAMILY = "👨\u200d👩\u200d👧\u200d👦"

@@ -9,9 +9,9 @@ import io
 import pytest
 from PIL import Image
 
+from fake_telegram import FakeTelegram
 from render import common, deflate
 from tests.bot.e2e import open_lobby, running, settings_for, start_game
-from tests.fake_telegram import FakeTelegram
 
 
 async def table_picture() -> bytes:

@@ -19,10 +19,10 @@ import aiohttp
 
 from bot.callbacks import PlayCB
 from bot.storage import GameRecord, RedisStore
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 from games.seven_tracks import State
 from tests.bot.e2e import data_of, mover, open_lobby, start_game, wait_phase
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.server import StoredMessage
 
 OUTDATED = ("Кнопка устарела — стол уже обновился.", "Стол только что изменился — нажмите ещё раз.")
 UPDATING = "Стол обновляется — дождитесь новых кнопок."  # the table still shows the press's seq

@@ -19,9 +19,9 @@ from redis.asyncio import Redis
 from bot.app import App
 from bot.config import Settings
 from bot.storage import MemoryStore, RecordStatus
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 from tests.bot.e2e import mover, open_lobby, record, running, settings_for, start_game, wait_phase
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.server import StoredMessage
 
 UNRESTORED = "Игру этого чата не удалось восстановить"
 GAME_LOST = "⚠ Эта игра больше не хранится у бота"

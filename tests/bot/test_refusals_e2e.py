@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from bot.storage import MemoryStore
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 from tests.bot.e2e import (
     data_of,
     mover,
@@ -13,8 +15,6 @@ from tests.bot.e2e import (
     start_game,
     wait_phase,
 )
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.server import StoredMessage
 
 
 async def _to_first_turn(

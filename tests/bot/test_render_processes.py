@@ -11,8 +11,8 @@ from pydantic import ValidationError
 
 from bot import cpus
 from bot.config import Settings
+from fake_telegram import FakeTelegram
 from tests.bot.e2e import open_lobby, running, settings_for, start_game
-from tests.fake_telegram import FakeTelegram
 
 
 @pytest.mark.parametrize(("n", "expected"), [(1, 1), (2, 1), (3, 2), (4, 3), (5, 4), (64, 4)])

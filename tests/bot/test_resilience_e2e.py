@@ -9,6 +9,7 @@ import time
 import pytest
 
 from bot.storage import RecordStatus
+from fake_telegram import FakeTelegram
 from games.seven_tracks import State
 from tests.bot.conftest import OwnRedis
 from tests.bot.e2e import (
@@ -21,7 +22,6 @@ from tests.bot.e2e import (
     start_game,
     wait_phase,
 )
-from tests.fake_telegram import FakeTelegram
 
 
 async def test_flood_control_and_a_deleted_table_lose_nothing() -> None:

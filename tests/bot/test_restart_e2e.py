@@ -9,6 +9,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from fake_telegram import FakeTelegram
+from fake_telegram.server import StoredMessage
 from tests.bot.e2e import (
     data_of,
     mover,
@@ -20,8 +22,6 @@ from tests.bot.e2e import (
     wait_phase,
 )
 from tests.bot.test_processes import BotProcess, game, photos, store_of
-from tests.fake_telegram import FakeTelegram
-from tests.fake_telegram.server import StoredMessage
 
 UPDATING = "Стол обновляется — дождитесь новых кнопок."
 OUTDATED = "Кнопка устарела — стол уже обновился."

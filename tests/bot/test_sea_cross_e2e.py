@@ -10,10 +10,10 @@ import re
 import time
 
 from bot.storage import RecordStatus
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 from games.sea_cross import State
 from tests.bot.e2e import data_of, record, running, settings_for
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.server import StoredMessage
 
 MOVER = re.compile(r"Ходит \S+ (.+?): 🎲")
 

@@ -15,9 +15,9 @@ import time
 
 import pytest
 
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import ApiCall, FloodLimit
 from tests.bot.e2e import mover, open_lobby, running, settings_for, start_game, wait_phase
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.server import ApiCall, FloodLimit
 
 WINDOW = 8.0  # seconds: the flood window of these tests (Telegram's is 60)
 LIMIT = 20

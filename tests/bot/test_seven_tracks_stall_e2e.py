@@ -5,11 +5,11 @@ table says so in one line; a dead position ends the round at once."""
 from __future__ import annotations
 
 from bot.app import App
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 from games.seven_tracks import Phase, State
 from tests.bot.e2e import engine_state, open_lobby, record, running, settings_for, start_game
 from tests.bot.e2e import wait_phase as wait_button
-from tests.fake_telegram import Chat, FakeTelegram, User
-from tests.fake_telegram.server import StoredMessage
 from tests.games.seven_tracks.builder import build
 
 AUTO = "выставить нечего, взять из кассы нельзя — ход закончен автоматически"

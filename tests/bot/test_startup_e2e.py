@@ -20,10 +20,10 @@ import aiohttp
 import pytest
 from aiohttp import web
 
+from fake_telegram import FakeTelegram
 from tests.bot.bot_process import EDITS, BotRun, hold, pid_namespaces, start_table
 from tests.bot.e2e import mover, open_lobby, wait_phase
 from tests.bot.test_processes import free_port, game, play_a_turn, store_of
-from tests.fake_telegram import FakeTelegram
 
 LIMIT = 2.0  # POLLING_CONFLICT_SECONDS of the conflict test
 

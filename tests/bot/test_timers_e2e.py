@@ -8,6 +8,7 @@ import time
 from bot.app import App
 from bot.config import Settings
 from bot.storage import RecordStatus
+from fake_telegram import FakeTelegram
 from games.seven_tracks import GAME, State, Status
 from tests.bot.e2e import (
     engine_state,
@@ -19,7 +20,6 @@ from tests.bot.e2e import (
     start_game,
     wait_phase,
 )
-from tests.fake_telegram import FakeTelegram
 
 
 async def test_absent_players_are_auto_passed_then_removed() -> None:

@@ -7,9 +7,9 @@ import asyncio
 
 from bot.app import App
 from bot.callbacks import PlayCB
+from fake_telegram import FakeTelegram
 from games.seven_tracks import GAME, State
 from tests.bot.e2e import open_lobby, record, running, settings_for, start_game, wait_phase
-from tests.fake_telegram import FakeTelegram
 
 
 async def test_simultaneous_presses_in_two_processes_apply_once(redis_url: str) -> None:

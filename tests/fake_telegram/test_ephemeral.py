@@ -15,8 +15,8 @@ from aiogram.types import (
     ReplyParameters,
 )
 
-from tests.fake_telegram import Chat, FakeTelegram, FloodLimit, User
-from tests.fake_telegram.ephemeral import UNAVAILABLE, ephemeral_id
+from fake_telegram import Chat, FakeTelegram, FloodLimit, User
+from fake_telegram.ephemeral import UNAVAILABLE, ephemeral_id
 
 ONE_BUTTON = InlineKeyboardMarkup(
     inline_keyboard=[[InlineKeyboardButton(text="Ещё", callback_data="more")]]

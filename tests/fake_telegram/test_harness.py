@@ -14,7 +14,7 @@ from aiogram.types import (
     Update,
 )
 
-from tests.fake_telegram import FakeTelegram, FormattingError, apply_formatting
+from fake_telegram import FakeTelegram, FormattingError, apply_formatting
 
 from .echo_bot import png
 

@@ -8,7 +8,7 @@ sends multipart with ``attach://<name>`` references for uploads). Replies are Te
 The server keeps everything a test wants to look at: chats with their ordered messages
 (including uploaded photo bytes and the keyboards as sent), a log of every API call, callback
 queries and their answers, and the queue of updates (served by long polling ``getUpdates`` or
-POSTed to a webhook). Simulated users live in :mod:`tests.fake_telegram.harness`; this module
+POSTed to a webhook). Simulated users live in :mod:`fake_telegram.harness`; this module
 is the state and the HTTP surface.
 """
 
@@ -470,7 +470,7 @@ class FakeBotApi(EphemeralMethods):
     """The fake Bot API: state plus an aiohttp application serving it (ephemeral messages:
     ``ephemeral.py``).
 
-    Use :meth:`start` / :meth:`stop` (or the :class:`~tests.fake_telegram.harness.FakeTelegram`
+    Use :meth:`start` / :meth:`stop` (or the :class:`~fake_telegram.harness.FakeTelegram`
     harness, which does it for you). Everything runs on the event loop that called
     :meth:`start`; state may be read freely from that loop.
     """

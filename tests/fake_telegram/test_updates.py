@@ -14,7 +14,7 @@ from aiogram.filters import Command
 from aiogram.methods import SendMessage
 from aiogram.types import Message
 
-from tests.fake_telegram import FakeTelegram
+from fake_telegram import FakeTelegram
 
 from .echo_bot import EchoState, make_echo_dispatcher
 

@@ -24,7 +24,7 @@ from aiogram.types import (
     InputMediaPhoto,
 )
 
-from tests.fake_telegram import FakeTelegram, FloodLimit
+from fake_telegram import FakeTelegram, FloodLimit
 
 from .echo_bot import png
 

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from aiogram import Bot
 
-from tests.fake_telegram import CallbackNotAnswered, FakeTelegram
+from fake_telegram import CallbackNotAnswered, FakeTelegram
 
 from .echo_bot import EchoState, make_echo_dispatcher, png
 

@@ -1,24 +1,13 @@
-"""Fixtures for the fake Telegram tests.
-
-Also puts the repository root on ``sys.path`` so ``tests.fake_telegram`` imports however
-pytest is started (``pytest`` or ``python -m pytest``).
-"""
+"""Fixtures for the fake Telegram tests."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
+from aiogram import Bot
 
-_ROOT = Path(__file__).resolve().parents[2]
-if str(_ROOT) not in sys.path:
-    sys.path.insert(0, str(_ROOT))
-
-from aiogram import Bot  # noqa: E402
-
-from tests.fake_telegram import FakeTelegram  # noqa: E402
+from fake_telegram import FakeTelegram
 
 
 @pytest.fixture

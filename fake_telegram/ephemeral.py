@@ -6,7 +6,7 @@ What Telegram documents, as the fake does it:
   member as an *ephemeral* message: the bot receives a ``message`` update whose
   ``message_id`` is 0, with ``ephemeral_message_id`` (unique in the chat) and
   ``receiver_user`` (the bot). Nobody else in the group sees it
-  (:meth:`Chat.send_ephemeral <tests.fake_telegram.harness.Chat.send_ephemeral>`).
+  (:meth:`Chat.send_ephemeral <fake_telegram.harness.Chat.send_ephemeral>`).
 - The bot answers with ``sendMessage``/``sendPhoto`` and
   ``ephemeral_message_parameters={"receiver_user_id": ...}`` (the older top-level
   ``receiver_user_id``/``callback_query_id`` work too), either as a reply to the member's
@@ -15,7 +15,7 @@ What Telegram documents, as the fake does it:
   that chat (``callback_query_id``). The result is a ``Message`` with ``message_id`` 0,
   ``ephemeral_message_id`` and ``receiver_user``. It is shown to the receiver only: it is
   not in ``chat.messages`` (the group's history) and does not count in the group's
-  :class:`~tests.fake_telegram.server.FloodLimit` window.
+  :class:`~fake_telegram.server.FloodLimit` window.
 - ``editEphemeralMessageText``/``Caption``/``Media``/``ReplyMarkup`` and
   ``deleteEphemeralMessage`` address it by ``chat_id``, ``receiver_user_id`` and
   ``ephemeral_message_id``; they are not counted in the flood window either.
@@ -26,7 +26,7 @@ What Telegram documents, as the fake does it:
 ephemeral messages are unavailable``), for testing a bot's fallbacks. The error wordings
 are the fake's own (Telegram does not document them).
 
-Messages are :class:`~tests.fake_telegram.server.StoredMessage` objects (``message_id`` 0,
+Messages are :class:`~fake_telegram.server.StoredMessage` objects (``message_id`` 0,
 the ephemeral fields in ``extra``), so ``content``, ``buttons``, ``edit_count`` and
 ``chat.press(user, message, ...)`` work on them as on any message.
 """
@@ -141,7 +141,7 @@ class EphemeralState:
 
 
 class EphemeralMethods:
-    """The ephemeral part of :class:`~tests.fake_telegram.server.FakeBotApi` (a mixin:
+    """The ephemeral part of :class:`~fake_telegram.server.FakeBotApi` (a mixin:
     its ``m_*`` methods are Bot API methods; the sends hook in through
     :meth:`_send_ephemeral`)."""
 

@@ -11,7 +11,7 @@
 
 Every ``chat.send``/``chat.press`` queues an update exactly as Telegram would deliver it
 (long polling or webhook, whichever the bot uses). Messages are live
-:class:`~tests.fake_telegram.server.StoredMessage` objects: edits made by the bot show up
+:class:`~fake_telegram.server.StoredMessage` objects: edits made by the bot show up
 in the same object (``msg.caption``, ``msg.buttons``, ``msg.photo_bytes``, ``msg.edit_count``).
 """
 

@@ -1,0 +1,45 @@
+"""A fake Telegram Bot API server and simulated users for end-to-end tests.
+
+The real aiogram bot talks HTTP to :class:`FakeBotApi` (``TELEGRAM_API_URL=tg.api_url``);
+tests, benchmarks and the playground drive simulated users through :class:`FakeTelegram`.
+See ``README.md`` in this folder for the API.
+"""
+
+from .formatting import FormattingError, apply_formatting
+from .harness import CallbackAnswer, CallbackNotAnswered, Chat, FakeTelegram, User
+from .server import (
+    ANONYMOUS_ADMIN,
+    CHANNEL_BOT,
+    ApiCall,
+    Button,
+    CallbackRecord,
+    ChatState,
+    FakeBotApi,
+    FileRecord,
+    FloodLimit,
+    StoredMessage,
+    TelegramError,
+    UpdateRecord,
+)
+
+__all__ = [
+    "ANONYMOUS_ADMIN",
+    "CHANNEL_BOT",
+    "ApiCall",
+    "Button",
+    "CallbackAnswer",
+    "CallbackNotAnswered",
+    "CallbackRecord",
+    "Chat",
+    "ChatState",
+    "FakeBotApi",
+    "FakeTelegram",
+    "FileRecord",
+    "FloodLimit",
+    "FormattingError",
+    "StoredMessage",
+    "TelegramError",
+    "UpdateRecord",
+    "User",
+    "apply_formatting",
+]
