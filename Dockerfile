@@ -8,13 +8,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     MALLOC_ARENA_MAX=2
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY bot ./bot
 COPY games ./games
 COPY render ./render
 COPY locales ./locales
 COPY fake_telegram ./fake_telegram
-RUN pip install . \
+RUN pip install -c constraints.txt . \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin nastolka
 
 USER nastolka

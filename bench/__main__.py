@@ -71,7 +71,7 @@ def main() -> None:
         "--variants",
         nargs="+",
         default=["echo", "before", "bot"],
-        help="echo, before, bot, threads, stats or rev:<commit> (the bot of that commit)",
+        help="echo, before, bot, threads, stats, rev:<commit> or dir:<path> (the bot there)",
     )
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--profile", default=None, help="write py-spy profiles of the bot here")

@@ -210,6 +210,8 @@ class Run:
                 update = u.command(i, "/leave" if kind == 2 else "/cancel")
             if feed:
                 await self.feed(update)
+                # a reply's keyboard (/rules' «full rules»): the harness keeps it, not the bot
+                self.session.lobbies.pop(u.chat(i).id, None)
 
     async def drain(self) -> None:
         """Wait for the service's background work (lobby edits, table workers)."""

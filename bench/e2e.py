@@ -11,7 +11,13 @@ they see (the e2e tests' plan: dice, place everything, finish) with a think time
 between taps. After a warm-up the latencies are recorded from the server's side:
 
 - update → answer: the update queued for the bot → its `answerCallbackQuery`;
-- update → edit: an accepted press's update → the table's edit that shows it.
+- update → edit: an accepted press's update → the table's edit that shows it (its
+  buttons: with a late picture the caption and keyboard come first);
+- update → picture: an accepted press's update → the `editMessageMedia` whose keyboard
+  carries the press's version (`seq`), i.e. the picture of its state or of a later one
+  (a stale picture dropped for the chat's latest counts with the press it was for
+  only if nothing newer was pressed meanwhile, so this is per picture shown);
+  `editMessageMedia` and `editMessageCaption` calls per second.
 
 The baseline is `bench/echo_bot.py` (answers, edits a caption) driven the same way in the
 same run. RSS is the bot process's VmRSS; Redis bytes per game are `MEMORY USAGE` of
@@ -25,6 +31,7 @@ import asyncio
 import contextlib
 import functools
 import gc
+import json
 import os
 import random
 import re
@@ -41,7 +48,7 @@ from pathlib import Path
 
 from bench.stats import median, pct
 from fake_telegram import Chat, FakeTelegram, User
-from fake_telegram.server import CallbackRecord, StoredMessage
+from fake_telegram.server import ApiCall, CallbackRecord, StoredMessage
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,7 +72,7 @@ TIMEOUT = 60.0
 # bot of commit BEFORE_REV, the last one without the fixes of docs/performance.md
 # (`BENCH_BEFORE_REV` to change it;
 # its bot/, games/, render/ and locales/ are extracted with `git archive`); any
-# `rev:<commit>` runs the bot of that commit the same way.
+# `rev:<commit>` runs the bot of that commit the same way, `dir:<path>` the bot in a folder.
 BEFORE_REV = os.environ.get("BENCH_BEFORE_REV", "fac55af")
 VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "echo": ("bench.echo_bot", {}),
@@ -97,6 +104,21 @@ def checkout(rev: str) -> Path:
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
     return target
+
+
+def file_safe(kind: str) -> str:
+    """A variant's name as part of a file name (`dir:/a/b` → `dir_a_b`)."""
+    return re.sub(r"[^\w.-]+", "_", kind)
+
+
+def root_of(kind: str) -> Path:
+    """Where the bot of a variant is: the working tree, the files of a commit (`before`,
+    `rev:<commit>`) or a folder holding `bot/ games/ render/ locales/` (`dir:<path>`)."""
+    if kind.startswith("dir:"):
+        return Path(kind[4:]).resolve()
+    if kind == "before" or kind.startswith("rev:"):  # `rev:<commit>`: the bot of a commit
+        return checkout(BEFORE_REV if kind == "before" else kind[4:])
+    return ROOT
 
 
 def think_for(games: int) -> tuple[float, float]:
@@ -287,6 +309,8 @@ class Samples:
     unanswered: int = 0
     no_edit: int = 0
     updates: int = 0  # updates answered in the window (all kinds of presses)
+    # (chat, seq) → when the press that brought that version of the table was made
+    pressed: dict[tuple[int, int], float] = field(default_factory=dict)
 
     def inside(self, t: float) -> bool:
         return self.window[0] <= t < self.window[1]
@@ -313,6 +337,23 @@ class Samples:
         self.edit.append(message.edited_at - rec.created_at)
         if rec.answered_at is not None and rec.answered_at <= message.edited_at:
             self.answered_first += 1
+        seq = seq_of(data_of(message))
+        if seq is not None:
+            self.pressed.setdefault((message.chat_id, seq), rec.created_at)
+
+    def pictures(self, media_calls: list[ApiCall]) -> list[float]:
+        """Press → the first `editMessageMedia` whose keyboard carries its version."""
+        lags: list[float] = []
+        seen: set[tuple[int, int]] = set()
+        for call in media_calls:
+            seq = seq_of(markup_data(call.params.get("reply_markup")))
+            if seq is None or not isinstance(call.chat_id, int | str):
+                continue
+            key = (int(call.chat_id), seq)
+            if key in self.pressed and key not in seen:
+                seen.add(key)
+                lags.append(call.time - self.pressed[key])
+        return lags
 
 
 @dataclass
@@ -340,10 +381,37 @@ class Scenario:
     worst: list[tuple[float, float]] = field(default_factory=list)  # (latency, at second)
     load: float = float("nan")  # the machine's 1-minute load average after the window
     harness_cpu: float = float("nan")  # this process (fake server + players), CPU s per s
+    picture_p50: float = float("nan")  # press → the editMessageMedia of its version
+    picture_p99: float = float("nan")
+    pictures: int = 0  # presses whose version was shown with a picture
+    media_per_s: float = float("nan")  # editMessageMedia calls per second in the window
+    caption_per_s: float = float("nan")  # editMessageCaption calls per second
 
 
 def data_of(table: StoredMessage) -> list[str | None]:
     return [b.callback_data for row in table.buttons for b in row]
+
+
+def seq_of(data: list[str | None]) -> int | None:
+    """The table version (`seq`) the buttons carry (`P1:<game>:<seq>:<code>`)."""
+    for d in data:
+        parts = (d or "").split(":")
+        if len(parts) == 4 and parts[0] == "P1" and parts[2].isdigit():
+            return int(parts[2])
+    return None
+
+
+def markup_data(markup: object) -> list[str | None]:
+    """The callback data of an API call's `reply_markup` (a dict, or its JSON)."""
+    if isinstance(markup, str):
+        try:
+            markup = json.loads(markup)
+        except ValueError:
+            return []
+    if not isinstance(markup, dict):
+        return []
+    rows = markup.get("inline_keyboard") or []
+    return [b.get("callback_data") for row in rows for b in row if isinstance(b, dict)]
 
 
 def differs(table: StoredMessage, before: list[str | None]) -> bool:
@@ -534,10 +602,8 @@ async def bot_process(
     }
     module, extra = VARIANTS.get(kind, ("bot", {}))
     env.update(extra)
-    root = ROOT
-    if kind == "before" or kind.startswith("rev:"):  # `rev:<commit>`: the bot of a commit
-        root = checkout(BEFORE_REV if kind == "before" else kind[4:])
-    proc = BotProcess(module, env, logdir / f"{kind}-{prefix}.log", root)
+    root = root_of(kind)
+    proc = BotProcess(module, env, logdir / f"{file_safe(kind)}-{prefix}.log", root)
     proc.start()
     try:
         await tg.wait_for(
@@ -640,6 +706,15 @@ async def run_scenario(
             with contextlib.suppress(subprocess.TimeoutExpired):
                 spy.wait(30)
         result.errors = len(proc.errors())
+        lo, hi = samples.window
+        media = tg.server.calls_of("editMessageMedia")
+        result.media_per_s = sum(lo <= c.time < hi for c in media) / measure
+        captions = tg.server.calls_of("editMessageCaption")
+        result.caption_per_s = sum(lo <= c.time < hi for c in captions) / measure
+        lags = samples.pictures(media)
+        result.pictures = len(lags)
+        result.picture_p50 = median(lags)
+        result.picture_p99 = pct(lags, 0.99)
     result.answer_p50 = median(samples.answer)
     result.answer_p99 = pct(samples.answer, 0.99)
     result.edit_p50 = median(samples.edit)
@@ -679,7 +754,8 @@ async def run_all(
         profile = None
         if profile_dir is not None and kind != "echo" and (n == max(games) or th == (0.0, 0.0)):
             profile_dir.mkdir(parents=True, exist_ok=True)
-            profile = profile_dir / f"{kind}-{n}-{'sat' if th == (0.0, 0.0) else 'think'}.txt"
+            how = "sat" if th == (0.0, 0.0) else "think"
+            profile = profile_dir / f"{file_safe(kind)}-{n}-{how}.txt"
         progress(f"  e2e: {kind} bot, {n} games, think {th[0]:g}–{th[1]:g} s …")
         s = await run_scenario(
             kind,
@@ -694,6 +770,8 @@ async def run_all(
         progress(
             f"    answer p50 {s.answer_p50 * 1e3:.1f} ms p99 {s.answer_p99 * 1e3:.1f} ms, "
             f"edit p50 {s.edit_p50 * 1e3:.1f} ms p99 {s.edit_p99 * 1e3:.1f} ms, "
+            f"picture p50 {s.picture_p50 * 1e3:.1f} ms p99 {s.picture_p99 * 1e3:.1f} ms "
+            f"(n {s.pictures}), media/caption edits/s {s.media_per_s:.1f}/{s.caption_per_s:.1f}, "
             f"{s.updates_per_s:.0f} upd/s, bot CPU {s.bot_cpu:.2f}, "
             f"harness CPU {s.harness_cpu:.2f}, "
             f"RSS {s.rss / 2**20:.0f} MiB, setup {s.setup_s:.1f} s, errors {s.errors}, "
@@ -717,7 +795,7 @@ def main() -> None:
         "--variants",
         nargs="+",
         default=["echo", "before", "bot"],
-        help=f"{', '.join(VARIANTS)} or rev:<commit> (the bot of that commit)",
+        help=f"{', '.join(VARIANTS)}, rev:<commit> or dir:<path> (the bot there)",
     )
     parser.add_argument("--profile", default=None, help="py-spy raw profiles to this dir")
     args = parser.parse_args()

@@ -7,6 +7,7 @@ import logging
 import os
 import signal
 import sys
+from typing import Any
 
 
 def cap_malloc_arenas() -> None:
@@ -26,9 +27,9 @@ def cap_malloc_arenas() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    from bot import logs
+
+    logs.setup()  # LOG_LEVEL, LOG_FORMAT (a bad value: INFO, text; the check says so)
     if argv and argv[0] == "playground":
         from bot.playground import main as playground
 
@@ -36,20 +37,42 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__)
         print("`python -m bot playground [--port 8080]`: play in a browser, no token needed.")
+        print("`python -m bot --check`: check the configuration, Redis and the token (getMe),")
+        print("one line per check; exit 0 when all is well (the command to run first).")
         print("Environment: BOT_TOKEN (required), REDIS_URL, TELEGRAM_API_URL, BOT_LANGUAGE,")
         print("WEBHOOK_URL, WEBHOOK_PATH, WEBHOOK_HOST (default 127.0.0.1), WEBHOOK_PORT,")
         print("WEBHOOK_SECRET (required in webhook mode unless WEBHOOK_INSECURE=1),")
         print("FIRST_MOVE_SECONDS, TURN_SECONDS, TIMEOUTS_BEFORE_REMOVAL, GAME_TTL_DAYS,")
         print("RENDER_PROCESS, RENDER_PROCESSES, RENDER_THREADS, RENDER_ZLIB,")
-        print("POLLING_CONFLICT_SECONDS.")
+        print("POLLING_CONFLICT_SECONDS,")
+        print("METRICS_PORT (/healthz and /metrics; default 0: off), METRICS_HOST (127.0.0.1),")
+        print("LOG_LEVEL (INFO; DEBUG, WARNING, ERROR), LOG_FORMAT (text, or json: a line each).")
         print("Exit codes: 0 stopped (SIGTERM/SIGINT), 1 Redis or Telegram unreachable,")
         print("2 bad configuration or token, 3 another instance polls with this token.")
         return 0
+    check = bool(argv and argv[0] == "--check")
+    if argv and not check:
+        say(f"unknown argument {argv[0]!r}: see `python -m bot --help`")
+        return 2
     signal.signal(signal.SIGTERM, _stop_early)  # until the bot's own handler (bot/lifecycle.py)
     try:
-        return _run()
+        return _run(check=check)
     except KeyboardInterrupt:  # SIGINT or SIGTERM before the event loop took them over
         return 0
+
+
+def _check(settings: object, live_checks: Any) -> int:
+    """`--check`: one line per check on stdout, the exit code of the worst."""
+    from bot.redact import scrub
+
+    logging.getLogger().setLevel(logging.WARNING)  # the checks' lines only
+    mode = "webhook" if getattr(settings, "webhook_url", None) else "long polling"
+    print(scrub(f"config: ok ({mode})"))
+    code, lines = asyncio.run(live_checks(settings))
+    for line in lines:
+        print(scrub(line))
+    print("all checks passed" if code == 0 else "some checks FAILED")
+    return int(code)
 
 
 def _stop_early(signum: int, frame: object) -> None:
@@ -63,11 +86,11 @@ def say(line: str) -> None:
     print(scrub(line), file=sys.stderr)
 
 
-def _run() -> int:
+def _run(*, check: bool = False) -> int:
     from pydantic import ValidationError
 
     from bot.config import Settings
-    from bot.config_checks import describe, webhook_refusal
+    from bot.config_checks import describe, live_checks, webhook_refusal
 
     cap_malloc_arenas()
     try:
@@ -85,18 +108,25 @@ def _run() -> int:
         for line in describe(e):
             if not line.startswith("BOT_TOKEN: is not set"):
                 say(line)
+        if check:
+            print("config: FAILED (the lines above)")
         return 2
     refusal = webhook_refusal(settings)
     if refusal:
         say(refusal)
+        if check:
+            print("config: FAILED (the line above)")
         return 2
-    from bot import redact
+    from bot import logs, redact
 
+    logs.setup(settings.log_level, settings.log_format)
     redact.install(
         settings.bot_token.get_secret_value(),
         settings.webhook_secret.get_secret_value() if settings.webhook_secret else None,
         redact.url_password(settings.redis_url),
     )
+    if check:
+        return _check(settings, live_checks)
     from aiogram.exceptions import TelegramNetworkError, TelegramUnauthorizedError
 
     from bot.app import StorageUnavailable, run

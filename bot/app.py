@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import time
 from typing import Any
 
 from aiogram import Bot, Dispatcher
@@ -39,8 +40,10 @@ from aiogram.types import (
     ErrorEvent,
 )
 
+from bot import logs, metrics
 from bot.config import Settings
 from bot.handlers import routers
+from bot.health import Ops
 from bot.lifecycle import GRACE, InFlightUpdates, StopSignals, until_stopped
 from bot.limits import ChatSendLimiter
 from bot.polling_conflict import ConflictGuard, PollingConflict
@@ -100,7 +103,7 @@ def stale_query(e: BaseException) -> bool:
     return isinstance(e, TelegramBadRequest) and "query is too old" in str(e).lower()
 
 
-COMMANDS = ("new", "leave", "cancel", "rules", "help")
+COMMANDS = ("new", "table", "leave", "cancel", "rules", "help")
 # Sent as ephemeral messages in groups (Bot API 10.2): the asker alone sees the command
 # and the bot's answer, which costs the group's flood budget nothing (bot/replies.py).
 EPHEMERAL_COMMANDS = frozenset({"leave", "rules", "help"})
@@ -149,6 +152,8 @@ def make_dispatcher(service: GameService, settings: Settings) -> Dispatcher:
     # storage would keep a record for every (chat, user) that ever sent an update.
     dp = Dispatcher(service=service, store=service.store, settings=settings, disable_fsm=True)
     dp.include_routers(*routers())
+    dp.update.outer_middleware(logs.UpdateContext())  # the update's ids on its log lines
+    dp.update.outer_middleware(metrics.UpdateMetrics())  # updates by kind, answer latency
 
     @dp.errors()
     async def on_error(event: ErrorEvent) -> bool:
@@ -221,9 +226,16 @@ class App:
         self.dp.update.outer_middleware(self.inflight)
         self.conflicts = ConflictGuard(settings.polling_conflict_seconds)
         self.bot.session.middleware(self.conflicts)
+        self.calls = metrics.TelegramCalls()  # innermost: every HTTP request (bot/metrics.py)
+        self.bot.session.middleware(self.calls)
+        self.ops = Ops(self)  # /healthz and /metrics on METRICS_PORT (bot/health.py)
         self._polling: asyncio.Task[Any] | None = None
+        self.loop_task: asyncio.Task[Any] | None = None  # long polling (for /healthz)
+        self.loop_started = 0.0
+        self.webhook_listening = False
 
     async def startup(self) -> None:
+        await self.ops.start()
         if isinstance(self.store, RedisStore):
             try:
                 await self.store.ping()
@@ -243,6 +255,10 @@ class App:
                 self.bot, handle_signals=False, close_bot_session=False, polling_timeout=1
             )
         )
+        self._polling_started(self._polling)
+
+    def _polling_started(self, task: asyncio.Task[Any]) -> None:
+        self.loop_task, self.loop_started = task, time.monotonic()
 
     async def stop(self) -> None:
         if self._polling is not None:
@@ -253,6 +269,7 @@ class App:
         await self.service.close()
         await self.bot.session.close()
         await self.store.close()
+        await self.ops.stop()
 
     async def run_polling(
         self, stop: asyncio.Event | None = None, hurry: asyncio.Event | None = None
@@ -268,6 +285,7 @@ class App:
             polling = asyncio.ensure_future(
                 self.dp.start_polling(self.bot, handle_signals=False, close_bot_session=False)
             )
+            self._polling_started(polling)
             waiters = [
                 asyncio.ensure_future(stop.wait()),
                 asyncio.ensure_future(self.conflicts.tripped.wait()),
@@ -307,6 +325,7 @@ class App:
         await self.service.close()
         await self.store.close()
         await self.bot.session.close()
+        await self.ops.stop()
 
     async def run_webhook(
         self, stop: asyncio.Event | None = None, hurry: asyncio.Event | None = None
@@ -339,10 +358,13 @@ class App:
             app = web.Application(client_max_size=MAX_BODY)
             UpdateHandler(self.dp, self.bot, secret).register(app, path=s.webhook_path)
             setup_application(app, self.dp, bot=self.bot)
+            if self.ops.shares_webhook():
+                self.ops.register(app)  # /healthz and /metrics on the webhook's port
             runner = web.AppRunner(app, shutdown_timeout=GRACE)
             await runner.setup()
             site = web.TCPSite(runner, s.webhook_host, s.webhook_port)
             await site.start()
+            self.webhook_listening = True
             log.info("webhook listening on %s:%s%s", s.webhook_host, s.webhook_port, s.webhook_path)
             if secret is None:
                 log.warning(
@@ -353,6 +375,7 @@ class App:
                 )
             await stop.wait()
         finally:
+            self.webhook_listening = False
             if runner is not None:
                 await runner.cleanup()
             await self.shutdown(hurry or asyncio.Event())

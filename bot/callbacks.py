@@ -35,5 +35,15 @@ class CancelCB(CallbackData, prefix="C1"):
     a: str
 
 
+class LeaveCB(CallbackData, prefix="V1"):
+    """The /leave confirmation in a game: u = the asker, e = when it expires (unix
+    seconds), a = yes | no."""
+
+    g: str
+    u: int
+    e: int
+    a: str
+
+
 def fits(data: str) -> bool:
     return len(data.encode()) <= MAX_CALLBACK_BYTES

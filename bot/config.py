@@ -56,6 +56,11 @@ class Settings(BaseSettings):
     # default: every CPU but one, 1 to 4 (bot/cpus.py)
     render_processes: int = Field(default_factory=default_render_processes, ge=1)
     render_threads: int = Field(default=2, ge=1)
+    # operations (bot/health.py, bot/logs.py): /healthz and /metrics on METRICS_PORT (0 = off)
+    metrics_port: int = Field(default=0, ge=0, le=65535)
+    metrics_host: str = "127.0.0.1"
+    log_level: str = Field(default="INFO", pattern=r"(?i)^(debug|info|warning|error|critical)$")
+    log_format: str = Field(default="text", pattern=r"(?i)^(text|json)$")
 
     def sentinel_list(self) -> list[tuple[str, int]]:
         out: list[tuple[str, int]] = []

@@ -27,6 +27,9 @@ EXPECTED = {
     "webhook_port": "a port number 1-65535",
     "render_process": "1 or 0 (true/false, yes/no)",
     "webhook_insecure": "1 or 0 (true/false, yes/no)",
+    "metrics_port": "a port number 1-65535, or 0 for none",
+    "log_level": "DEBUG, INFO, WARNING, ERROR or CRITICAL",
+    "log_format": "text or json",
 }
 TOKEN = re.compile(r"\d+:[A-Za-z0-9_-]+")
 WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
@@ -196,3 +199,52 @@ def webhook_refusal(settings: Settings) -> str | None:
         "WEBHOOK_HOST:WEBHOOK_PORT can post forged updates): set WEBHOOK_SECRET to a long "
         "random string of A-Z, a-z, 0-9, _ or -, or WEBHOOK_INSECURE=1 to run without one"
     )
+
+
+# ------------------------------------------------------------ `python -m bot --check`
+
+
+async def live_checks(settings: Settings) -> tuple[int, list[str]]:
+    """`python -m bot --check` after the configuration parsed: Redis answers PING and the
+    Bot API knows the token (`getMe`). The exit code (0 all well, 1 unreachable, 2 the
+    token refused) and one line per check."""
+    import asyncio
+
+    from aiogram.exceptions import TelegramNetworkError, TelegramUnauthorizedError
+
+    from bot.app import make_bot, make_store
+    from bot.storage import RedisStore
+
+    code = 0
+    lines: list[str] = []
+    store = make_store(settings)
+    try:
+        if isinstance(store, RedisStore):
+            where = (settings.redis_url or "Sentinel").split("@")[-1]
+            try:
+                await asyncio.wait_for(store.ping(), 5)
+                lines.append(f"redis: ok ({where})")
+            except Exception as e:
+                lines.append(f"redis: FAILED, unreachable at {where}: {type(e).__name__}: {e}")
+                code = 1
+        else:
+            lines.append("redis: not configured (REDIS_URL unset: games live in memory only)")
+    finally:
+        await store.close()
+    bot = make_bot(settings)
+    api = settings.telegram_api_url or "api.telegram.org"
+    try:
+        me = await asyncio.wait_for(bot.get_me(), 15)
+        lines.append(f"telegram: ok (@{me.username}, id {me.id}, via {api})")
+    except TelegramUnauthorizedError:
+        lines.append("telegram: FAILED, Telegram refused BOT_TOKEN (check it with @BotFather)")
+        code = 2
+    except (TelegramNetworkError, TimeoutError, OSError) as e:
+        lines.append(f"telegram: FAILED, cannot reach the Bot API ({api}): {e}")
+        code = code or 1
+    except Exception as e:
+        lines.append(f"telegram: FAILED, {type(e).__name__}: {e}")
+        code = code or 1
+    finally:
+        await bot.session.close()
+    return code, lines

@@ -16,6 +16,14 @@ restart is edited within about a second, not after 12–48 s of warming all five
 
 Whoever draws runs at a lower CPU priority (`RENDER_NICE`): when the cores are busy a
 press is answered first and the picture waits, never the other way round.
+
+Headroom: the tables' pictures wait in a line of their own (`Pictures.latest`), at most
+one per chat — a chat's newer picture replaces its waiting one, which is never drawn —
+and only `depth` (2) pictures per render process are handed out at a time, so nothing
+piles up in the pipes. The table worker waits `late` (0.25 s) for a picture
+(`Pictures.ready`); a later one lets the caption and keyboard be edited at once and the
+picture follow when its turn comes (bot/table.py). However many games, the buttons'
+edit does not wait for the pictures of the other chats.
 """
 
 from __future__ import annotations
@@ -28,15 +36,17 @@ import os
 import pickle
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 from typing import Any
 
+from bot import metrics
 from render import deflate
 
 log = logging.getLogger(__name__)
 
 RENDER_NICE = 10  # niceness added to the render process and threads
+LATE = 0.25  # seconds: a table's picture not drawn by then is late (caption edited first)
 HEADER = 4  # bytes of a frame's big-endian length, on the render process's pipes
 
 
@@ -151,8 +161,36 @@ class RenderWorker:
             await self._reader
 
 
+class Job:
+    """One chat's picture: `tag` (the picture's key) drawn by `fn(*args)` into `future`."""
+
+    __slots__ = ("args", "fn", "future", "tag")
+
+    def __init__(self, tag: str, fn: Callable[..., bytes], args: tuple[Any, ...]) -> None:
+        self.tag = tag
+        self.fn = fn
+        self.args = args
+        self.future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self.future.add_done_callback(_seen)
+
+
+def _seen(future: asyncio.Future[Any]) -> None:
+    """Nobody may be waiting for a picture any more (its chat went on): not a warning."""
+    if not future.cancelled():
+        future.exception()
+
+
 class Pictures:
-    """`await pictures.draw(fn, *args)` runs `fn` (a presenter's `picture`) off the loop."""
+    """`await pictures.draw(fn, *args)` runs `fn` (a presenter's `picture`) off the loop.
+
+    The tables' pictures go through `latest(chat, tag, fn, *args)` instead: a queue with
+    at most one waiting picture per chat, latest wins (a chat's waiting picture is
+    replaced by its newer one, in the same place in the line), and only `depth` pictures
+    per render process (or one per render thread) handed out at a time. So under any
+    overload the line is at most one picture per chat, a stale picture is never drawn,
+    and `ready(...)` lets the table worker edit the caption and keyboard at once when
+    the picture is late, and the picture when its turn comes.
+    """
 
     def __init__(
         self,
@@ -161,6 +199,7 @@ class Pictures:
         threads: int = 2,
         process: bool = False,
         processes: int = 1,
+        depth: int = 2,
     ):
         self._ids = list(game_ids)
         self._threads = concurrent.futures.ThreadPoolExecutor(
@@ -168,6 +207,16 @@ class Pictures:
         )
         self._processes = processes if process else 0
         self._workers: list[RenderWorker] = []
+        self.late = LATE  # the table worker's budget for a picture (`ready`)
+        self._n_threads = threads
+        self._depth = depth
+        self._waiting: collections.OrderedDict[Hashable, Job] = collections.OrderedDict()
+        self._drawing: dict[Hashable, Job] = {}  # handed out, one per chat at most
+        self._done: dict[Hashable, Job] = {}  # drawn, until its chat's worker takes it
+        self._running: set[asyncio.Task[None]] = set()
+        self.dropped = 0  # stale pictures never drawn (replaced by their chat's latest)
+        self.drawn = 0  # pictures drawn through `latest`
+        self.peak = 0  # the longest the line of waiting pictures ever was
 
     @property
     def in_process(self) -> bool:
@@ -203,8 +252,131 @@ class Pictures:
                     await worker.close()
         return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
+    # ------------------------------------------------------------ the tables' pictures
+
+    def latest(
+        self, chat: Hashable, tag: str, fn: Callable[..., bytes], *args: Any
+    ) -> asyncio.Future[bytes]:
+        """The picture `tag` of `chat`, drawn by `fn(*args)` when its turn comes: the one
+        already drawn or on its way if it has that tag; otherwise a new one, which takes
+        the place of the chat's waiting picture (that one is dropped, never drawn)."""
+        for jobs in (self._done, self._drawing, self._waiting):
+            job = jobs.get(chat)
+            if job is not None and job.tag == tag:
+                if jobs is self._done and job.future.exception() is not None:
+                    del self._done[chat]  # a failure is told once; asked again, it is redrawn
+                return job.future
+        self._done.pop(chat, None)  # an older picture nobody took: stale
+        job = Job(tag, fn, args)
+        old = self._waiting.get(chat)
+        if old is not None:
+            old.future.cancel()
+            self.dropped += 1
+        self._waiting[chat] = job  # a replaced one keeps its place in the line
+        self.peak = max(self.peak, len(self._waiting))
+        self._pump()
+        return job.future
+
+    def take(self, chat: Hashable, tag: str) -> None:
+        """The table shows the picture `tag` of `chat`: it need not be kept any more."""
+        job = self._done.get(chat)
+        if job is not None and job.tag == tag:
+            del self._done[chat]
+
+    def forget(self, chat: Hashable) -> None:
+        """The chat's game is over: its waiting picture is dropped, a drawn one let go."""
+        self._done.pop(chat, None)
+        job = self._waiting.pop(chat, None)
+        if job is not None:
+            job.future.cancel()
+            self.dropped += 1
+
+    async def ready(
+        self,
+        chat: Hashable,
+        tag: str,
+        fn: Callable[..., bytes],
+        *args: Any,
+        within: float | None,
+        then: Callable[[], None] | None = None,
+    ) -> bytes | None:
+        """The picture (`latest`) if it is drawn within `within` seconds (None: however
+        long it takes), else None, and `then()` is called once it is drawn (or failed):
+        unless a newer picture of the chat replaced it first, in which case nobody cares."""
+        future = self.latest(chat, tag, fn, *args)
+        if within is None or future.done():
+            return await future
+        await asyncio.wait([future], timeout=within)
+        if future.cancelled():  # the chat's game ended meanwhile (`forget`)
+            return None
+        if future.done():
+            return future.result()
+        if then is not None:
+
+            def drawn(f: asyncio.Future[bytes]) -> None:
+                if not f.cancelled():
+                    then()
+
+            future.add_done_callback(drawn)
+        return None
+
+    def waiting(self) -> int:
+        """Pictures in the line, not handed out yet (at most one per chat)."""
+        return len(self._waiting)
+
+    def _capacity(self) -> int:
+        alive = sum(1 for w in self._workers if w.alive)
+        return alive * self._depth if alive else max(1, self._n_threads)
+
+    def _pump(self) -> None:
+        while self._waiting and len(self._drawing) < self._capacity():
+            chat, job = self._waiting.popitem(last=False)
+            if job.future.done():  # cancelled by nobody? then nothing to draw
+                continue
+            self._drawing[chat] = job
+            task = asyncio.ensure_future(self._draw(chat, job))
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+
+    async def _draw(self, chat: Hashable, job: Job) -> None:
+        started = asyncio.get_running_loop().time()
+        try:
+            png = await self.draw(job.fn, *job.args)
+        except asyncio.CancelledError:
+            job.future.cancel()
+            raise
+        except Exception as e:
+            if not job.future.done():
+                job.future.set_exception(e)
+                if chat not in self._waiting:  # told to its chat's worker when it asks
+                    self._done[chat] = job
+        else:
+            self.drawn += 1
+            metrics.rendered(job.fn, started)  # render time per game
+            if not job.future.done():
+                job.future.set_result(png)
+                if chat not in self._waiting:  # else stale already: its latest is coming
+                    self._done[chat] = job
+        finally:
+            if self._drawing.get(chat) is job:
+                del self._drawing[chat]
+            self._pump()
+
     async def close(self) -> None:
         """Stop the render threads and the render processes (waiting for them to exit)."""
+        for task in list(self._running):
+            task.cancel()
+        for job in self._waiting.values():
+            job.future.cancel()
+        self._waiting.clear()
+        self._done.clear()
+        if self.drawn or self.dropped:
+            log.info(
+                "pictures: %d drawn for the tables, %d stale ones dropped, at most %d waiting",
+                self.drawn,
+                self.dropped,
+                self.peak,
+            )
         workers, self._workers = self._workers, []
         self._threads.shutdown(wait=False, cancel_futures=True)
         for worker in workers:

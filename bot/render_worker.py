@@ -21,6 +21,7 @@ import signal
 import sys
 from typing import Any, BinaryIO
 
+from bot import logs
 from bot.pictures import HEADER, frame, lower_priority
 from bot.warm_up import WARMER, prepare
 
@@ -74,9 +75,7 @@ def main() -> None:
     results = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print goes to stderr, never into the results
     jobs = sys.stdin.buffer
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )  # on stderr, the bot's
+    logs.setup()  # on stderr, the bot's: LOG_LEVEL and LOG_FORMAT as the bot's (bot/logs.py)
     prepare()  # at the bot's priority: it is starting, nobody waits for answers yet
     lower_priority()  # the pictures (and the warm-up thread it starts) below the bot's
     WARMER.after = settle_heap

@@ -40,6 +40,7 @@ from aiogram.types import (
     ReplyParameters,
 )
 
+from bot import metrics
 from bot.limits import ChatSendLimiter, is_group_send, routed
 
 log = logging.getLogger(__name__)
@@ -118,13 +119,16 @@ class Sender:
                         retry_after=max(1, math.ceil(hold)),
                     )
                 await asyncio.sleep(hold)
+                metrics.flood_wait("hold", hold)
             if group is not None:
                 if chatter:
                     if not await self.limiter.try_chatter(group):
                         log.info("chat %s: the window is busy, reply %s dropped", group, name)
                         return None
                 else:
+                    waited = time.monotonic()
                     await self.limiter.acquire(group)  # charged now, right before sending
+                    metrics.flood_wait("window", time.monotonic() - waited)
             token = routed.set(True)
             try:
                 return await self.bot(method)
@@ -149,6 +153,7 @@ class Sender:
             finally:
                 routed.reset(token)
             await asyncio.sleep(wait)
+            metrics.flood_wait("retry_after", wait)
         return None
 
     async def send_text(

@@ -1,7 +1,10 @@
 """The living table message: sent once, then edited in place.
 
 `editMessageMedia` when the picture changed, `editMessageCaption` (with the keyboard)
-when only the text or the buttons did; "message is not modified" is harmless.
+when only the text or the buttons did — or when the new picture is late (not drawn
+within `Pictures.late`, bot/pictures.py): then the caption and keyboard are edited at
+once over the old picture, and `editMessageMedia` follows once the picture is drawn
+(unless a newer one replaced it meanwhile). "message is not modified" is harmless.
 Both go through `bot.sender.Sender` as `latest_wins` calls: a `RetryAfter` is not
 retried there but reaches the table worker, which waits and then edits in the latest
 state (an outdated edit is never sent late).

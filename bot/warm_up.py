@@ -18,7 +18,9 @@ for all five on a loaded machine. Nothing waits for them any more:
   pictures down (about 1 → 2 s in `bench/restart.py`).
 
 `NASTOLKA_TEST_WARM_UP_DELAY` (seconds, tests and benchmarks only) makes each game's
-warm-up start that much later, so that "before the warm-up finished" is deterministic.
+warm-up start that much later, so that "before the warm-up finished" is deterministic;
+`NASTOLKA_TEST_RENDER_DELAY` (seconds) makes every picture that much slower to draw (the
+process that draws sleeps first), so that "the pictures can't keep up" is too.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 DELAY_ENV = "NASTOLKA_TEST_WARM_UP_DELAY"
+RENDER_DELAY_ENV = "NASTOLKA_TEST_RENDER_DELAY"
 LOWEST_NICE = 19
 
 
@@ -74,6 +77,14 @@ def draw_cold(module: Any, view: Any, names: Mapping[int, str] | None) -> bytes:
     draw = getattr(module, "draw_rgb", None) or module.draw
     png: bytes = common.encode_png(draw(view, names))
     return png
+
+
+def seconds(env: str) -> float:
+    """A test delay from the environment (0 when unset or unreadable)."""
+    try:
+        return max(0.0, float(os.environ.get(env, "0") or 0))
+    except ValueError:
+        return 0.0
 
 
 def _lowest_priority() -> None:
@@ -121,12 +132,7 @@ class Warmer:
             return self._done.wait_for(lambda: game_id in self._warm, timeout)
 
     def delay(self) -> float:
-        if self._delay is not None:
-            return self._delay
-        try:
-            return max(0.0, float(os.environ.get(DELAY_ENV, "0") or 0))
-        except ValueError:
-            return 0.0
+        return self._delay if self._delay is not None else seconds(DELAY_ENV)
 
     def _run(self) -> None:
         _lowest_priority()
@@ -163,6 +169,9 @@ def picture(game_id: str, view: Any, names: Mapping[int, str] | None) -> bytes:
     module = renderer(game_id)
     if module is None:
         raise LookupError(f"no renderer for {game_id!r}")
+    slow = seconds(RENDER_DELAY_ENV)
+    if slow:
+        time.sleep(slow)
     if WARMER.is_warm(game_id):
         png: bytes = module.render(view, names)
         return png

@@ -276,31 +276,7 @@ class EphemeralMethods:
     async def m_editEphemeralMessageMedia(
         self, params: dict[str, Any], uploads: dict[str, _Upload]
     ) -> Any:
-        from .server import bad_request
-
-        api = self._api()
-        message = self._ephemeral_target(params, "edit")
-        media = _as_dict(params.get("media"))
-        if media is None:
-            raise bad_request("can't parse InputMedia JSON object")
-        if media.get("type") != "photo":
-            raise bad_request(f"the fake server supports only photo media, not {media.get('type')}")
-        if message.photo is None:
-            raise bad_request("there is no media in the message to edit")
-        caption, caption_entities = api._text(
-            media, "caption", "caption_entities", 1024, required=False
-        )
-        markup = api._markup(params, inline_only=True)
-        photo = api._photo(media.get("media"), uploads, "media")
-        api._apply_edit(
-            message,
-            caption=caption,
-            caption_entities=caption_entities,
-            photo=photo,
-            reply_markup=markup,
-            changes_caption=True,
-            changes_photo=True,
-        )
+        self._api()._edit_media(self._ephemeral_target(params, "edit"), params, uploads)
         return True
 
     async def m_editEphemeralMessageReplyMarkup(

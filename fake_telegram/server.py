@@ -1667,9 +1667,14 @@ class FakeBotApi(EphemeralMethods):
         )
 
     async def m_editMessageMedia(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:
-        message = self._editable(params)
+        return self._edit_media(self._editable(params), params, uploads)
+
+    def _edit_media(
+        self, message: StoredMessage, params: dict[str, Any], uploads: dict[str, _Upload]
+    ) -> Any:
+        """editMessageMedia's checks and edit, for a message or an ephemeral one."""
         media = params.get("media")
-        if isinstance(media, str):
+        if isinstance(media, str) and media:
             media = json.loads(media)
         if not isinstance(media, dict):
             raise bad_request("can't parse InputMedia JSON object")

@@ -3,7 +3,7 @@
     >>> from locales import get_translator
     >>> t = get_translator("ru")
     >>> t("lobby.join")
-    'Играть'
+    '🙋 Играть'
     >>> t.plural(3, "unit.tile")
     '3 фишки'
 

@@ -11,8 +11,8 @@ players in this round's order with their cell counts.
 
 Example:
     >>> from games.cell_capture import GAME
-    >>> v = GAME.view(GAME.new(players=[1, 2], seed=1), None)
-    >>> render(v, {1: "Аня", 2: "Борис"})[:4] == b"\\x89PNG"
+    >>> v = GAME.view(GAME.new(players=[1, 2, 3], seed=1), None)
+    >>> render(v, {1: "Аня", 2: "Борис", 3: "Вика"})[:4] == b"\\x89PNG"
     True
 """
 
@@ -64,6 +64,14 @@ MAX_CELL = 116
 GAP = 4  # grid gap between cells (the board's background shows through)
 HEADER = 122
 LEGEND_ROW = 62
+SPARE_MARKS = "DFGJLNQRSUVWZ"  # Latin letters that look like no Cyrillic letter or digit
+KEY_ROW = 96  # the key under the players: what the letters, numbers and dots mean
+KEY_CELL = 66
+KEY_RGB: RGB = (120, 116, 112)
+KEY_TEXT = (
+    "буква — чей путь, цифра — порядок клеток в нём",
+    "— конец пути, якорь: новый путь начинают рядом",
+)
 
 PLAYER_RGB: dict[str, RGB] = {
     "red": (229, 57, 53),
@@ -117,7 +125,8 @@ def cell_centre(size: int, r: int, c: int) -> tuple[int, int]:
 
 def image_size(view: View) -> tuple[int, int]:
     rows = (len(view.players) + 1) // 2
-    return WIDTH, HEADER + LABEL + cell_size(view.size) * view.size + 24 + rows * LEGEND_ROW + PAD
+    grid = cell_size(view.size) * view.size
+    return WIDTH, HEADER + LABEL + grid + 24 + rows * LEGEND_ROW + KEY_ROW + PAD
 
 
 def _rc(name: str) -> tuple[int, int]:
@@ -236,7 +245,9 @@ def _numbered_cell(size: int, colour: RGB, number: int) -> Any:
     return tile.im
 
 
-def _draw_grid(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+def _draw_grid(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+) -> None:
     size = view.size
     cs = cell_size(size)
     x0, y0 = grid_origin(size)
@@ -259,12 +270,14 @@ def _draw_grid(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
                 _rect(img, cell_box(size, r, c), CENTRE_RGB)
                 _star(img, cell_centre(size, r, c), cs * 0.36, WHITE)
 
+    marks = owner_marks(view, names)
     for p in view.paths[:-1]:  # cells with their numbers, then the joints between them
         cells = [_rc(x) for x in p.cells]
         col = _colour(view, p.seat)
         for j, (r, c) in enumerate(cells):
             bx, by = x0 + c * cs + g, y0 + r * cs + g
             img.im.paste(_numbered_cell(size, col, j + 1), (bx, by, bx + cs - GAP, by + cs - GAP))
+            _owner_mark(img, size, r, c, marks[p.seat], col)
         for a, b in pairwise(cells):
             _rect(img, _bridge(size, a, b, g), col)
     if view.paths:  # the last capture: a dark border inside its shape
@@ -278,20 +291,55 @@ def _draw_grid(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
             cx, cy = cell_centre(size, r, c)
             stamp_text(img, (cx, cy + 1), str(j + 1), size=_number_size(size), bold=True, fill=ink,
                        anchor="mm")  # fmt: skip
+            _owner_mark(img, size, r, c, marks[p.seat], col, GAP // 2 + 4)
 
-    for a in view.anchors:
-        r, c = _rc(a)
+    for anchor in view.anchors:
+        r, c = _rc(anchor)
         if view.grid[r][c] != CENTRE:
             _anchor_dot(img, size, r, c)
 
     # Anchors offered for the chosen number: a yellow ring.
-    for a in view.offered_anchors:
-        r, c = _rc(a)
+    for anchor in view.offered_anchors:
+        r, c = _rc(anchor)
         box = cell_box(size, r, c, GAP // 2 - 2)
         d.rectangle(box, outline=INK, width=7)
         d.rectangle(cell_box(size, r, c, GAP // 2 - 1), outline=HIGHLIGHT, width=5)
 
     _draw_draft(img, d, view)
+
+
+def owner_marks(view: View, names: Mapping[int, str] | None) -> list[str]:
+    """Per seat, the mark its cells carry besides the colour: the first letter of the
+    name, capitalised (`Аня` → `А`). Players whose letters clash get two (`Ан`, `Ал`),
+    and so does `З`, which would read as the digit 3 next to a path number (`Зоя` → `Зо`).
+    A name without a letter, or names that still clash (two «Саша», no names), get a Latin
+    letter that looks like no Cyrillic one (`D`, `F`, …), shown in the legend too."""
+    first = []
+    for seat in range(len(view.players)):
+        first.append([ch for ch in _name(view, seat, names) if ch.isalpha()])
+    one = [x[0].upper() if x else "" for x in first]
+    two = [
+        m + x[1].lower() if (one.count(m) > 1 or m == "З") and len(x) > 1 else m
+        for m, x in zip(one, first, strict=True)
+    ]
+    spare = iter(x for x in SPARE_MARKS if x not in two)
+    return [m if m and m != "З" and two.count(m) == 1 else next(spare) for m in two]
+
+
+def _mark_size(size: int) -> int:
+    """The type size of the owner's letter in a captured cell's top-left corner."""
+    return max(16, round(cell_size(size) * 0.4))
+
+
+def _owner_mark(
+    img: Image.Image, size: int, r: int, c: int, mark: str, colour: RGB, inset: int = GAP // 2
+) -> None:
+    """The owner's letter in the top-left corner of a captured cell (colour is not the
+    only sign of the owner: spec §3, issue 18)."""
+    bx0, by0, _, _ = cell_box(size, r, c, inset)
+    pad = max(2, cell_size(size) // 18)
+    stamp_text(img, (bx0 + pad, by0 + pad - 2), mark, size=_mark_size(size), bold=True,
+               fill=contrast_ink(colour), anchor="la")  # fmt: skip
 
 
 def _anchor_dot(img: Image.Image, size: int, r: int, c: int) -> None:
@@ -438,6 +486,7 @@ def _draw_legend(
     size = view.size
     top = grid_origin(size)[1] + cell_size(size) * size + 24
     seats = _legend_seats(view)
+    marks = owner_marks(view, names)
     rows = (len(seats) + 1) // 2
     col_w = (WIDTH - 2 * PAD) // 2
     for i, seat in enumerate(seats):
@@ -477,10 +526,13 @@ def _draw_legend(
         else:
             tag = ""
         tag_w = text_width(tag, 26) + 12 if tag else 0
+        name = _name(view, seat, names)
+        if not name.upper().startswith(marks[seat].upper()):
+            name = f"{marks[seat]} · {name}"  # the letter its cells carry
         stamp_text(
             img,
             (x + 132, ym + 1),
-            _name(view, seat, names),
+            name,
             size=32,
             bold=acting or winner,
             fill=INK if p.active else MUTED,
@@ -492,6 +544,29 @@ def _draw_legend(
             stamp_text(img, (x + col_w - 24, ym + 2), tag, size=26, fill=INK_SOFT, anchor="rm")
 
 
+def _draw_key(img: Image.Image, top: int) -> None:
+    """The key: a sample path of two cells (letter, number, end dots) and what they mean."""
+    x, y = PAD + 6, top + (KEY_ROW - KEY_CELL) // 2
+    for j in range(2):
+        bx = x + j * (KEY_CELL + GAP)
+        _rect(img, (bx, y, bx + KEY_CELL - 1, y + KEY_CELL - 1), KEY_RGB)
+        stamp_text(img, (bx + 4, y + 2), "А", size=24, bold=True, fill=WHITE, anchor="la")
+        stamp_text(img, (bx + KEY_CELL // 2 + 3, y + KEY_CELL // 2 + 4), str(j + 1), size=32,
+                   bold=True, fill=WHITE, anchor="mm")  # fmt: skip
+        disc(img, (bx + KEY_CELL - 11, y + 11), 6, WHITE, INK, 2)
+    _rect(img, (x + KEY_CELL, y, x + KEY_CELL + GAP - 1, y + KEY_CELL - 1), KEY_RGB)
+    tx = x + 2 * KEY_CELL + GAP + 24
+    for i, line in enumerate(KEY_TEXT):
+        ty = y + 14 + i * 36
+        if i == 1:  # the end dot itself, then its meaning
+            disc(img, (tx + 9, ty), 8, WHITE, INK, 3)
+            stamp_text(img, (tx + 26, ty), line, size=30, fill=INK_SOFT, anchor="lm",
+                       max_width=WIDTH - PAD - tx - 26, min_size=22)  # fmt: skip
+        else:
+            stamp_text(img, (tx, ty), line, size=30, fill=INK_SOFT, anchor="lm",
+                       max_width=WIDTH - PAD - tx, min_size=22)  # fmt: skip
+
+
 # ---------------------------------------------------------------- entry points
 
 
@@ -500,8 +575,9 @@ def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
     img = Image.new("RGB", image_size(view), PAPER)
     d = ImageDraw.Draw(img)
     _draw_header(img, d, view, names)
-    _draw_grid(img, d, view)
+    _draw_grid(img, d, view, names)
     _draw_legend(img, d, view, names)
+    _draw_key(img, img.height - PAD - KEY_ROW)
     return img
 
 
@@ -576,6 +652,7 @@ def warm_up() -> None:
         disc(scratch, (100, 92), 23, col)
     disc(scratch, (100, 92), 23, WHITE, INK, 3)
     disc(scratch, (100, 92), 23, WHITE, MUTED, 2)
+    _draw_key(scratch, 0)
     encode(Image.new("RGB", (8, 8), PAPER))  # fits the palette, loads the PNG plugin
 
 

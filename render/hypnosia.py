@@ -1,11 +1,13 @@
 """The board of «Гипнозия» as a phone-readable picture.
 
 Drawn from the public `View` only. Three concentric rings (outer 1, middle 2, inner 3),
-each cell numbered in pale type so that a button's «→ 1.7» can be found; bridge cells
+each cell numbered (≥ 9 px tall when the picture is shown 360 px wide); bridge cells
 are split in two colours with a dark arrow pointing inwards; the centre holds the five
 fields 5·4·3·2·1 (taken ones in the holder's colour). Each player's four start positions
 lie radially outside his entry cell, №1 nearest the ring. A token is a disc in its
-owner's colour with its number; a pair is two discs side by side. Above the board: whose
+owner's colour with its number; a pair is two discs side by side. While a player moves,
+each legal move's mark — the one its button spells, «2+5» for «№2 +5», «1⤵3», «1&3+4» —
+stands on the cell (or centre field) it lands on, red for a capture. Above the board: whose
 turn it is and the dice (a used die greyed); below: every player with his score, centre
 fields, captures and losses.
 
@@ -60,26 +62,30 @@ from render.common import (
     paste,
     round_box,
     stamp_text,
+    text_width,
 )
 
 WIDTH = 1000
 HEADER = 118
-BOARD = 1040  # the square the board is drawn in
-LEGEND_ROW = 74
+BOARD = 1144  # the square the board is drawn in
+LEGEND_ROW = 68
 PAD = 22
 CX = WIDTH / 2
 CY = HEADER + BOARD / 2
 
 # Ring k: centre radius of the band, half-width of the band.
-RADIUS: dict[int, float] = {1: 352.0, 2: 273.0, 3: 196.0}
-HALF = 34.0
+# Sized for a phone (issue 18): at 360 px wide a cell number is ≥ 9 px tall.
+RADIUS: dict[int, float] = {1: 380.0, 2: 292.0, 3: 204.0}
+HALF = 40.0
 CENTRE_R = 150.0
 FIELD_R = 38.0
 FIELD_RING = 90.0
-TOKEN_R = 21.0
-PAIR_R = 17.0
-START_R0 = 412.0  # radius of start position №1
-START_STEP = 31.0
+TOKEN_R = 27.0
+PAIR_R = 20.0
+START_R0 = 446.0  # radius of start position №1
+START_STEP = 36.0
+START_R = 17.0  # a token on a start position
+CELL_NUMBER_SIZE: dict[int, int] = {1: 34, 2: 34, 3: 36}
 
 PLAYER_RGB: dict[str, RGB] = {
     "red": (222, 45, 45),
@@ -98,7 +104,7 @@ ARROW_RGB: RGB = (70, 60, 50)
 END_TEXT: dict[EndReason, str] = {
     EndReason.CENTRE_FULL: "центр заполнен",
     EndReason.NO_TOKENS: "фишек в игре не осталось",
-    EndReason.ROUND_LIMIT: "достигнут предел кругов",
+    EndReason.ROUND_LIMIT: "сыграно 200 раундов",
     EndReason.PLAYERS_LEFT: "игроки вышли",
 }
 
@@ -215,14 +221,13 @@ def _board_layer() -> Image.Image:
     c.circle((CX, CY), CENTRE_R, fill=CENTRE_RGB, outline=EDGE, width=4)
     img = c.image()
     d = ImageDraw.Draw(img)
-    # cell numbers (pale; a token covers them)
+    # cell numbers (a token covers them)
     for k in (1, 2, 3):
-        size = {1: 21, 2: 23, 3: 26}[k]
+        size = CELL_NUMBER_SIZE[k]
         for j in range(RING_SIZES[k]):
             x, y = polar(RADIUS[k], angle(k, j))
-            fill = mix(RING_RGB[k], INK, 0.45)
-            if is_bridge(k, j):
-                y -= 0  # the bridge number sits across both halves
+            fill = mix(RING_RGB[k], INK, 0.62)
+            if is_bridge(k, j):  # the bridge number sits across both halves
                 fill = INK
             d.text(
                 (x, y - HEADER),
@@ -231,7 +236,6 @@ def _board_layer() -> Image.Image:
                 fill=fill,
                 anchor="mm",
             )
-    # ring names along the top of each ring
     return img
 
 
@@ -261,6 +265,9 @@ def _patch(before: Image.Image, paint: Callable[[Image.Image], None]) -> Layer:
     return sprite.im, box[0], box[1], sprite.width, sprite.height
 
 
+NOTE_SIZE = 28  # the notes in the board's corners
+
+
 def _max_height() -> int:
     return HEADER + BOARD + 8 + 3 * LEGEND_ROW + PAD
 
@@ -273,16 +280,16 @@ def _background() -> Image.Image:
     d = ImageDraw.Draw(img)
     draw_text(d, (CX, CY + 6), "★", size=30, fill=mix(CENTRE_RGB, WHITE, 0.5), anchor="mm")
     # the direction of movement, in the board's top-left corner
-    draw_text(d, (PAD, HEADER + 24), "↺ фишки идут", size=24, fill=INK_SOFT, anchor="lm")
-    draw_text(d, (PAD, HEADER + 52), "против часовой", size=24, fill=INK_SOFT, anchor="lm")
-    draw_text(d, (WIDTH - PAD, HEADER + 24), "мост ➜ на круг", size=24, fill=INK_SOFT,
-              anchor="rm")  # fmt: skip
-    draw_text(d, (WIDTH - PAD, HEADER + 52), "ближе к центру", size=24, fill=INK_SOFT,
-              anchor="rm")  # fmt: skip
-    draw_text(d, (PAD, HEADER + BOARD - 52), "поле = круг.номер", size=24, fill=INK_SOFT,
-              anchor="lm")  # fmt: skip
-    draw_text(d, (PAD, HEADER + BOARD - 24), "1 — внешний круг", size=24, fill=INK_SOFT,
-              anchor="lm")  # fmt: skip
+    note = {"size": NOTE_SIZE, "fill": INK_SOFT}
+    draw_text(d, (PAD, HEADER + 26), "↺ фишки идут", anchor="lm", **note)
+    draw_text(d, (PAD, HEADER + 60), "против часовой", anchor="lm", **note)
+    draw_text(d, (WIDTH - PAD, HEADER + 26), "мост ➜ на круг", anchor="rm", **note)
+    draw_text(d, (WIDTH - PAD, HEADER + 60), "ближе к центру", anchor="rm", **note)
+    draw_text(d, (PAD, HEADER + BOARD - 94), "метка 2+5: куда", anchor="lm", **note)
+    draw_text(d, (PAD, HEADER + BOARD - 60), "придёт №2 с кубиком 5", anchor="lm", **note)
+    draw_text(d, (WIDTH - PAD, HEADER + BOARD - 94), "поле 1.7: круг 1", anchor="rm", **note)
+    draw_text(d, (WIDTH - PAD, HEADER + BOARD - 60), "(внешний), номер 7", anchor="rm",
+              **note)  # fmt: skip
     return img
 
 
@@ -309,7 +316,7 @@ def _token_sprite(colour: RGB, number: int, radius: float, ring: RGB | None) -> 
     c.circle((0, 0), radius, fill=colour, outline=INK, width=2.5)
     sprite = c.image()
     d = ImageDraw.Draw(sprite)
-    draw_text(d, (half, half + 1), str(number), size=round(radius * 1.25), bold=True,
+    draw_text(d, (half, half + 1), str(number), size=round(radius * 1.4), bold=True,
               fill=contrast_ink(colour), anchor="mm")  # fmt: skip
     return make_layer(sprite, -half, -half)
 
@@ -336,14 +343,15 @@ def _paint_start_column(img: Image.Image, board_seat: int, col: RGB) -> None:
     d = ImageDraw.Draw(img)
     for i in range(1, 5):
         x, y = start_xy(board_seat, i)
-        box = (x - 15, y - 15, x + 15, y + 15)
+        h = START_R
+        box = (x - h, y - h, x + h, y + h)
         d.rounded_rectangle(
             box, radius=6, fill=mix(col, WHITE, 0.75), outline=mix(col, INK, 0.3), width=2
         )
-        draw_text(d, (x, y + 1), str(i), size=17, fill=mix(col, INK, 0.4), anchor="mm")
+        draw_text(d, (x, y + 1), str(i), size=22, fill=mix(col, INK, 0.4), anchor="mm")
     a = angle(1, entry(board_seat))
     x0, y0 = polar(RADIUS[1] + HALF + 4, a)
-    x1, y1 = polar(START_R0 - 17, a)
+    x1, y1 = polar(START_R0 - START_R - 2, a)
     d.line([(x0, y0), (x1, y1)], fill=mix(col, INK, 0.2), width=5)
 
 
@@ -360,7 +368,7 @@ def _draw_starts(img: Image.Image, view: View) -> None:
         col = _colour(view, p.seat)
         for i in range(1, 5):
             if p.tokens[i - 1] == START:
-                _token(img, start_xy(p.board_seat, i), col, i, radius=16)
+                _token(img, start_xy(p.board_seat, i), col, i, radius=START_R)
 
 
 def _draw_tokens(img: Image.Image, view: View) -> None:
@@ -376,8 +384,84 @@ def _draw_tokens(img: Image.Image, view: View) -> None:
             _token(img, cell_xy(cell), col, cv.tokens[0], ring=ring)
         else:
             a = angle(k, j)
-            for n, dr in zip(cv.tokens[:2], (+15.0, -15.0), strict=False):
+            for n, dr in zip(cv.tokens[:2], (+PAIR_R, -PAIR_R), strict=False):
                 _token(img, polar(RADIUS[k] + dr, a), col, n, radius=PAIR_R, ring=ring)
+
+
+# ---------------------------------------------------------------- move marks
+
+TAG_SIZE = 30
+TAG_H = 40
+CAPTURE_RGB: RGB = (200, 30, 30)
+
+
+def _tag_edge(col: RGB) -> RGB:
+    return mix(col, INK, 0.15)
+
+
+def _tag_width(text: str) -> int:
+    return max(TAG_H, text_width(text, TAG_SIZE, True) + 14)
+
+
+@lru_cache(maxsize=512)
+def _tag_sprite(text: str, captures: bool, edge: RGB) -> Layer:
+    """A move's mark (its button's `2+5`): bold text on white in a frame of the mover's
+    colour (red text and frame for a capture), centred on a pixel corner."""
+    w = _tag_width(text)
+    sprite = Image.new("RGBA", (w + 1, TAG_H + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(sprite)
+    d.rounded_rectangle((0, 0, w, TAG_H), radius=9, fill=INK)
+    d.rounded_rectangle((2, 2, w - 2, TAG_H - 2), radius=8, fill=edge)
+    d.rounded_rectangle((5, 5, w - 5, TAG_H - 5), radius=6, fill=WHITE)
+    draw_text(d, (w / 2, TAG_H / 2 + 1), text, size=TAG_SIZE, bold=True,
+              fill=CAPTURE_RGB if captures else INK, anchor="mm")  # fmt: skip
+    return make_layer(sprite, -(w // 2), -(TAG_H // 2))
+
+
+def _tag_spot(dest: str, fields: list[int]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Where a mark goes (the destination's centre) and the direction to move it along
+    when marks collide (outwards from the board's centre)."""
+    if dest == "C":
+        x, y = field_xy(fields[0]) if fields else (CX, CY)
+    else:
+        x, y = cell_xy(dest)
+    dx, dy = x - CX, y - CY
+    norm = math.hypot(dx, dy) or 1.0
+    return (x, y), (dx / norm, dy / norm)
+
+
+def _draw_targets(img: Image.Image, view: View) -> None:
+    """Each legal move's mark on the cell (or centre field) it lands on, the same mark its
+    button reads («2+5» = «№2 +5»): nobody counts cells or reads ring numbers. Marks
+    that would overlap are pushed apart along the radius, with a pointer to their cell."""
+    seat = view.current
+    if seat is None or view.phase is not Phase.MOVE or not view.moves:
+        return
+    edge = _tag_edge(_colour(view, seat))
+    placed: list[tuple[float, float, float, float]] = []
+    marks: list[tuple[str, bool, float, float]] = []
+    d = ImageDraw.Draw(img)
+    for m in sorted(view.moves, key=lambda m: m.dest):  # one cell's marks one after another
+        (x, y), (ux, uy) = _tag_spot(m.dest, m.fields)
+        w = _tag_width(m.tag)
+        occupied = m.dest in view.board or m.dest == "C"
+        base = HALF * 0.55 if occupied else 0.0  # the token there stays half visible
+        for step in (0, 1, -1, 2, -2, 3, 4):
+            off = base + step * (TAG_H * 0.8)
+            cx = min(max(x + ux * off, w / 2 + 4), WIDTH - w / 2 - 4)  # inside the picture
+            cy = min(max(y + uy * off, HEADER + TAG_H), HEADER + BOARD - TAG_H)
+            box = (cx - w / 2 - 1, cy - TAG_H / 2 - 1, cx + w / 2 + 1, cy + TAG_H / 2 + 1)
+            if not any(
+                box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed
+            ):
+                break
+        placed.append(box)
+        marks.append((m.tag, m.captures > 0, cx, cy))
+        if math.hypot(cx - x, cy - y) > TAG_H * 0.6:  # moved off its cell: point at it
+            d.line([(x, y), (cx, cy)], fill=INK, width=3)
+            d.ellipse((x - 5, y - 5, x + 5, y + 5), fill=INK)
+    for tag, captures, cx, cy in marks:  # the marks over every pointer
+        blit(img, _tag_sprite(tag, captures, edge), (round(cx), round(cy)))
 
 
 def _paint_field(img: Image.Image, value: int, col: RGB | None) -> None:
@@ -458,7 +542,7 @@ def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
         line = "выбирает ход: два кубика"
     else:
         line = "выбирает ход: остался один кубик"
-    return title, f"Круг {view.round_no} · {line}"
+    return title, f"Раунд {view.round_no} · {line}"
 
 
 def _draw_header(img: Image.Image, view: View, names: Mapping[int, str] | None) -> None:
@@ -556,6 +640,7 @@ def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
     _draw_starts(img, view)
     _draw_centre(img, view)
     _draw_tokens(img, view)
+    _draw_targets(img, view)
     _draw_legend(img, d, view, names)
     return img
 
@@ -585,7 +670,11 @@ def _palette_pictures() -> Iterator[Image.Image]:
             x, y = 60 + n * 60, 200 + k * 100
             _token(swatch, (x, y), col, n, ring=HIGHLIGHT)
             _token(swatch, (x + 300, y), col, n, radius=PAIR_R)
-            _token(swatch, (x + 600, y), col, n, radius=16)
+            _token(swatch, (x + 600, y), col, n, radius=START_R)
+        for n, captures in enumerate((False, True)):  # move marks in the mover's colour
+            blit(
+                swatch, _tag_sprite("1&3+4", captures, _tag_edge(col)), (80 + n * 160, 900 + k * 44)
+            )
     for value in CENTRE_VALUES:
         blit(swatch, _field(value, None))
     for i, v in enumerate((3, 6)):
@@ -622,7 +711,7 @@ def warm_up() -> None:
         for value in CENTRE_VALUES:
             _field(value, col)
         for n in range(1, 5):
-            _token_sprite(col, n, 16, None)
+            _token_sprite(col, n, START_R, None)
             for radius in (TOKEN_R, PAIR_R):
                 _token_sprite(col, n, radius, None)
                 _token_sprite(col, n, radius, HIGHLIGHT)

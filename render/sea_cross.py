@@ -6,7 +6,8 @@ a small ⚓, his домик (Д1…Д4) tinted deeper, his порог with an ar
 centre in the four colours. Tokens are discs in the player's colour with their number
 1–4; two tokens of one colour side by side on the loop (a блок) are joined by a dark bar.
 The reserves sit in the corners outside the cross, next to the owner's name and his
-count of tokens at home. The last move is outlined in yellow (origin thin, target
+count of tokens at home, and the dice his last roll burnt (R6: «сгорели:» and the
+dice, until he rolls again). The last move is outlined in yellow (origin thin, target
 thick). While the player to act chooses, every legal move is tagged on its target cell
 («1+5», «⚓», «1⤳») so nobody has to count cells; a capture's tag is red. Above the
 board: whose turn it is, what he is doing, and the two dice (used ones faded).
@@ -342,10 +343,12 @@ def _draw_corner_labels(img: Image.Image, view: View, names: Mapping[int, str] |
         img.im.paste(plate, (x0, y0, x1 + 1, y1 + 1))
         w = x1 - x0 - 24
         cy = (y0 + y1) // 2
+        burnt = p.burnt if p.active and not view.over else []
+        shift = 16 if burnt else 0  # a third line: the dice his last roll burnt (R6)
         name = _name(view, p.seat, names)
         stamp_text(
             img,
-            (x0 + 12, cy - 30),
+            (x0 + 12, cy - 30 - shift),
             name,
             size=34,
             bold=True,
@@ -362,7 +365,7 @@ def _draw_corner_labels(img: Image.Image, view: View, names: Mapping[int, str] |
             line = f"дома {p.home_count} из 4"
         stamp_text(
             img,
-            (x0 + 12, cy + 24),
+            (x0 + 12, cy + 24 - (28 if burnt else 0)),
             line,
             size=28,
             bold=won,
@@ -373,6 +376,35 @@ def _draw_corner_labels(img: Image.Image, view: View, names: Mapping[int, str] |
         )
         if won:
             stamp_text(img, (x1 - 14, cy - 30), "★", size=40, fill=STAR_RGB, anchor="rm")
+        if burnt:
+            _draw_burnt(img, (x0 + 12, cy + 42), burnt)
+
+
+BURNT_DIE = 46
+
+
+@lru_cache(maxsize=8)
+def _burnt_die_sprite(value: int) -> Image.Image:
+    """A small die that burnt (R6): on a pale face, framed in red."""
+    n = BURNT_DIE
+    c = Canvas((n, n))
+    c.rounded_rect(
+        (2, 2, n - 3, n - 3), 8, fill=mix(RED_RGB, WHITE, 0.85), outline=RED_RGB, width=3
+    )
+    for px, py in PIPS.get(value, ()):
+        c.circle((2 + px * (n - 4), 2 + py * (n - 4)), 5, fill=INK)
+    return c.image()
+
+
+def _draw_burnt(img: Image.Image, at: tuple[int, int], dice: list[int]) -> None:
+    """«сгорел: ⚀» on the line at `at` (left, middle): the dice a roll left unused."""
+    x, y = at
+    word = "сгорел:" if len(dice) == 1 else "сгорели:"
+    stamp_text(img, (x, y), word, size=28, bold=True, fill=RED_RGB, anchor="lm")
+    x += text_width(word, 28, True) + 10
+    for v in dice:
+        paste(img, _burnt_die_sprite(v), (x, y - BURNT_DIE // 2))
+        x += BURNT_DIE + 6
 
 
 def _draw_last_move(d: ImageDraw.ImageDraw, view: View) -> None:
@@ -653,6 +685,7 @@ def _palette_pictures() -> Iterator[Image.Image]:
     y += TAG_H + 4
     for i, (used, double) in enumerate(((False, False), (False, True), (True, False))):
         paste(swatch, _die_sprite(6, used, double), (i * (DIE_SIZE + 4), y))
+    paste(swatch, _burnt_die_sprite(6), (3 * (DIE_SIZE + 4), y))
     for i, colour in enumerate((BLOCK_RGB, STAR_RGB)):  # small flat areas: a блок, the ★
         swatch.paste(colour, (300 + i * 40, y, 330 + i * 40, y + 20))
     yield swatch
@@ -695,6 +728,7 @@ def warm_up() -> None:
     for arms in range(16):
         _centre_sprite(tuple(bool(arms >> a & 1) for a in range(4)))
     for value in range(1, 7):
+        _burnt_die_sprite(value)
         for used in (False, True):
             for double in (False, True):
                 _die_sprite(value, used, double)

@@ -27,12 +27,17 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import math
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
+import PIL
 from PIL import Image, ImageDraw
 
 from games.seven_tracks.model import (
@@ -230,9 +235,69 @@ def _draw_centre(c: Canvas, lit: bool) -> None:
     c.text((CX, CY + 2), "7", size=50, bold=True, fill=T7_COLOUR)
 
 
+# ---------------------------------------------------------------- the static field, on disk
+#
+# The empty field and the lit lanes are most of a cold picture's cost (~0.4 s of
+# supersampled drawing and downscaling). They are drawn once per machine and kept as
+# lossless PNG files in `NASTOLKA_RENDER_CACHE` (default ~/.cache/nastolka; "0" turns it
+# off), in a folder named after a hash of everything that draws them (this module,
+# render/common.py, the fonts, Pillow's version): the very same pixels, read in ~10 ms.
+
+CACHE_ENV = "NASTOLKA_RENDER_CACHE"
+
+
+@lru_cache(maxsize=1)
+def _cache_dir() -> Path | None:
+    raw = os.environ.get(CACHE_ENV)
+    if raw is not None and raw.strip() in ("", "0"):
+        return None
+    try:
+        if raw:
+            base = Path(raw)
+        else:
+            home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+            base = Path(home) / "nastolka"
+        here = Path(__file__).resolve().parent
+        digest = hashlib.sha1(PIL.__version__.encode())
+        for f in (Path(__file__), here / "common.py", *sorted((here / "fonts").glob("*"))):
+            digest.update(f.name.encode())
+            digest.update(f.read_bytes())
+    except (OSError, RuntimeError):  # no home, an unreadable file: no file cache
+        return None
+    return base / f"seven_tracks-{digest.hexdigest()[:16]}"
+
+
+def _stored(name: str, make: Callable[[], Image.Image]) -> Image.Image:
+    """`make()`, or the same image as it was stored by an earlier `make()` on this machine."""
+    folder = _cache_dir()
+    if folder is None:
+        return make()
+    path = folder / f"{name}.png"
+    try:
+        with Image.open(path) as f:
+            f.load()
+            return f.copy()
+    except Exception:  # absent, unreadable, torn: drawn (and stored) anew
+        pass
+    img = make()
+    tmp = path.with_name(f"{name}.{os.getpid()}.tmp")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        img.save(tmp, "PNG", compress_level=1)
+        os.replace(tmp, path)  # whole or not at all, for the other processes
+    except OSError:  # read-only, full, not a folder: only this drawing is lost
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+    return img
+
+
 @lru_cache(maxsize=2)
 def _board(dim: bool) -> Image.Image:
     """The empty field (no tiles, nothing lit; `dim` lanes once dice are rolled), drawn once."""
+    return _stored(f"board-{'dim' if dim else 'normal'}", lambda: _draw_board(dim))
+
+
+def _draw_board(dim: bool) -> Image.Image:
     c = Canvas((WIDTH, BOARD_BOTTOM + 4), scale=3, background=(*PAPER, 255))
     c.polygon(hex_corners(HEX_R), fill=BOARD_FILL, outline=BOARD_EDGE, width=4)
     c.polygon(hex_corners(HEX_R - 14), outline=mix(BOARD_EDGE, BOARD_FILL, 0.55), width=2)
@@ -269,17 +334,25 @@ def _lit_lane(track: int) -> tuple[Image.Image, tuple[int, int]]:
     """A highlighted lane as a sprite and its top-left position."""
     pts = [*_lane_points(track, 10), badge_centre(track)]
     x0, y0, x1, y1 = _bbox(pts, BADGE_R + 14)
-    c = Canvas((x1 - x0, y1 - y0), origin=(x0, y0))
-    _draw_lane(c, track, "lit")
-    return c.image(), (x0, y0)
+
+    def draw() -> Image.Image:
+        c = Canvas((x1 - x0, y1 - y0), origin=(x0, y0))
+        _draw_lane(c, track, "lit")
+        return c.image()
+
+    return _stored(f"lit-{track}", draw), (x0, y0)
 
 
 @lru_cache(maxsize=1)
 def _lit_centre() -> tuple[Image.Image, tuple[int, int]]:
     r = CENTRE_R + 12
-    c = Canvas((2 * r, 2 * r), origin=(CX - r, CY - r))
-    _draw_centre(c, lit=True)
-    return c.image(), (CX - r, CY - r)
+
+    def draw() -> Image.Image:
+        c = Canvas((2 * r, 2 * r), origin=(CX - r, CY - r))
+        _draw_centre(c, lit=True)
+        return c.image()
+
+    return _stored("lit-centre", draw), (CX - r, CY - r)
 
 
 # ---------------------------------------------------------------- sprites
@@ -667,11 +740,10 @@ def _draw_dice(part: _Part, view: View, names: Mapping[int, str] | None) -> None
 
 
 def _draw_round(part: _Part, view: View, names: Mapping[int, str] | None) -> None:
-    """Bottom left: round, cycle, bank."""
+    """Bottom left: the round (numbered through the whole game, so no cycle is needed)
+    and the bank."""
     x, y = 22, BOARD_BOTTOM - 16
-    part.text(
-        (x, y), f"Кон {view.round_no} · цикл {view.cycle_no}", size=32, bold=True, anchor="ls"
-    )
+    part.text((x, y), f"Кон {view.round_no}", size=32, bold=True, anchor="ls")
     bank = view.bank_size
     part.text(
         (x, y - 46),
@@ -730,6 +802,8 @@ def _phase_hint(view: View) -> str:
 
 def _status_line(view: View) -> tuple[str, RGB]:
     if view.phase == Phase.GAME_OVER:
+        if view.single_round:
+            return "Игра на один кон сыграна", INK_SOFT
         return f"Игра сыграна до {view.target_score} очков", INK_SOFT
     parts: list[str] = []
     colour = INK_SOFT
@@ -744,26 +818,16 @@ def _status_line(view: View) -> tuple[str, RGB]:
     if parts:
         return " · ".join(parts), colour
     goal = "Игра на один кон" if view.single_round else f"Игра до {view.target_score} очков"
-    return f"{goal} · сброшено: {view.out_count}", INK_SOFT
-
-
-_DISCARDED = " · сброшено: "
+    return goal, INK_SOFT
 
 
 def _draw_players(part: _Part, view: View, names: Mapping[int, str] | None) -> None:
     """Below the field: the status line and a card per player."""
     text, colour = _status_line(view)
     y = STATUS_TOP + STATUS_H // 2
-    head, sep, count = text.rpartition(_DISCARDED)
-    if sep and count.isdigit():
-        # The changing number apart from the rest, so that both are cached text.
-        runs = [(head + sep, 30, True, colour), (count, 30, True, colour)]
-        w = sum(text_width(t, sz, b) for t, sz, b, _ in runs)
-        part.runs((WIDTH // 2 - w // 2, y), runs, anchor="lm", max_width=WIDTH - 40)
-    else:
-        part.text(
-            (WIDTH / 2, y), text, size=30, bold=True, fill=colour, anchor="mm", max_width=WIDTH - 40
-        )
+    part.text(
+        (WIDTH / 2, y), text, size=30, bold=True, fill=colour, anchor="mm", max_width=WIDTH - 40
+    )
     winners = set(view.winners)
     for i, p in enumerate(view.players):
         x0, y0, x1, y1 = player_cell(i)
@@ -1216,8 +1280,9 @@ def _warm_text() -> None:
         )
         _draw_round(part, view, None)
         _draw_players(part, view, None)
-    for goal in ({"target_score": 72}, {"single_round": True}):
+    for goal in ({"target_score": 72}, {"single_round": True}, {}):
         _draw_players(part, base.model_copy(update=goal), None)
+        _draw_players(part, base.model_copy(update={**goal, "phase": Phase.GAME_OVER}), None)
     turns: list[dict[str, Any]] = []
     for a in range(1, 7):
         for b in range(a, 7):

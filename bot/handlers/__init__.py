@@ -2,8 +2,14 @@
 
 from aiogram import Router
 
-from bot.handlers import admin, help, lobby, play
+from bot.handlers import admin, help, lobby, play, table
 
 
 def routers() -> list[Router]:
-    return [help.make_router(), lobby.make_router(), admin.make_router(), play.make_router()]
+    return [
+        table.make_router(),  # first: it counts every message below the table (bot/bottom.py)
+        help.make_router(),
+        lobby.make_router(),
+        admin.make_router(),
+        play.make_router(),
+    ]

@@ -1,4 +1,4 @@
-"""/cancel with a confirmation button (the creator or a chat admin)."""
+"""/cancel and /leave, each with its confirmation buttons; migration; the bot removed."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
-from bot.callbacks import CancelCB
+from bot.callbacks import CancelCB, LeaveCB
 from bot.handlers.common import display_name, is_chat_admin, is_group
 from bot.replies import Asked
 from bot.service import GameService
@@ -68,6 +68,17 @@ async def cancel_button(
     await query.answer(answer.text, show_alert=answer.alert)
 
 
+async def leave_button(query: CallbackQuery, callback_data: LeaveCB, service: GameService) -> None:
+    msg = query.message
+    if msg is None:
+        await query.answer(service.t()("press.old_button"))
+        return
+    answer = await service.leave_press(
+        msg.chat.id, query.from_user.id, msg.message_id, callback_data
+    )
+    await query.answer(answer.text, show_alert=answer.alert)
+
+
 def make_router() -> Router:
     """A fresh router (a router can be attached to one dispatcher only)."""
     router = Router(name="admin")
@@ -75,5 +86,6 @@ def make_router() -> Router:
     router.message.register(leave_command, Command("leave"))
     router.message.register(migrated, F.migrate_to_chat_id | F.migrate_from_chat_id)
     router.callback_query.register(cancel_button, CancelCB.filter())
+    router.callback_query.register(leave_button, LeaveCB.filter())
     router.my_chat_member.register(bot_membership)
     return router

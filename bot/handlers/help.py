@@ -3,15 +3,61 @@ his private chat, else one reply in the group), so they never spend the game's b
 
 from __future__ import annotations
 
+import logging
+
 from aiogram import Bot, F, Router
+from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.filters.callback_data import CallbackData
+from aiogram.methods import SendMessage
+from aiogram.types import (
+    CallbackQuery,
+    EphemeralMessageParameters,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+)
 
 from bot.handlers.common import is_group
-from bot.replies import Asked
+from bot.replies import Asked, Delivery
 from bot.service import GameService
+from bot.storage import RecordStatus
+from locales import Translator
+
+log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 4000
+GAME_BUTTONS_PER_ROW = 2  # a phone's width: two game names side by side
+
+
+class RulesCB(CallbackData, prefix="R1"):
+    """The rules' buttons: a = s (a game's rules in short) | f (in full); g = the game."""
+
+    a: str
+    g: str
+
+
+def short_rules(game_id: str, t: Translator) -> tuple[str, InlineKeyboardMarkup]:
+    """A game's rules on one phone screen (the goal, a turn, how it ends), with a button
+    for the full rules."""
+    button = InlineKeyboardButton(
+        text=t("rules.full_button"), callback_data=RulesCB(a="f", g=game_id).pack()
+    )
+    return t(f"rules.{game_id}.short"), InlineKeyboardMarkup(inline_keyboard=[[button]])
+
+
+def game_buttons(service: GameService, t: Translator) -> list[list[InlineKeyboardButton]]:
+    """A «📖 game» button for each game (its short rules), two to a row."""
+    buttons = [
+        InlineKeyboardButton(
+            text=t("rules.game_button", game=t(p.title_key)),
+            callback_data=RulesCB(a="s", g=gid).pack(),
+        )
+        for gid, p in service.presenters.items()
+    ]
+    return [
+        buttons[i : i + GAME_BUTTONS_PER_ROW] for i in range(0, len(buttons), GAME_BUTTONS_PER_ROW)
+    ]
 
 
 async def start_private(message: Message, service: GameService, bot: Bot) -> None:
@@ -19,13 +65,20 @@ async def start_private(message: Message, service: GameService, bot: Bot) -> Non
     if message.from_user is not None:
         await service.store.mark_started(message.from_user.id)
     me = await bot.me()
-    kb = None
+    rows = game_buttons(service, t)
     if me.username:
         url = f"https://t.me/{me.username}?startgroup=new"
-        kb = InlineKeyboardMarkup(
-            inline_keyboard=[[InlineKeyboardButton(text=t("start.add_button"), url=url)]]
-        )
-    await service.replies.answer(Asked.of(message), t("start.private"), t, topic="start", markup=kb)
+        rows.insert(0, [InlineKeyboardButton(text=t("start.add_button"), url=url)])
+    games = "\n".join(
+        t("start.game_line", game=t(p.title_key)) for p in service.presenters.values()
+    )
+    await service.replies.answer(
+        Asked.of(message),
+        t("start.private", games=games),
+        t,
+        topic="start",
+        markup=InlineKeyboardMarkup(inline_keyboard=rows),
+    )
 
 
 async def start_group(message: Message, service: GameService) -> None:
@@ -59,6 +112,8 @@ def split(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 async def rules_command(message: Message, command: CommandObject, service: GameService) -> None:
+    """`/rules [game]`: the game's rules in short, with a button for the full ones. Without
+    a name: the game open in this group (its lobby or table), else the first game."""
     t = service.t()
     game_id = next(iter(service.presenters))
     if command.args:
@@ -69,8 +124,87 @@ async def rules_command(message: Message, command: CommandObject, service: GameS
             )
             return
         game_id = found
-    parts = split(t(f"rules.{game_id}"))
-    await service.replies.answer(Asked.of(message), parts, t, topic=f"rules:{game_id}")
+    elif is_group(message.chat):
+        rec = await service.store.get(message.chat.id)
+        active = (RecordStatus.LOBBY, RecordStatus.PLAYING)
+        if rec is not None and rec.status in active and rec.game_id in service.presenters:
+            game_id = rec.game_id
+    text, markup = short_rules(game_id, t)
+    await service.replies.answer(
+        Asked.of(message), text, t, topic=f"rules:{game_id}", markup=markup
+    )
+
+
+async def _ephemeral_for_press(
+    service: GameService,
+    query: CallbackQuery,
+    chat_id: int,
+    parts: list[str],
+    markup: InlineKeyboardMarkup | None,
+) -> bool:
+    """Send `parts` to the presser alone, as ephemeral messages for his callback query
+    (Bot API 10.2; outside the group's budget). True when at least the first went out."""
+    for i, text in enumerate(parts):
+        last = i == len(parts) - 1
+        method = SendMessage(
+            chat_id=chat_id,
+            text=text,
+            reply_markup=markup if last else None,
+            ephemeral_message_parameters=EphemeralMessageParameters(
+                receiver_user_id=query.from_user.id, callback_query_id=query.id
+            ),
+        )
+        try:
+            sent = await service.sender.call(method, chatter=True)
+        except TelegramAPIError as e:
+            log.info("ephemeral rules in %s %s: %s", chat_id, "cut short" if i else "failed", e)
+            return i > 0
+        if sent is None:
+            return i > 0
+    return True
+
+
+async def rules_button(query: CallbackQuery, callback_data: RulesCB, service: GameService) -> None:
+    """«📖 Полные правила» (or a game's «📖» on /start): the rules to the presser. In a
+    private chat they are sent there; in a group ephemerally to him alone, else in his
+    private chat if he has started the bot, else as one reply in the group (chatter)."""
+    t = service.t()
+    game_id = callback_data.g
+    if game_id not in service.presenters or callback_data.a not in ("s", "f"):
+        await query.answer(t("press.old_button"))
+        return
+    if callback_data.a == "s":
+        text, markup = short_rules(game_id, t)
+        parts, topic = [text], f"rules:{game_id}"
+    else:
+        parts, markup, topic = split(t(f"rules.{game_id}")), None, f"rules.full:{game_id}"
+    msg = query.message
+    user = query.from_user.id
+    if msg is None or not is_group(msg.chat):
+        chat_id = msg.chat.id if msg is not None else user
+        asked = Asked(
+            chat_id=chat_id, user_id=user, message_id=None, ephemeral_id=None, group_title=None
+        )
+        await query.answer()
+        await service.replies.answer(asked, parts, t, topic=topic, markup=markup)
+        return
+    if await _ephemeral_for_press(service, query, msg.chat.id, parts, markup):
+        await query.answer()
+        return
+    asked = Asked(
+        chat_id=msg.chat.id,
+        user_id=user,
+        message_id=msg.message_id or None,
+        ephemeral_id=None,
+        group_title=msg.chat.title or "",
+    )
+    delivery = await service.replies.answer(asked, parts, t, topic=topic, markup=markup)
+    toast = {
+        Delivery.PRIVATE: "rules.sent_private",
+        Delivery.REPEATED: "rules.repeated",
+        Delivery.DROPPED: "rules.dropped",
+    }.get(delivery)
+    await query.answer(t(toast) if toast else None, show_alert=delivery == Delivery.DROPPED)
 
 
 def make_router() -> Router:
@@ -80,4 +214,5 @@ def make_router() -> Router:
     router.message.register(start_group, CommandStart())
     router.message.register(help_command, Command("help"))
     router.message.register(rules_command, Command("rules"))
+    router.callback_query.register(rules_button, RulesCB.filter())
     return router

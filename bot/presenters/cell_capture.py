@@ -1,7 +1,14 @@
 """«Захват клеток» at the table: a full-information game, so the keyboard simply offers
 what the public view says is possible (numbers, anchors, arrows).
 
-A compound arrow «➡️×3» draws the rest of the path straight in one direction.
+- A forced choice is not asked (spec §5, Decision UI): one allowed number or one offered
+  anchor is applied by `advance`; the button that would lead back to it is not shown.
+- Anchors come in pages (spec §5): up to 8 on one page, else 6 per page with ◀ ▶.
+- While a path is drawn the keyboard keeps one layout: the four arrows always in the order
+  ⬆️ ➡️ ⬇️ ⬅️, a direction that is closed now stays as a «·» placeholder (so a fast double
+  tap lands on the same arrow or on nothing), then (for k ≥ 2) the compound arrows «➡️×3»
+  (the rest of the path straight in one direction) in the same columns, then ↩ / ✖ / ✅
+  (✅ shows the progress «2 из 3» until the path is complete).
 """
 
 from __future__ import annotations
@@ -15,6 +22,8 @@ from bot.config import Settings
 from bot.presenters.base import Btn, Outcome, Presenter, Refusal
 from games import Event, IllegalAction
 from games.cell_capture import GAME, Action, ActionType, CellCaptureGame, Direction, Phase, State
+from games.cell_capture.engine import allowed_numbers, phase
+from games.cell_capture.model import DIR_ORDER
 from locales import Translator
 
 T = ActionType
@@ -26,6 +35,9 @@ ARROWS: dict[Direction, str] = {
 }
 SWATCH: tuple[str, ...] = ("🟥", "🟦", "🟩", "🟧", "🟪", "🩵")
 MAX_STEPS = 20
+ONE_PAGE = 8  # anchors on a single page (+ «↩ Другое число»: 9 buttons)
+PAGE = 6  # anchors per page when there are more (+ ◀ ▶)
+HOLE = "·"  # a placeholder: the button's place is kept, it does nothing now
 
 
 class CellCapturePresenter(Presenter):
@@ -111,22 +123,97 @@ class CellCapturePresenter(Presenter):
             rows += [nums[i : i + 6] for i in range(0, len(nums), 6)]
         elif v.phase == Phase.PICK_ANCHOR:
             anchors = [Btn(f"⚓ {a}", f"a.{a}") for a in v.offered_anchors]
-            rows += [anchors[i : i + 4] for i in range(0, len(anchors), 4)]
-            rows.append([Btn(t("cc.btn.back"), "b")])
-        elif v.phase in (Phase.DRAW, Phase.READY):
-            if v.phase == Phase.DRAW:
-                rows.append([Btn(ARROWS[d], f"s.{d.value}") for d in v.steps])
-                straight = [
-                    Btn(f"{ARROWS[d]}×{n}", f"r.{d.value}")
-                    for d in v.steps
-                    if (n := self._straight(s, d)) > 1
-                ]
-                if straight:
-                    rows.append(straight)
+            if len(anchors) <= ONE_PAGE:
+                rows += [anchors[i : i + 4] for i in range(0, len(anchors), 4)]
             else:
-                rows.append([Btn(t("cc.btn.confirm"), "c")])
-            rows.append([Btn(t("cc.btn.undo"), "u"), Btn(t("cc.btn.cancel"), "x")])
+                pages = -(-len(anchors) // PAGE)
+                page = self._page(ui, s, pages)
+                shown = anchors[page * PAGE : (page + 1) * PAGE]
+                rows += [shown[i : i + 3] for i in range(0, len(shown), 3)]
+                rows.append(
+                    [
+                        Btn("◀", f"p.{(page - 1) % pages}"),
+                        Btn(f"{page + 1}/{pages}", f"p.{page}"),
+                        Btn("▶", f"p.{(page + 1) % pages}"),
+                    ]
+                )
+            if not self._forced_k(s):  # «back» would only choose the same number again
+                rows.append([Btn(t("cc.btn.back"), "b")])
+        elif v.phase in (Phase.DRAW, Phase.READY):
+            steps = set(v.steps)
+            rows.append(
+                [
+                    Btn(ARROWS[d], f"s.{d.value}") if d in steps else Btn(HOLE, f"z.{d.value}")
+                    for d in DIR_ORDER
+                ]
+            )
+            straight: list[Btn] = []
+            for d in DIR_ORDER:
+                n = self._straight(s, d) if d in steps else 0
+                straight.append(
+                    Btn(f"{ARROWS[d]}×{n}", f"r.{d.value}") if n > 1 else Btn(HOLE, f"z.{d.value}")
+                )
+            done = len(v.draft.path) if v.draft else 0
+            k = (v.draft.k if v.draft else None) or 0
+            if k >= 2:  # the same for the whole path (k does not change while drawing)
+                rows.append(straight)
+            back_to_anchor = done == 0 and self._forced_anchor(s)
+            rows.append(
+                [
+                    Btn(HOLE, "z.u") if back_to_anchor else Btn(t("cc.btn.undo"), "u"),
+                    Btn(t("cc.btn.cancel"), "x"),
+                    Btn(t("cc.btn.confirm"), "c")
+                    if v.phase == Phase.READY
+                    else Btn(t("cc.btn.progress", done=done, k=k), "z.c"),
+                ]
+            )
         return rows
+
+    @staticmethod
+    def _page(ui: dict[str, Any], s: State, pages: int) -> int:
+        pg = ui.get("page") or {}
+        if isinstance(pg, dict) and pg.get("v") == s.version:
+            return int(pg.get("n") or 0) % pages
+        return 0
+
+    def _seat(self, s: State) -> int | None:
+        return None if s.over else s.order[s.turn_idx]
+
+    def _forced_k(self, s: State) -> bool:
+        """Only one number is allowed this turn: `advance` chooses it by itself."""
+        seat = self._seat(s)
+        return seat is not None and len(allowed_numbers(s, seat)) == 1
+
+    def _forced_anchor(self, s: State) -> bool:
+        """The drawn path's number has a single anchor (`advance` chose it by itself)."""
+        if phase(s) is not Phase.DRAW or s.draft.path:
+            return False
+        try:
+            back, _ev = self.game.apply(s, Action(type=T.UNDO))
+        except IllegalAction:
+            return False
+        return len(self.game.view(back, None).offered_anchors) == 1
+
+    def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
+        """A forced choice is not asked: one allowed number, then one offered anchor, are
+        applied at once (spec §5, Decision UI)."""
+        s = self._st(state)
+        events: list[Event] = []
+        changed = False
+        for _ in range(2):
+            if s.over:
+                break
+            v = self.game.view(s, None)
+            if v.phase == Phase.PICK_K and len(v.allowed) == 1:
+                a = Action(type=T.CHOOSE_K, k=v.allowed[0])
+            elif v.phase == Phase.PICK_ANCHOR and len(v.offered_anchors) == 1:
+                a = Action(type=T.CHOOSE_ANCHOR, cell=v.offered_anchors[0])
+            else:
+                break
+            s, ev = self.game.apply(s, a)
+            events.extend(ev)
+            changed = True
+        return Outcome(state=s, events=events, ui=ui, changed=changed)
 
     def _straight(self, s: State, d: Direction) -> int:
         """How many steps in direction `d` finish the path (0 when they can't)."""
@@ -158,6 +245,15 @@ class CellCapturePresenter(Presenter):
         s = self._st(state)
         head, _, arg = code.partition(".")
         events: list[Event] = []
+        if head == "z":  # a placeholder: nothing happens, the reason is told privately
+            key = {
+                "u": "cc.refuse.no_undo",
+                "c": "cc.error.path_incomplete",
+            }.get(arg, "cc.error.path_complete" if phase(s) is Phase.READY else "cc.error.dead_end")
+            return Outcome(state=s, ui=ui, toast=t(key), changed=False)
+        if head == "p" and arg.isdigit():
+            ui = {**ui, "page": {"n": int(arg), "v": s.version}}
+            return Outcome(state=s, ui=ui)
         try:
             if head == "k" and arg.isdigit():
                 actions = [Action(type=T.CHOOSE_K, k=int(arg))]
@@ -181,6 +277,7 @@ class CellCapturePresenter(Presenter):
         for a in actions:
             s, ev = self.game.apply(s, a)
             events.extend(ev)
+        ui = {x: y for x, y in ui.items() if x != "page"}
         return Outcome(state=s, events=events, ui=ui)
 
     def turn_id(self, state: BaseModel) -> str | None:

@@ -2,15 +2,22 @@
 
 The group keyboard depends only on the public view: one button per open nest with its
 required symbol (`▲ 2`; a far nest also gets `▲ 2 ⟲`, the second way to attach), the
-hand-slot numbers 1…H of the player to move (H is public), «🂠 Мои фишки» and, during a
-bonus series, «⏹ Хватит». Everything that depends on his hand is resolved when he presses:
+numbers of the tiles in the hand of the player to move, «🂠 Мои фишки» and, during a
+bonus series, «⏹ Хватит». A tile keeps its number while it is in the hand (the engine's
+`slot_numbers`: the dealt tiles are numbered at random, each drawn one gets the next
+number), so a button never changes meaning when another tile leaves; which numbers are
+left reveals nothing. A tile is named by its colour and number, `🟢12 0-3-6` (no colour
+letter that reads as a digit: З12 looks like 312). Everything that depends on his hand is
+resolved when he presses:
 
-- a slot whose tile has one legal placement is placed at once (one tap);
-- a slot with several placements is remembered in the bot's session (`ui["sel"]`, valid
-  for this state version only) and the toast lists them; the nest then completes PLACE;
-- a nest pressed with no slot chosen places the one tile that fits there, or tells him
-  privately which slots fit;
-- anything illegal is refused privately with the engine's reason.
+- a number whose tile has one legal placement is placed at once (one tap);
+- a number with several placements is remembered in the bot's session (`ui["sel"]`,
+  valid for this state version only): the toast lists its nests, and the table shows the
+  number chosen («[7]», and a line in the caption) until a nest completes PLACE;
+- a nest pressed with no number chosen places the one tile that fits there, or tells him
+  privately which numbers fit;
+- anything illegal is refused privately with the reason, naming the symbol (or colour,
+  or pip sum) the open nests need — public facts only.
 
 The turn timer plays the engine's timeout (a penalty tile, or the end of a bonus series).
 """
@@ -26,10 +33,10 @@ from bot.config import Settings
 from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
 from games import Event, IllegalAction
 from games.dominas import GAME, Action, ActionType, Dominas, Mode, Phase, Pos, State
-from games.dominas.engine import placements
-from games.dominas.figure import edges_of, far, is_far_nest, required, sides_for
+from games.dominas.engine import placements, slot_numbers
+from games.dominas.figure import edges_of, far, is_far_nest, parent_colour, required, sides_for
 from games.dominas.model import POS_MARK, BonusKind, View
-from games.dominas.tiles import NAMED, label, pips
+from games.dominas.tiles import NAMED, colour_of, is_samohod, number_of, pips, sort_key, symbols_of
 from locales import Translator
 
 T = ActionType
@@ -38,6 +45,25 @@ SLOTS_PER_PAGE = 24
 POPUP_LIMIT = 200
 TEAM = ("А", "Б")
 BONUS_TILE = {BonusKind.KOLOBOK: "З1", BonusKind.SUM9: "О11", BonusKind.SUM10: "О15"}
+COLOUR_MARK = {"О": "🔴", "М": "🟡", "З": "🟢", "В": "🔵"}  # Огонь, Металл, Земля, Вода
+
+
+def tile_name(tile: str) -> str:
+    """A tile's one name everywhere (hand, toasts, narration): colour and number, `🟢12`,
+    `🔵⚙` for a самоход, ★ for a named tile."""
+    rest = "⚙" if is_samohod(tile) else str(number_of(tile))
+    return COLOUR_MARK[colour_of(tile)] + rest + ("★" if tile in NAMED else "")
+
+
+def tile_text(tile: str) -> str:
+    """The name and the symbols: `🟢12 0-3-6`."""
+    sym = symbols_of(tile)
+    return tile_name(tile) + ("" if sym is None else " " + "-".join(map(str, sym)))
+
+
+def utf16_len(text: str) -> int:
+    """Telegram measures texts in UTF-16 code units (an emoji such as 🟢 counts 2)."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 class DominasPresenter(Presenter):
@@ -133,6 +159,9 @@ class DominasPresenter(Presenter):
             else:
                 lines.append(t("dom.phase.play", name=who, n=hand))
             lines.append(t("dom.table", bazaar=v.bazaar_size, floor=v.floor))
+            chosen = self._selected(ui, s)
+            if chosen is not None:
+                lines.append(t("dom.chosen", name=who, k=chosen))
         if log:
             lines.append("")
             lines.extend(log[-3:])
@@ -185,12 +214,15 @@ class DominasPresenter(Presenter):
             if n.far:
                 nests.append(Btn(self._nest_label(n.pos, n.symbol, 1, t), f"n{n.pos.value}1"))
         rows += [nests[i : i + 4] for i in range(0, len(nests), 4)]
-        size = v.players[v.current].hand_count
+        numbers = v.players[v.current].slots
+        size = len(numbers)
         pages = max(1, -(-size // SLOTS_PER_PAGE))
         page = self._page(ui, s, pages)
         first = page * SLOTS_PER_PAGE
+        chosen = self._selected(ui, s)
         slots = [
-            Btn(str(k), f"h{k}") for k in range(first + 1, min(size, first + SLOTS_PER_PAGE) + 1)
+            Btn(f"[{k}]" if k == chosen else str(k), f"h{k}")
+            for k in numbers[first : first + SLOTS_PER_PAGE]
         ]
         if slots:  # balanced rows of at most SLOTS_PER_ROW (10 tiles: 5 + 5)
             per = -(-len(slots) // -(-len(slots) // SLOTS_PER_ROW))
@@ -216,6 +248,15 @@ class DominasPresenter(Presenter):
             return int(pg.get("n") or 0) % pages
         return 0
 
+    @staticmethod
+    def _selected(ui: dict[str, Any], s: State) -> int | None:
+        """The number chosen in this state (waiting for its nest), if any."""
+        sel = ui.get("sel")
+        if isinstance(sel, dict) and sel.get("v") == s.version:
+            k = int(sel.get("k") or 0)
+            return k or None
+        return None
+
     # ---------------------------------------------------------------- hand
 
     def _fits(self, s: State, seat: int, tile: str) -> list[Action]:
@@ -223,6 +264,9 @@ class DominasPresenter(Presenter):
         return placements(s, tile, bonus)
 
     def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
+        """One tile per line, by colour and number: `7 🟢12 0-3-6 ✓` (7 is its button);
+        a long hand drops the symbols of tiles that do not fit now, then puts several
+        tiles on a line."""
         s = self._st(state)
         if user not in s.players:
             return t("dom.not_in_game")
@@ -231,26 +275,31 @@ class DominasPresenter(Presenter):
         hand = v.hand or []
         if not hand:
             return t("dom.hand_empty")
-        marks = [bool(self._fits(s, seat, tile)) for tile in hand]
+        numbers = v.hand_slots or list(range(1, len(hand) + 1))
+        rows = sorted(zip(hand, numbers, strict=True), key=lambda x: sort_key(x[0]))
+        marks = {tile: bool(self._fits(s, seat, tile)) for tile in hand}
         head = t("dom.hand", n=len(hand))
 
         def item(k: int, tile: str, full: bool) -> str:
-            text = label(tile) if full else tile
-            return f"{k} {text}" + ("✓" if marks[k - 1] else "")
+            text = tile_text(tile) if full else tile_name(tile)
+            return f"{k} {text}" + (" ✓" if marks[tile] else "")
 
+        text = ""
         for mode in ("all", "fitting", "short"):
             parts = [
-                item(k, tile, mode == "all" or (mode == "fitting" and marks[k - 1]))
-                for k, tile in enumerate(hand, 1)
+                item(k, tile, mode == "all" or (mode == "fitting" and marks[tile]))
+                for tile, k in rows
             ]
-            text = head + "\n" + " ".join(parts)
-            if len(text) <= POPUP_LIMIT:
+            text = head + "\n" + "\n".join(parts)
+            if utf16_len(text) <= POPUP_LIMIT:
                 break
-        if len(text) > POPUP_LIMIT:
-            text = text[: POPUP_LIMIT - 1] + "…"
+        if utf16_len(text) > POPUP_LIMIT:  # a big hand: several short tiles a line
+            text = head + "\n" + " · ".join(item(k, tile, False) for tile, k in rows)
+        while utf16_len(text) > POPUP_LIMIT:
+            text = text[:-2] + "…"
         if v.remembered:
-            extra = "\n" + t("dom.remembered_short", tiles=" ".join(v.remembered))
-            if len(text) + len(extra) <= POPUP_LIMIT:
+            extra = "\n" + t("dom.remembered_short", tiles=" ".join(map(tile_name, v.remembered)))
+            if utf16_len(text + extra) <= POPUP_LIMIT:
                 text += extra
         return text
 
@@ -260,15 +309,17 @@ class DominasPresenter(Presenter):
             return None
         seat = s.players.index(user)
         v = self.game.view(s, user)
-        lines = [t("dom.pm.title", n=len(v.hand or []))]
-        for k, tile in enumerate(v.hand or [], 1):
+        hand = v.hand or []
+        numbers = v.hand_slots or list(range(1, len(hand) + 1))
+        lines = [t("dom.pm.title", n=len(hand))]
+        for tile, k in sorted(zip(hand, numbers, strict=True), key=lambda x: sort_key(x[0])):
             where = sorted({self._place_text(a) for a in self._fits(s, seat, tile)})
             fit = t("dom.pm.fits", nests=", ".join(where)) if where else ""
             name = f" ({NAMED[tile]})" if tile in NAMED else ""
-            lines.append(f"{k}. {html.escape(label(tile))}{name}{fit}")
+            lines.append(f"<b>{k}</b> · {html.escape(tile_text(tile))}{name}{fit}")
         if v.remembered:
             lines.append("")
-            lines.append(t("dom.pm.remembered", tiles=" ".join(v.remembered)))
+            lines.append(t("dom.pm.remembered", tiles=" ".join(map(tile_name, v.remembered))))
         if s.current == seat:
             lines.append("")
             lines.append(t("dom.pm.how"))
@@ -296,6 +347,30 @@ class DominasPresenter(Presenter):
                 return code
         return "no_match"
 
+    def _reason(self, s: State, code: str, t: Translator, nests: list[Any] | None = None) -> str:
+        """The refusal's reason, naming what the open nests (all, or `nests`) need: the
+        symbol, the colour for a самоход, the pip sum in a bonus (all public)."""
+        open_nests = s.nests if nests is None else nests
+        if code == "no_match":
+            need = sorted({x for n in open_nests if (x := required(s.figure, n)) is not None})
+            if need:
+                return t("dom.error.no_match_need", need=self._or(need, t))
+        elif code == "wrong_colour":
+            colours = {parent_colour(s.figure, n) for n in open_nests} - {None}
+            if colours:
+                marks = " ".join(COLOUR_MARK[c] for c in COLOUR_MARK if c in colours)
+                return t("dom.error.wrong_colour_need", colours=marks)
+        elif code == "bonus_sum" and s.bonus is not None and s.bonus.target is not None:
+            return t("dom.error.bonus_sum_need", sum=s.bonus.target)
+        return self.error_text(code, t)
+
+    @staticmethod
+    def _or(items: list[int], t: Translator) -> str:
+        words = [str(x) for x in items]
+        if len(words) == 1:
+            return words[0]
+        return ", ".join(words[:-1]) + " " + t("dom.or") + " " + words[-1]
+
     def press(
         self,
         state: BaseModel,
@@ -312,13 +387,15 @@ class DominasPresenter(Presenter):
             raise IllegalAction("game_over")
         seat = s.current
         hand = s.hands[seat]
+        by_number = dict(zip(slot_numbers(s, seat), hand, strict=True))
+        number_of_tile = {tile: k for k, tile in by_number.items()}
 
         def placed(a: Action) -> Outcome:
             new = self._apply(s, a, events)
             ui.pop("sel", None)
             ui.pop("page", None)
             assert a.tile is not None
-            toast = t("dom.toast.placed", tile=label(a.tile), nest=self._place_text(a))
+            toast = t("dom.toast.placed", tile=tile_text(a.tile), nest=self._place_text(a))
             return Outcome(state=new, events=events, ui=ui, toast=toast)
 
         if code == "s":
@@ -331,18 +408,19 @@ class DominasPresenter(Presenter):
             return Outcome(state=s, ui=ui)
         if code.startswith("h") and code[1:].isdigit():
             k = int(code[1:])
-            if not 1 <= k <= len(hand):
+            if k not in by_number:
                 raise Refusal(t("press.outdated"))
-            tile = hand[k - 1]
+            tile = by_number[k]
             options = placements(s, tile, s.bonus)
             if not options:
-                reason = self.error_text(self._why_not(s, tile), t)
-                raise Refusal(t("dom.refuse.tile", k=k, tile=label(tile), reason=reason))
+                reason = self._reason(s, self._why_not(s, tile), t)
+                raise Refusal(t("dom.refuse.tile", k=k, tile=tile_text(tile), reason=reason))
             if len(options) == 1:
                 return placed(options[0])
             ui["sel"] = {"k": k, "v": s.version}
             where = " · ".join(self._option_text(s, a) for a in options)
-            toast = t("dom.toast.chosen", k=k, tile=label(tile), nests=where)
+            toast = t("dom.toast.chosen", k=k, tile=tile_text(tile), nests=where)
+            # the table shows the number chosen; its buttons stay valid (no new version)
             return Outcome(state=s, ui=ui, toast=toast, visible=False)
         if len(code) == 3 and code[0] == "n" and code[2] in "01":
             try:
@@ -352,19 +430,18 @@ class DominasPresenter(Presenter):
             variant = int(code[2])
             if not any(n.pos is pos for n in s.nests):
                 raise Refusal(t("press.outdated"))
-            sel = ui.get("sel")
-            if isinstance(sel, dict) and sel.get("v") == s.version:
-                k = int(sel.get("k") or 0)
-                if 1 <= k <= len(hand):
-                    tile = hand[k - 1]
-                    action = Action(type=T.PLACE, tile=tile, nest=pos, variant=variant)
-                    try:
-                        return placed(action)
-                    except IllegalAction as e:
-                        reason = self.error_text(e.code, t)
-                        raise Refusal(
-                            t("dom.refuse.tile", k=k, tile=label(tile), reason=reason)
-                        ) from e
+            k = self._selected(ui, s) or 0
+            if k in by_number:
+                tile = by_number[k]
+                action = Action(type=T.PLACE, tile=tile, nest=pos, variant=variant)
+                try:
+                    return placed(action)
+                except IllegalAction as e:
+                    at = [n for n in s.nests if n.pos is pos]
+                    reason = self._reason(s, e.code, t, at)
+                    raise Refusal(
+                        t("dom.refuse.tile", k=k, tile=tile_text(tile), reason=reason)
+                    ) from e
             here = [
                 a
                 for a in self.game.legal_actions(s)
@@ -373,8 +450,13 @@ class DominasPresenter(Presenter):
             if len(here) == 1:
                 return placed(here[0])
             if not here:
-                raise Refusal(t("dom.refuse.nothing_here", nest=self._place_text_pos(pos, variant)))
-            slots = sorted({hand.index(a.tile) + 1 for a in here if a.tile is not None})
+                nest = next(n for n in s.nests if n.pos is pos)
+                symbol = required(s.figure, nest)
+                where = self._place_text_pos(pos, variant)
+                if symbol is not None:
+                    raise Refusal(t("dom.refuse.nothing_here_need", nest=where, need=symbol))
+                raise Refusal(t("dom.refuse.nothing_here", nest=where))
+            slots = sorted({number_of_tile[a.tile] for a in here if a.tile is not None})
             text = t("dom.refuse.choose", slots=", ".join(f"№{x}" for x in slots))
             if len(text) > POPUP_LIMIT:
                 text = t("dom.refuse.choose_many", n=len(slots))
@@ -439,7 +521,7 @@ class DominasPresenter(Presenter):
                 floor = int(d.get("floor") or 1)
                 nest = POS_MARK[Pos(str(d.get("nest")))]
                 key = "dom.ev.placed_bonus" if d.get("bonus") else "dom.ev.placed"
-                line = t(key, name=who, tile=label(tile), nest=nest, floor=floor)
+                line = t(key, name=who, tile=tile_text(tile), nest=nest, floor=floor)
             elif e.type == "bonus_started":
                 kind = BonusKind(str(d.get("kind")))
                 title = NAMED[BONUS_TILE[kind]]
@@ -488,7 +570,11 @@ class DominasPresenter(Presenter):
         ]
         if not drawn:
             return []
-        return [t("dom.toast.drew", tiles=", ".join(label(x) for x in drawn))]
+        number = dict(zip(s.hands[seat], slot_numbers(s, seat), strict=True))
+        tiles = ", ".join(
+            f"{number[x]} {tile_text(x)}" if x in number else tile_text(x) for x in drawn
+        )
+        return [t("dom.toast.drew", tiles=tiles)]
 
     # ---------------------------------------------------------------- summaries
 

@@ -1,10 +1,11 @@
 """«Гипнозия» at the table: a full-information dice race, so the keyboard lists the legal
-moves themselves, each labelled by the engine's preview («Пара 1+3 +4 → 2.12 ⚔»).
+moves themselves («№2 +5», «Пара 1&3 +4 ⚔»); the picture marks where each one lands with
+the same mark («2+5», «1&3+4»), so no button names a ring cell.
 
 A turn for the player is one tap per die: the roll is a formality and is made by the bot
 (`advance`), a move that is the only legal one is played for him too, and when more
 than 8 moves are legal he first picks the die («🎲 4» / «🎲 5»), then the move.
-A timed-out turn is played out with the first legal action (spec §5, AFK).
+A timed-out turn is played by the novice policy (spec §5, AFK, revised 2026-12).
 """
 
 from __future__ import annotations
@@ -170,7 +171,9 @@ class HypnosiaPresenter(Presenter):
     # ---------------------------------------------------------------- keyboard
 
     def label(self, s: State, a: Action, t: Translator) -> str:
-        """«№2 +5 → 1.7», «Пара 1+3 +4 → 2.12 ⚔», «№1 ⤵ +3 → 3.6», «№4 ⤵ +1 → центр (5)»."""
+        """«№2 +5», «Пара 1&3 +4 ⚔», «№1 ⤵ +3», «№4 ⤵ +1 → центр (5)». No ring cell: the
+        picture marks each move's destination with the move's mark (`move_tag`: «2+5»,
+        «1&3+4», «1⤵3»), which these labels spell out."""
         if a.type is ActionType.ROLL:
             return t("hy.btn.roll")
         p = self.game.preview(s, a)
@@ -181,14 +184,15 @@ class HypnosiaPresenter(Presenter):
         else:
             unit = t("hy.btn.token", n=a.token)
         route = " ⤵" if a.route is Route.BRIDGE else ""
-        fields = "+".join(map(str, p.fields))
-        dest = t("hy.btn.centre", fields=fields) if p.dest == "C" else p.dest
+        dest = ""
+        if p.dest == "C":
+            dest = " → " + t("hy.btn.centre", fields="+".join(map(str, p.fields)))
         capture = ""
         if p.captures == 1:
             capture = " ⚔"
         elif p.captures > 1:
             capture = f" ⚔{p.captures}"
-        return f"{unit}{route} +{a.die} → {dest}{capture}"
+        return f"{unit}{route} +{a.die}{dest}{capture}"
 
     def _in_pair(self, s: State, token: int) -> bool:
         pos = s.tokens[s.current][token - 1]
@@ -313,8 +317,9 @@ class HypnosiaPresenter(Presenter):
     # ---------------------------------------------------------------- narration
 
     def _unit(self, tokens: list[int], t: Translator) -> str:
+        """«№2», «Пара 1&amp;3» (escaped: the caption is HTML)."""
         if len(tokens) == 2:
-            return t("hy.btn.pair", a=tokens[0], b=tokens[1])
+            return html.escape(t("hy.btn.pair", a=tokens[0], b=tokens[1]))
         return t("hy.btn.token", n=tokens[0] if tokens else "?")
 
     def narrate(

@@ -24,6 +24,7 @@ from locales import Translator
 T = ActionType
 MAX_AUTO = 400  # automatic steps in one go (a chain of rolls nobody can use ends far sooner)
 PER_ROW = 3
+OPENING_LINES = 3  # the table's narration keeps its last 3 lines (bot.service LOG_LINES)
 
 
 class SeaCrossPresenter(Presenter):
@@ -355,7 +356,20 @@ class SeaCrossPresenter(Presenter):
             run = []
             if kind == "line":
                 lines.append(text)
+        if any(e.type == "first_player" for e in events):
+            lines = self._opening(lines, t)
         return lines
+
+    @staticmethod
+    def _opening(lines: list[str], t: Translator) -> list[str]:
+        """The game's first narration in at most OPENING_LINES lines (the table keeps only
+        its last few): the roll-off, then every roll the bot played before the first real
+        choice in one line, then the last one, so nobody misses who started or how the
+        tokens already on the board got there."""
+        if len(lines) <= OPENING_LINES:
+            return lines
+        head, middle, last = lines[0], lines[1:-1], lines[-1]
+        return [head, t("sc.ev.opening", moves="; ".join(middle)), last]
 
     def summaries(
         self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator

@@ -8,9 +8,18 @@ expand into several atomic actions:
 - «▶ Дорожка k»: the longest run of his tiles on track k (colours, a white when the
   colour is missing; removes a block with a white first);
 - «▶ Выставить всё»: that on every available track and the centre; if nothing fits,
-  it draws from the bank until a tile fits (R44) and places it;
+  it draws from the bank until a tile fits (R44) and places it. A player who could
+  play a priority tile instead of drawing (R48) is told so first, privately, once a
+  turn; pressed again, it draws on;
+- «📥 Взять из кассы»: draws until a tile fits, or one tile at a time while a priority
+  tile could be played instead (R48);
 - «✅ Закончить ход»: END_PLACING + END_TURN;
 - the priority menu's «после хода» uses: WAIVE when it applies, else END_PLACING + AFTER_MOVE.
+  Its plain buttons spend only the original tile; «✨ Универсальной…» opens the same
+  menu for the universal, which is never spent in place of a missing original.
+
+Every hint and refusal that says nothing fits names the priority tiles the player could
+play; a refusal for a missing tile names it («нужна 🟧 оранжевая или ⬜ белая»).
 
 A typical turn is three taps: «Два кубика», «▶ Выставить всё», «✅ Закончить ход». A turn
 in which, after the roll, nothing can be placed, drawn or played is ended by the bot,
@@ -56,6 +65,7 @@ from games.seven_tracks.model import (
     T7,
     UNIVERSAL,
     WHITE,
+    Mode,
     expected_colour,
     is_white_like,
     kind_of,
@@ -213,7 +223,15 @@ class SevenTracksPresenter(Presenter):
             where = ", ".join(str(k) for k in sorted(tracks))
             if turn.get("is_double"):
                 where += t("st.and_centre")
-            lines.append(t("st.dice", dice=dice, tracks=where or "—", draws=turn.get("draws", 0)))
+            lines.append(
+                t(
+                    "st.dice",
+                    dice=dice,
+                    tracks=where or "—",
+                    draws=turn.get("draws", 0),
+                    max=s.options.max_draws,
+                )
+            )
         menu = ui.get("menu")
         if menu and v.phase not in (Phase.FIRST_MOVE, Phase.GAME_OVER):
             lines.append(self._menu_title(str(menu), t))
@@ -280,8 +298,10 @@ class SevenTracksPresenter(Presenter):
             rows = [[Btn(EMOJI[k], f"xa.{k}") for k in kinds[i : i + 4]] for i in range(0, 16, 4)]
             rows.append([Btn(t("st.btn.exchange_confirm", n=v.exchange_size or 0), "xc"), hand])
             return rows
-        if menu == "pri":
-            return [*self._priority_menu(s, names, t), [Btn(t("st.btn.back"), "back"), hand]]
+        if menu in ("pri", "priu"):
+            rows = self._priority_menu(s, names, t, universal=menu == "priu")
+            back = "m.pri" if menu == "priu" else "back"
+            return [*rows, [Btn(t("st.btn.back"), back), hand]]
         if menu == "fs" and v.phase == Phase.PRE_MOVE:
             kinds = [*COLOURS, WHITE, BLACK]
             rows = [[Btn(EMOJI[k], f"fs.{k}") for k in kinds[i : i + 5]] for i in range(0, 9, 5)]
@@ -290,10 +310,13 @@ class SevenTracksPresenter(Presenter):
         if menu.startswith("t") and v.phase == Phase.PLACING:
             k = int(menu[1:]) if menu[1:].isdigit() else 0
             if k == T7 and s.turn.is_double:
-                rows = [
-                    [Btn(EMOJI[c], f"t7.{c}") for c in COLOURS[:4]],
-                    [Btn(EMOJI[c], f"t7.{c}") for c in COLOURS[4:]],
-                ]
+                # only the colours the centre still lacks, and none after a restricted
+                # turn's one tile (R37, R56)
+                taken = {kind_of(x) for x in s.t7}
+                done_one = s.turn.restricted and s.turn.placed_total > 0
+                free = [Btn(EMOJI[c], f"t7.{c}") for c in COLOURS if c not in taken]
+                rows = [free[:4], free[4:]] if free and not done_one else []
+                rows = [r for r in rows if r] or [[Btn(t("st.menu.centre_nothing"), "noop")]]
                 rows.append([Btn(t("st.btn.back"), "back"), hand])
                 return rows
             if k in s.turn.modes and k != T7:
@@ -324,7 +347,7 @@ class SevenTracksPresenter(Presenter):
                     extra.append(Btn(t("st.btn.bonus_white"), "tb.W"))
                 if UNIVERSAL in in_store:
                     extra.append(Btn(t("st.btn.bonus_universal"), "tb.U"))
-            if s.turn.t7_completions > s.turn.black_discards:
+            if self._black_discards_left(s):
                 extra.append(Btn(t("st.btn.discard_black"), "db"))
             if extra:
                 rows.append(extra)
@@ -339,25 +362,41 @@ class SevenTracksPresenter(Presenter):
         return [[hand]]
 
     def _role_buttons(
-        self, s: State, prefix: str, names: dict[int, str], t: Translator
+        self, s: State, prefix: str, names: dict[int, str], t: Translator, universal: bool = False
     ) -> list[Btn]:
         out: list[Btn] = []
+        code = prefix + ("u" if universal else "")
+
+        def label(text: str) -> str:
+            return t("st.role_u", role=text) if universal else text
+
         for role in ROLE_ORDER:
             if role == OPPOSITE:
                 for target in self._op_targets(s):
                     if target is None:
-                        out.append(Btn(t(f"st.role.{role}"), f"{prefix}.{role}"))
+                        out.append(Btn(label(t(f"st.role.{role}")), f"{code}.{role}"))
                     else:
                         user = s.players[target]
                         name = shorten(names.get(user) or "?", 14)  # between clusters
-                        out.append(Btn(t("st.role.OP_to", name=name), f"{prefix}.{role}.{target}"))
+                        text = label(t("st.role.OP_to", name=name))
+                        out.append(Btn(text, f"{code}.{role}.{target}"))
             else:
-                out.append(Btn(t(f"st.role.{role}"), f"{prefix}.{role}"))
+                out.append(Btn(label(t(f"st.role.{role}")), f"{code}.{role}"))
         return out
 
-    def _priority_menu(self, s: State, names: dict[int, str], t: Translator) -> list[list[Btn]]:
+    def _priority_menu(
+        self, s: State, names: dict[int, str], t: Translator, universal: bool = False
+    ) -> list[list[Btn]]:
+        """The priority tiles by public facts. The plain buttons spend only the original
+        tile; «✨ Универсальной…» opens the same menu whose buttons spend the universal,
+        so a 25-point universal is never spent without the player choosing it."""
         turn = s.turn
         rows: list[list[Btn]] = []
+        u = "u" if universal else ""
+        exchange = Btn(
+            t("st.role_u", role=t("st.btn.exchange")) if universal else t("st.btn.exchange"),
+            "xb" + u,
+        )
 
         def chunk(btns: list[Btn], n: int = 2) -> list[list[Btn]]:
             return [btns[i : i + n] for i in range(0, len(btns), n)]
@@ -365,10 +404,13 @@ class SevenTracksPresenter(Presenter):
         if s.phase == Phase.PRE_MOVE:
             if not turn.restricted and not turn.final:
                 rows.append([Btn(t("st.menu.instead_label"), "noop")])
-                rows += chunk(self._role_buttons(s, "im", names, t))
-            elif turn.restricted:
+                rows += chunk(self._role_buttons(s, "im", names, t, universal))
+            elif turn.restricted and not universal:
                 rows.append([Btn(t("st.btn.cancel_restriction"), "cr")])
-            rows.append([Btn(t("st.btn.exchange"), "xb"), Btn(t("st.btn.fifth_swap"), "m.fs")])
+            if universal:
+                rows.append([exchange])
+            else:
+                rows.append([exchange, Btn(t("st.btn.fifth_swap"), "m.fs")])
         elif s.phase == Phase.PLACING:
             if not turn.board_action_done and not turn.priority_used:
                 rows.append([Btn(t("st.menu.shift_label"), "noop")])
@@ -376,63 +418,77 @@ class SevenTracksPresenter(Presenter):
                 for die, track in enumerate(turn.die_tracks):
                     for role in (SKIP, OPPOSITE, PREVIOUS):
                         new = (track - 1 + SHIFTS[role]) % 6 + 1
+                        emoji = (EMOJI[UNIVERSAL] if universal else "") + EMOJI[role]
                         shift_btns.append(
                             Btn(
-                                t("st.btn.shift", src=track, dst=new, emoji=EMOJI[role]),
-                                f"sh.{die}.{role}",
+                                t("st.btn.shift", src=track, dst=new, emoji=emoji),
+                                f"sh{u}.{die}.{role}",
                             )
                         )
                 rows += chunk(shift_btns, 3)
-            if turn.restricted and not turn.board_action_done:
+            if turn.restricted and not turn.board_action_done and not universal:
                 rows.append([Btn(t("st.btn.cancel_restriction"), "cr")])
             if not turn.priority_used:
                 rows.append([Btn(t("st.menu.after_label"), "noop")])
-                rows += chunk(
-                    [*self._role_buttons(s, "am", names, t), Btn(t("st.btn.exchange"), "xb")]
-                )
+                rows += chunk([*self._role_buttons(s, "am", names, t, universal), exchange])
         elif s.phase == Phase.POST_MOVE and not turn.priority_used:
             rows.append([Btn(t("st.menu.after_label"), "noop")])
-            rows += chunk([*self._role_buttons(s, "am", names, t), Btn(t("st.btn.exchange"), "xb")])
+            rows += chunk([*self._role_buttons(s, "am", names, t, universal), exchange])
         if not rows:
             rows.append([Btn(t("st.menu.nothing"), "noop")])
+        elif not universal and not turn.priority_used and s.phase != Phase.EXCHANGE:
+            rows.append([Btn(t("st.btn.universal_menu"), "m.priu")])
         return rows
 
+    def _black_discards_left(self, s: State) -> bool:
+        """R39 from public facts: a black discard is still allowed this turn."""
+        turn = s.turn
+        extra = 1 if s.options.black_discard_on_any_double and turn.is_double else 0
+        return not turn.restricted and turn.black_discards < turn.t7_completions + extra
+
     def _track_menu(self, s: State, k: int, t: Translator) -> list[list[Btn]]:
+        """Track k's exact choices, only those the public facts allow now (the hand is
+        checked when a button is pressed, and a refusal names the tile that is missing)."""
         track = s.tracks[k - 1]
+        turn = s.turn
         rows: list[list[Btn]] = []
+        room = not (turn.restricted and turn.placed_total > 0) and not (
+            turn.modes.get(k) == Mode.SINGLE and turn.placements.get(k, 0) >= 1
+        )
         if track.block is None:
-            colour = expected_colour(k, len(track.slots) + 1)
-            place = [Btn(t("st.btn.place_colour", emoji=EMOJI[colour]), f"pl.{k}.c")]
-            if not (track.slots and is_white_like(track.slots[-1])):
-                place += [
-                    Btn(t("st.btn.place_white"), f"pl.{k}.W"),
-                    Btn(t("st.btn.place_universal"), f"pl.{k}.U"),
-                ]
-            rows.append(place)
-            placed_here = s.turn.placements.get(k, 0) > 0 or (
-                s.options.black_anywhere_after_move and sum(s.turn.placements.values()) > 0
-            )
-            if track.slots and placed_here and not s.turn.restricted:  # R33, public facts
-                rows.append(
-                    [
-                        Btn(t("st.btn.block"), f"bl.{k}.K"),
-                        Btn(t("st.btn.block_universal"), f"bl.{k}.U"),
+            if room:
+                colour = expected_colour(k, len(track.slots) + 1)
+                place = [Btn(t("st.btn.place_colour", emoji=EMOJI[colour]), f"pl.{k}.c")]
+                if not (track.slots and is_white_like(track.slots[-1])):
+                    place += [
+                        Btn(t("st.btn.place_white"), f"pl.{k}.W"),
+                        Btn(t("st.btn.place_universal"), f"pl.{k}.U"),
                     ]
-                )
+                rows.append(place)
+            placed_here = turn.placements.get(k, 0) > 0 or (
+                s.options.black_anywhere_after_move and sum(turn.placements.values()) > 0
+            )
+            if track.slots and placed_here and not turn.restricted:  # R33, public facts
+                block = [Btn(t("st.btn.block"), f"bl.{k}.K")]
+                if not turn.priority_used:
+                    block.append(Btn(t("st.btn.block_universal"), f"bl.{k}.U"))
+                rows.append(block)
             reclaim = [
                 Btn(t("st.btn.reclaim", slot=i + 1), f"rc.{k}.{i + 1}")
                 for i, x in enumerate(track.slots)
                 if is_white_like(x)
             ]
-            if reclaim:
+            if reclaim and not turn.restricted:  # R32
                 rows.append(reclaim)
-        else:
+        elif room and (track.block.turn != s.turn_no or s.options.allow_same_turn_unblock):  # R35
             rows.append(
                 [
                     Btn(t("st.btn.unblock_white"), f"ub.{k}.W"),
                     Btn(t("st.btn.unblock_universal"), f"ub.{k}.U"),
                 ]
             )
+        if not rows:
+            rows.append([Btn(t("st.menu.track_nothing", k=k), "noop")])
         return rows
 
     # ---------------------------------------------------------------- picture
@@ -465,6 +521,9 @@ class SevenTracksPresenter(Presenter):
             elif a.type == T.PLACE_T7 and a.kind is not None:
                 fits.setdefault("7", []).append(a.kind)
         if not fits:
+            tiles = self._priority_tiles(s)
+            if tiles:
+                return t("st.hint_nothing_priority", tiles=self._offer(tiles))
             return t("st.hint_nothing")
         parts = [f"{k}: {tiles_text(kinds)}" for k, kinds in sorted(fits.items())]
         return t("st.hint", fits="; ".join(parts))
@@ -517,9 +576,11 @@ class SevenTracksPresenter(Presenter):
         events.extend(b.events)
         return b.state, n
 
-    def _place_all(self, s: State, events: list[Event]) -> tuple[State, int, int]:
+    def _place_all(
+        self, s: State, events: list[Event], offer: bool = False
+    ) -> tuple[State, int, int]:
         b = self.game.batch(s)
-        placed, drawn = self._place_all_on(b)
+        placed, drawn = self._place_all_on(b, offer)
         events.extend(b.events)
         return b.state, placed, drawn
 
@@ -578,7 +639,7 @@ class SevenTracksPresenter(Presenter):
             total += self._run_t7_on(b)
         return total
 
-    def _place_all_on(self, b: Batch[State, Action]) -> tuple[int, int]:
+    def _place_all_on(self, b: Batch[State, Action], offer: bool = False) -> tuple[int, int]:
         """«Выставить всё»: the longest runs everywhere; while the obligation is unmet and
         the bank allows, draw until a tile fits and place again (R42–R45)."""
         seat, turn_no = b.state.current, b.state.turn_no
@@ -586,6 +647,10 @@ class SevenTracksPresenter(Presenter):
         for _ in range(MAX_STEPS):
             placed += self._everywhere_on(b)
             if not self._still_mine(b.state, seat, turn_no):
+                break
+            if offer and b.state.turn.draws == 0 and self._waivable(b.state):
+                # R48: he may play a priority tile instead of drawing: stop and tell him
+                # (once a turn); pressed again, or once he has drawn, it draws on.
                 break
             d = self._draw_on(b)
             drawn += d
@@ -612,15 +677,74 @@ class SevenTracksPresenter(Presenter):
             drawn += 1
         return drawn
 
+    def _waivable(self, s: State) -> bool:
+        """R48: nothing fits, and he may play a priority tile instead of (more) drawing."""
+        return any(a.type == T.WAIVE for a in self._legal(s))
+
+    def _priority_tiles(self, s: State) -> list[str]:
+        """The priority tiles the mover could play now instead of placing or drawing (a
+        waive, a shift, or an after-move use once his placing may end); private."""
+        if s.phase != Phase.PLACING:
+            return []
+        kinds: set[str] = set()
+        legal = self._legal(s)
+        kinds.update(a.kind for a in legal if a.type in (T.WAIVE, T.SHIFT) and a.kind)
+        if any(a.type == T.END_PLACING for a in legal):
+            s2, _ = self.game.apply(s, Action(type=T.END_PLACING))
+            if s2.phase == Phase.POST_MOVE and s2.current == s.current:
+                kinds.update(
+                    a.kind
+                    for a in self._legal(s2)
+                    if a.type in (T.AFTER_MOVE, T.EXCHANGE_BEGIN) and a.kind
+                )
+        order = (*ROLE_ORDER, EXCHANGE, UNIVERSAL)
+        return [k for k in order if k in kinds]
+
+    @staticmethod
+    def _offer(tiles: list[str]) -> str:
+        return " / ".join(EMOJI[k] for k in tiles)
+
     def _priority_options(
-        self, s: State, prefix: str, role: str, target: int | None
+        self, s: State, prefix: str, role: str, target: int | None, universal: bool = False
     ) -> list[Action]:
         types = {"im": [T.INSTEAD_OF_MOVE], "am": [T.WAIVE, T.AFTER_MOVE]}[prefix]
-        return [
-            Action(type=tp, kind=kind, role=role, target=target)
-            for tp in types
-            for kind in (role, UNIVERSAL)
-        ]
+        kind = UNIVERSAL if universal else role
+        return [Action(type=tp, kind=kind, role=role, target=target) for tp in types]
+
+    def _spend(
+        self,
+        s: State,
+        build: Any,
+        universal: bool,
+        tile: str,
+        events: list[Event],
+        t: Translator,
+        after_move: bool = False,
+    ) -> State:
+        """A priority use with the original tile, or with the universal when he chose it
+        («✨ Универсальной…»); never the universal in place of a missing original. In
+        PLACING an after-move use that is not a waive ends the placing first."""
+        options: list[Action] = build(universal)
+        if self._first_legal(s, options) is not None:
+            return self._do(s, options, events)
+        self._no_original(s, build, universal, tile, t)
+        if after_move and s.phase == Phase.PLACING:
+            trial: list[Event] = []
+            s2 = self._do(s, [Action(type=T.END_PLACING)], trial)
+            if s2.phase == Phase.POST_MOVE and s2.current == s.current:
+                chosen = self._first_legal(s2, options)
+                if chosen is None:
+                    self._no_original(s2, build, universal, tile, t)
+                    self.game.apply(s2, options[-1])  # raises the engine's reason
+                    raise IllegalAction("malformed")
+                events.extend(trial)
+                return self._apply(s2, chosen, events)
+        return self._do(s, options, events)  # raises the engine's reason
+
+    def _no_original(self, s: State, build: Any, universal: bool, tile: str, t: Translator) -> None:
+        """He lacks the original but the universal would do: say so, spend nothing."""
+        if not universal and self._first_legal(s, build(True)) is not None:
+            raise Refusal(t("st.refuse.use_universal", tile=EMOJI[tile]))
 
     def press(
         self,
@@ -661,7 +785,7 @@ class SevenTracksPresenter(Presenter):
             return menu(None)
         if head == "m" and len(parts) == 2:
             name = parts[1]
-            if name == "pri" or (name == "fs" and s.phase == Phase.PRE_MOVE):
+            if name in ("pri", "priu") or (name == "fs" and s.phase == Phase.PRE_MOVE):
                 return menu(name)
             if name.startswith("t") and name[1:].isdigit() and s.phase == Phase.PLACING:
                 k = int(name[1:])
@@ -674,26 +798,42 @@ class SevenTracksPresenter(Presenter):
             dice = " ".join(f"[{d}]" for d in s2.turn.dice)
             return done(s2, t("st.toast.rolled", dice=dice) if s2.turn.dice else None)
         if head == "all":
-            s2, n, drawn = self._place_all(s, events)
+            turn_key = self.turn_id(s)
+            offer = ui.get("offered") != turn_key  # the priority offer, once a turn
+            s2, n, drawn = self._place_all(s, events, offer)
+            stopped = (
+                offer
+                and self._still_mine(s2, s.current, s.turn_no)
+                and s2.turn.draws == 0
+                and self._waivable(s2)
+            )
+            if stopped:
+                ui["offered"] = turn_key
             if n == 0 and drawn == 0:
-                self._explain_nothing(s, t)
+                try:
+                    self._explain_nothing(s, t)
+                except Refusal as r:
+                    if not stopped:
+                        raise
+                    # an alert like a refusal, but the offer is remembered for this turn
+                    return Outcome(state=s, ui=ui, toast=r.text, alert=True, visible=False)
             toast = t("st.toast.placed", n=n, placed=t.plural(n, "unit.tile"))
             if drawn:
                 toast += " " + t("st.toast.drew_count", drawn=t.plural(drawn, "unit.tile"))
+            if stopped:
+                tiles = self._offer(self._priority_tiles(s2))
+                toast += " " + t("st.toast.priority_instead", tiles=tiles)
             return done(s2, toast)
         if head.startswith("run") and head[3:].isdigit():
             k = int(head[3:])
             if k not in s.turn.modes or k == T7:
                 raise IllegalAction("track_unavailable")
             s2, n = self._run(s, k, events)
-            if n == 0:
+            if n == 0 and not any(a.type in (T.DRAW, T.END_PLACING) for a in self._legal(s)):
+                # the universal as a white only when he must place and nothing else fits
                 s2, n = self._run(s, k, events, universal=True)
             if n == 0:
-                track = s.tracks[k - 1] if 1 <= k <= 6 else None
-                if track is not None and track.block is not None:
-                    self._do(s, [Action(type=T.UNBLOCK, kind=WHITE, track=k)], events)
-                colour = expected_colour(k, len(track.slots) + 1) if track else "R"
-                self._do(s, [Action(type=T.PLACE, kind=colour, track=k)], events)
+                self._explain_run(s, k, t)
             return done(s2, t("st.toast.placed", n=n, placed=t.plural(n, "unit.tile")))
         if head == "t7all":
             s2, n = self._run_t7(s, events)
@@ -703,7 +843,7 @@ class SevenTracksPresenter(Presenter):
                 raise Refusal(t("st.refuse.nothing_for_centre"))
             return done(s2, t("st.toast.placed", n=n, placed=t.plural(n, "unit.tile")))
         if head == "t7" and len(parts) == 2:
-            return done(self._do(s, [Action(type=T.PLACE_T7, kind=parts[1])], events))
+            return done(self._named(s, Action(type=T.PLACE_T7, kind=parts[1]), events, t))
         if head in ("pl", "bl", "ub", "rc") and len(parts) == 3 and parts[1].isdigit():
             k = int(parts[1])
             arg = parts[2]
@@ -721,13 +861,22 @@ class SevenTracksPresenter(Presenter):
                 if not arg.isdigit():
                     raise Refusal(t("press.outdated"))
                 a = Action(type=T.RECLAIM, track=k, slot=int(arg))
-            s2 = self._do(s, [a], events)
+            s2 = self._named(s, a, events, t)
             return done(s2, keep_menu=self._keep_track_menu(s, s2, k))
         if head == "tb" and len(parts) == 2:
             return done(self._do(s, [Action(type=T.TAKE_BONUS, kind=parts[1])], events))
         if head == "db":
-            return done(self._do(s, [Action(type=T.DISCARD_BLACK, kind=BLACK)], events))
+            return done(self._named(s, Action(type=T.DISCARD_BLACK, kind=BLACK), events, t))
         if head == "dr":
+            if self._waivable(s):
+                # R48: one tile at a time, so that he can stop and play his priority tile
+                s2 = self._do(s, [Action(type=T.DRAW)], events)
+                note = None
+                if self._still_mine(s2, s.current, s.turn_no) and self._waivable(s2):
+                    more = any(a.type == T.DRAW for a in self._legal(s2))
+                    key = "st.toast.drew_one" if more else "st.toast.drew_one_last"
+                    note = t(key, tiles=self._offer(self._priority_tiles(s2)))
+                return done(s2, note)
             s2, n = self._draw_until(s, events)
             if n == 0:
                 self._do(s, [Action(type=T.DRAW)], events)
@@ -736,44 +885,37 @@ class SevenTracksPresenter(Presenter):
             seat, turn_no = s.current, s.turn_no
             s2 = s
             if s2.phase == Phase.PLACING:
+                if self._waivable(s2) and not any(a.type == T.END_PLACING for a in self._legal(s2)):
+                    tiles = self._offer(self._priority_tiles(s2))
+                    raise Refusal(t("st.refuse.end_priority", tiles=tiles))
                 s2 = self._do(s2, [Action(type=T.END_PLACING)], events)
             if s2.phase == Phase.POST_MOVE and s2.current == seat and s2.turn_no == turn_no:
                 s2 = self._do(s2, [Action(type=T.END_TURN)], events)
             elif s2 is s:
                 raise IllegalAction("wrong_phase")
             return done(s2)
-        if head in ("im", "am") and len(parts) in (2, 3):
+        if head in ("im", "am", "imu", "amu") and len(parts) in (2, 3):
             role = parts[1]
             if role not in ROLE_ORDER:
                 raise Refusal(t("press.outdated"))
             target = int(parts[2]) if len(parts) == 3 and parts[2].isdigit() else None
-            options = self._priority_options(s, head, role, target)
-            if head == "am" and s.phase == Phase.PLACING and self._first_legal(s, options) is None:
-                # not a waive: finish placing first, then use it after the move
-                trial: list[Event] = []
-                s2 = self._do(s, [Action(type=T.END_PLACING)], trial)
-                chosen = self._first_legal(s2, options)
-                if chosen is None:
-                    self.game.apply(s2, options[-1])
-                    raise IllegalAction("malformed")
-                events.extend(trial)
-                return done(self._apply(s2, chosen, events))
-            return done(self._do(s, options, events))
-        if head == "xb":
-            options = [
-                Action(type=T.EXCHANGE_BEGIN, kind=k, role=EXCHANGE) for k in (EXCHANGE, UNIVERSAL)
-            ]
-            options += [Action(type=T.WAIVE, kind=k, role=EXCHANGE) for k in (EXCHANGE, UNIVERSAL)]
-            if s.phase == Phase.PLACING and self._first_legal(s, options) is None:
-                trial = []
-                s2 = self._do(s, [Action(type=T.END_PLACING)], trial)
-                chosen = self._first_legal(s2, options)
-                if chosen is None:
-                    self.game.apply(s2, options[0])
-                    raise IllegalAction("malformed")
-                events.extend(trial)
-                return done(self._apply(s2, chosen, events))
-            return done(self._do(s, options, events))
+            base = head[:2]
+
+            def roles(universal: bool) -> list[Action]:
+                return self._priority_options(s, base, role, target, universal)
+
+            universal = head.endswith("u")
+            return done(self._spend(s, roles, universal, role, events, t, base == "am"))
+        if head in ("xb", "xbu"):
+
+            def exchange(universal: bool) -> list[Action]:
+                kind = UNIVERSAL if universal else EXCHANGE
+                return [
+                    Action(type=T.EXCHANGE_BEGIN, kind=kind, role=EXCHANGE),
+                    Action(type=T.WAIVE, kind=kind, role=EXCHANGE),
+                ]
+
+            return done(self._spend(s, exchange, head == "xbu", EXCHANGE, events, t, True))
         if head == "xa" and len(parts) == 2 and parts[1] in KINDS:
             n = (len(s.exchange.selection) + 1) if s.exchange else 0
             s2 = self._do(s, [Action(type=T.EXCHANGE_ADD, kind=parts[1])], events)
@@ -785,10 +927,14 @@ class SevenTracksPresenter(Presenter):
             return done(s2, keep_menu=s2.phase == Phase.PRE_MOVE)
         if head == "cr":
             return done(self._do(s, [Action(type=T.CANCEL_RESTRICTION, kind=UNIVERSAL)], events))
-        if head == "sh" and len(parts) == 3 and parts[1].isdigit() and parts[2] in SHIFTS:
-            die, role = int(parts[1]), parts[2]
-            options = [Action(type=T.SHIFT, kind=k, role=role, die=die) for k in (role, UNIVERSAL)]
-            return done(self._do(s, options, events))
+        if head in ("sh", "shu") and len(parts) == 3 and parts[1].isdigit() and parts[2] in SHIFTS:
+            die, shift = int(parts[1]), parts[2]
+
+            def shifts(universal: bool) -> list[Action]:
+                kind = UNIVERSAL if universal else shift
+                return [Action(type=T.SHIFT, kind=kind, role=shift, die=die)]
+
+            return done(self._spend(s, shifts, head == "shu", shift, events, t))
         raise Refusal(t("press.outdated"))
 
     def _keep_track_menu(self, before: State, after: State, k: int) -> bool:
@@ -800,9 +946,61 @@ class SevenTracksPresenter(Presenter):
             and k in after.turn.modes
         )
 
+    def _reason(self, s: State, a: Action) -> str | None:
+        """The engine's reason why `a` is illegal now, or None."""
+        try:
+            self.game.apply(s, a)
+        except IllegalAction as e:
+            return e.code
+        return None
+
+    def _need(self, kinds: list[str], t: Translator) -> str:
+        names = [t(f"st.tile_name.{k}") for k in kinds]
+        return names[0] if len(names) == 1 else t("st.or", a=names[0], b=names[1])
+
+    def _explain_run(self, s: State, k: int, t: Translator) -> None:
+        """«▶ Дорожка k» placed nothing: the engine's reason, or the tile that is missing."""
+        track = s.tracks[k - 1]
+        if track.block is not None:
+            white = self._reason(s, Action(type=T.UNBLOCK, kind=WHITE, track=k))
+            if white == "no_tile":
+                if self._reason(s, Action(type=T.UNBLOCK, kind=UNIVERSAL, track=k)) is None:
+                    raise Refusal(t("st.refuse.only_universal", k=k))
+                raise Refusal(t("st.refuse.need_unblock", k=k))
+            raise IllegalAction(white or "malformed")
+        colour = expected_colour(k, len(track.slots) + 1)
+        code = self._reason(s, Action(type=T.PLACE, kind=colour, track=k))
+        if code != "no_tile":
+            raise IllegalAction(code or "malformed")
+        if self._reason(s, Action(type=T.PLACE, kind=UNIVERSAL, track=k)) is None:
+            raise Refusal(t("st.refuse.only_universal", k=k))
+        white = self._reason(s, Action(type=T.PLACE, kind=WHITE, track=k))
+        need = [colour] if white == "two_whites" else [colour, WHITE]
+        raise Refusal(t("st.refuse.need_track", k=k, need=self._need(need, t)))
+
+    def _named(self, s: State, a: Action, events: list[Event], t: Translator) -> State:
+        """Apply an exact choice of «⋯ k»; a missing tile is named in the refusal."""
+        try:
+            return self._do(s, [a], events)
+        except IllegalAction as e:
+            if e.code != "no_tile":
+                raise
+            if a.type == T.RECLAIM and a.track is not None and a.slot is not None:
+                need = self._need([expected_colour(a.track, a.slot)], t)
+                raise Refusal(t("st.refuse.need_reclaim", need=need)) from None
+            raise Refusal(t("st.refuse.need", need=self._need([a.kind or WHITE], t))) from None
+
     def _explain_nothing(self, s: State, t: Translator) -> None:
         """Nothing fits and nothing can be drawn: say why, privately."""
         legal = self._legal(s)
+        tiles = self._priority_tiles(s)
+        if tiles:
+            offer = self._offer(tiles)
+            if any(a.type == T.END_PLACING for a in legal):
+                raise Refusal(t("st.refuse.nothing_fits_end_priority", tiles=offer))
+            if any(a.type == T.DRAW for a in legal):
+                raise Refusal(t("st.refuse.nothing_fits_draw_priority", tiles=offer))
+            raise Refusal(t("st.refuse.nothing_fits_priority", tiles=offer))
         if any(a.type == T.END_PLACING for a in legal):
             raise Refusal(t("st.refuse.nothing_fits_end"))
         if any(a.type == T.WAIVE for a in legal):
@@ -845,18 +1043,22 @@ class SevenTracksPresenter(Presenter):
         seat = s.players.index(user)
         if s.status[seat] != Status.ACTIVE:
             raise Refusal(t("st.fm_not_active"))
+        kinds = {kind_of(x) for x in s.hands[seat]}
+        if FIRST_MOVE not in kinds and UNIVERSAL not in kinds:
+            # Nothing to declare: the same answer wherever the window stands, so that it
+            # never tells him whether the holder sits before or after him.
+            if head == "fmd":
+                raise Refusal(t("st.fm_nothing"))
+            return Outcome(state=s, ui=ui, toast=t("st.fm_passed_toast"), changed=False)
         if seat < s.current:
-            raise Refusal(t("st.fm_closed"))  # the window has passed him already
+            raise Refusal(t("st.fm_closed"))  # his own choice is behind him
         window = dict(ui.get("fm") or {})
         choices = dict(window.get("choices") or {})
         if head == "fmd":
-            kinds = {kind_of(x) for x in s.hands[seat]}
-            if FIRST_MOVE not in kinds and UNIVERSAL not in kinds:
-                raise Refusal(t("st.fm_nothing"))
             if FIRST_MOVE not in kinds and s.fm_u_declarer is not None:
                 raise IllegalAction("fm_u_taken")
             choices[str(user)] = "D"
-            toast = t("st.fm_declared_toast")
+            toast = t("st.fm_declared_toast" if FIRST_MOVE in kinds else "st.fm_declared_u_toast")
         else:
             choices[str(user)] = "P"
             toast = t("st.fm_passed_toast")
@@ -1122,19 +1324,19 @@ class SevenTracksPresenter(Presenter):
         lines.append("")
         lines.append(t("st.sum.scores"))
         shown = [x for x in after if x in hands or str(x) in hands or int(x) in hands]
+        bonus = s.options.first_out_bonus
         for seat_key in sorted(shown, key=lambda x: (int(after[x]), int(x))):
             seat = int(seat_key)
             b, a = int(before.get(seat_key, 0)), int(after[seat_key])
-            delta = a - b
-            sign = f"+{delta}" if delta >= 0 else str(delta)
-            bonus = (
-                t("st.sum.bonus_mark", bonus=s.options.first_out_bonus)
-                if first is not None and seat == int(first) and not summary.get("stalled")
-                else ""
-            )
-            lines.append(
-                t("st.sum.score_line", name=name(seat), before=b, after=a, delta=sign, bonus=bonus)
-            )
+            value = int(values.get(seat_key, 0))
+            fields = {"name": name(seat), "before": b, "value": value, "after": a, "bonus": bonus}
+            if first is not None and seat == int(first) and not summary.get("stalled"):
+                # the sum a player can follow: before + hand − bonus, floored at 0 (R67)
+                floored = b + value - bonus < 0
+                key = "st.sum.score_line_floor" if floored else "st.sum.score_line_bonus"
+                lines.append(t(key, **fields))
+            else:
+                lines.append(t("st.sum.score_line", **fields))
         eliminated = [int(x) for x in summary.get("eliminated") or []]
         if eliminated:
             lines.append("")

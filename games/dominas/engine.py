@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any, NoReturn
 
 from games.dominas.figure import edges_of, is_far_nest, opened, parent_colour, required, sides_for
@@ -366,6 +367,8 @@ def _give(s: State, seat: int, got: list[str], reason: str, events: list[Event])
     if not got:
         return
     s.hands[seat].extend(got)
+    if len(s.entered) == len(s.players):
+        s.entered[seat].extend(got)
     s.draws[seat] += len(got)
     _ev(events, "drew", seat, count=len(got), reason=reason, bazaar=len(s.bazaar))
     events.append(Event(type="drew_tiles", seat=seat, data={"tiles": got}, private_to=seat))
@@ -480,6 +483,7 @@ def _start_game(s: State, events: list[Event]) -> None:
     s.last_run = None
     s.turn_placed = 0
     s.draws = [0] * len(s.players)
+    s.entered = [_numbering(s, seat, hand) for seat, hand in enumerate(s.hands)]
     s.phase = Phase.PLAY
     _ev(
         events,
@@ -495,6 +499,33 @@ def _start_game(s: State, events: list[Event]) -> None:
                 Event(type="dealt", seat=seat, data={"tiles": list(hand)}, private_to=seat)
             )
     _begin_turn(s, s.first, events)
+
+
+def _numbering(s: State, seat: int, hand: list[str]) -> list[str]:
+    """The dealt tiles in the order that numbers them 1…H: shuffled by a generator of its
+    own (the game's dice stay as they are), so a tile's number says nothing about the
+    tiles around it in the sorted hand."""
+    order = list(hand)
+    random.Random(f"{s.seed}:numbers:{s.game_no}:{seat}").shuffle(order)
+    return order
+
+
+def slot_numbers(s: State, seat: int) -> list[int]:
+    """The number of each tile in the hand of `seat` (aligned with `s.hands[seat]`): its
+    place among the tiles that entered this hand this game, so it stays the same while
+    the tile is there, and no two tiles share one. (A state stored before `entered`
+    existed numbers the hand 1…H in its order.)"""
+    hand = s.hands[seat]
+    entered = s.entered[seat] if len(s.entered) == len(s.players) else []
+    place = {tile: i + 1 for i, tile in enumerate(entered)}
+    nxt = len(entered)
+    out: list[int] = []
+    for tile in hand:
+        if tile not in place:
+            nxt += 1
+            place[tile] = nxt
+        out.append(place[tile])
+    return out
 
 
 def side_tiles(s: State) -> list[int]:
@@ -673,6 +704,7 @@ def _view(s: State, player: int | None) -> View:
     return View(
         me=me,
         hand=list(s.hands[me]) if me is not None else None,
+        hand_slots=slot_numbers(s, me) if me is not None else None,
         remembered=remembered,
         players=[
             SeatView(
@@ -682,6 +714,7 @@ def _view(s: State, player: int | None) -> View:
                 present=s.present[i],
                 hand_count=len(s.hands[i]),
                 drawn=s.draws[i],
+                slots=sorted(slot_numbers(s, i)),
             )
             for i, p in enumerate(s.players)
         ],
@@ -726,5 +759,6 @@ __all__ = [
     "placements",
     "run_of",
     "side_tiles",
+    "slot_numbers",
     "totals",
 ]

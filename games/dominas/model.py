@@ -194,6 +194,9 @@ class State(BaseModel):
     turn_placed: int = 0
     bonus: Bonus | None = None
     draws: list[int] = Field(default_factory=list)  # tiles drawn this game, per seat (public)
+    # per seat, every tile that entered the hand this game: the dealt ones in a shuffled
+    # order, then each draw; a tile's number in the hand is its place here (`slot_numbers`)
+    entered: list[list[str]] = Field(default_factory=list)
     last_run: Run | None = None
     initial_hands: list[list[str]] = Field(default_factory=list)  # game 1 (R7, R26)
     initial_bazaar: list[str] = Field(default_factory=list)
@@ -220,6 +223,9 @@ class SeatView(BaseModel):
     present: bool
     hand_count: int
     drawn: int
+    # the numbers of the tiles in his hand, ascending: each tile keeps its number while it
+    # is there; which tile has which number is hidden (the dealt ones are numbered at random)
+    slots: list[int] = Field(default_factory=list)
 
 
 class NestView(BaseModel):
@@ -235,6 +241,7 @@ class View(BaseModel):
 
     me: int | None
     hand: list[str] | None
+    hand_slots: list[int] | None = None  # the number of each tile of `hand`
     remembered: list[str] | None  # game 2: own side's game-1 initial tiles (§7)
     players: list[SeatView]
     mode: Mode

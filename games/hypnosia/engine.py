@@ -31,6 +31,7 @@ from games.hypnosia.model import (
     CellView,
     EndReason,
     MovePreview,
+    MoveView,
     Options,
     Phase,
     PlayerView,
@@ -42,6 +43,7 @@ from games.hypnosia.model import (
     entry,
     in_play,
     is_bridge,
+    move_tag,
     parse_cell,
     ring_cell,
 )
@@ -556,6 +558,25 @@ def _view(s: State, player: int | None) -> View:
         roll_off=[dict(r) for r in s.roll_off],
         end_reason=s.end_reason,
         winners=list(s.winners),
+        moves=[] if s.phase != Phase.MOVE else [_move_view(s, a) for a in _legal(s)],
+    )
+
+
+def _legal(s: State) -> list[Action]:
+    return [a for a in _candidates(s) if _why(s, a) is None]
+
+
+def _move_view(s: State, a: Action) -> MoveView:
+    assert a.die is not None and a.route is not None
+    p = _preview(s, a)
+    return MoveView(
+        code=a.encode(),
+        tag=move_tag(p.tokens, a.die, a.route),
+        tokens=p.tokens,
+        die=a.die,
+        dest=p.dest,
+        fields=p.fields,
+        captures=p.captures,
     )
 
 

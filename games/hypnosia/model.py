@@ -271,6 +271,27 @@ class MovePreview(BaseModel):
     captures: int  # opponent tokens it would capture (R14)
 
 
+def move_tag(tokens: list[int], die: int, route: Route) -> str:
+    """The short mark of a move, the same on its button and on the board at its
+    destination: `2+5` (№2 by 5), `2⤵3` (№2 across the bridge with the 3), `1&3+4` (the
+    pair №1+№3 by 4). Language-neutral: digits and signs only."""
+    unit = "&".join(map(str, tokens))
+    return f"{unit}⤵{die}" if route is Route.BRIDGE else f"{unit}+{die}"
+
+
+class MoveView(BaseModel):
+    """A legal MOVE of the player to act (§6: all public), for the buttons and the
+    marks on the board: the action's code, its mark (`move_tag`) and what it does."""
+
+    code: str
+    tag: str
+    tokens: list[int]
+    die: int
+    dest: str  # `k.j`, or `C` for the centre
+    fields: list[int]  # centre fields it would take
+    captures: int
+
+
 class CellView(BaseModel):
     """An occupied ring cell: whose tokens stand there (1 or 2, I2)."""
 
@@ -313,3 +334,4 @@ class View(BaseModel):
     roll_off: list[dict[int, int]]
     end_reason: EndReason | None
     winners: list[int]
+    moves: list[MoveView] = Field(default_factory=list)  # legal moves, canonical order

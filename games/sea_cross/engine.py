@@ -430,6 +430,8 @@ def start_roll(s: State, dice: list[int], events: list[Event]) -> None:
     s.unused = list(dice)
     s.roll_no += 1
     s.moved_this_roll = False
+    if seat < len(s.burnt):
+        s.burnt[seat] = []  # his last roll's burnt dice are forgotten at his next roll
     ones = dice.count(1)
     on_corner = any(r in RED_CORNERS for r in s.tokens[seat])
     s.forced_jumps = ones if on_corner else 0
@@ -480,6 +482,8 @@ def _settle(s: State, events: list[Event]) -> None:
         return
     if s.unused:
         kind = "dice_lapsed" if s.moved_this_roll else "passed"
+        s.burnt = [*s.burnt, *([] for _ in range(len(s.players) - len(s.burnt)))]
+        s.burnt[seat] = list(s.unused)
         _ev(events, kind, s, seat, reason="no_move", unused=list(s.unused))
     _end_of_roll(s, events)
 
@@ -630,6 +634,7 @@ def _view(s: State, player: int | None) -> View:
                 reserve_count=s.tokens[seat].count(BASE),
                 progress=progress(s, seat),
                 place=places.get(seat),
+                burnt=list(s.burnt[seat]) if seat < len(s.burnt) else [],
             )
         )
     moving = s.phase == Phase.AWAIT_MOVE

@@ -226,6 +226,9 @@ class State(BaseModel):
     last_move: LastMove | None = None
     left: list[int] = Field(default_factory=list)  # seats that left, in order
     winner: int | None = None  # seat
+    # per seat, the dice his last roll left unused (R6: they burn), until he rolls again;
+    # [] (not sized yet) in a state saved before this field existed
+    burnt: list[list[int]] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _shape(self) -> State:
@@ -257,6 +260,7 @@ class PlayerInfo(BaseModel):
     reserve_count: int
     progress: int  # sum of rel of tokens not in the reserve (R19 ranking)
     place: int | None = None
+    burnt: list[int] = Field(default_factory=list)  # dice his last roll left unused (R6)
 
 
 class ActionInfo(BaseModel):

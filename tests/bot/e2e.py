@@ -88,3 +88,14 @@ def mover(table: StoredMessage, users: list[User]) -> User | None:
 
 def refused(answer: CallbackAnswer) -> bool:
     return answer.show_alert
+
+
+LEAVE_QUESTION = "выйти из игры?"
+
+
+async def leave_question(chat: Chat, user: User, timeout: float = 5.0) -> StoredMessage:
+    """`user` sends /leave in a running game: the bot's question (bot/service/leaving.py)."""
+    command = await chat.send(user, "/leave")
+    return await chat.wait_message(
+        lambda m: LEAVE_QUESTION in m.content, after=command, timeout=timeout
+    )

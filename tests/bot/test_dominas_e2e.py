@@ -12,14 +12,16 @@ import random
 import re
 import time
 
+from bot.presenters.dominas import tile_text
 from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.dominas import GAME, State
-from games.dominas.tiles import ALL_TILES
+from games.dominas.engine import slot_numbers
+from games.dominas.tiles import ALL_TILES, BONUS_SUM, KOLOBOK
 from tests.bot.e2e import data_of, mover, record, running, settings_for
 
-SLOT = re.compile(r"(\d+) \S+?✓")
+SLOT = re.compile(r"(\d+) [🔴🟡🟢🔵][^ ·\n]+(?: [\d-]+)? ✓")  # «7 🟢12 0-3-6 ✓»
 NEST = re.compile(r"([▲◣◢▼]⟲?)")
 
 
@@ -43,6 +45,20 @@ async def open_table(
     answer = await chat.press(creator, lobby, contains="Начать")
     assert answer.text == "Поехали!", answer
     return await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+
+
+def plain_tile(s: State) -> str:
+    """The button of a tile of the player to move that starts no bonus (numbers are dealt
+    at random: «1» may be the Колобок), so that his turn ends when he places it."""
+    seat = s.current
+    hand = s.hands[seat]
+    return str(
+        next(
+            k
+            for k, x in zip(slot_numbers(s, seat), hand, strict=True)
+            if x not in (KOLOBOK, *BONUS_SUM)
+        )
+    )
 
 
 def assert_public(table: StoredMessage) -> None:
@@ -136,10 +152,10 @@ async def test_out_of_turn_and_unfitting_presses_are_refused_privately() -> None
             s = await dominas_state(app, chat)
             seat = s.players.index(other.id)
             assert popup.show_alert and popup.text
-            assert all(tile in popup.text for tile in s.hands[seat][:5])
+            assert all(tile_text(tile) in popup.text for tile in s.hands[seat][:5])
             # the first tile goes anywhere; then a slot that fits nowhere is refused
             before_data = data_of(table)
-            answer = await chat.press(user, table, "1")
+            answer = await chat.press(user, table, plain_tile(await dominas_state(app, chat)))
             assert answer.text and answer.text.startswith("✅"), answer
             await chat.wait_for(lambda: data_of(table) != before_data, 5)
             s = await dominas_state(app, chat)
@@ -147,7 +163,8 @@ async def test_out_of_turn_and_unfitting_presses_are_refused_privately() -> None
             mover_user = next(u for u in users if u.id == nxt)
             hand = s.hands[s.players.index(mover_user.id)]
             legal = {a.tile for a in GAME.legal_actions(s) if a.tile}
-            bad = next((k for k, tile in enumerate(hand, 1) if tile not in legal), None)
+            numbers = slot_numbers(s, s.players.index(mover_user.id))
+            bad = next((k for k, x in zip(numbers, hand, strict=True) if x not in legal), None)
             if bad is not None:
                 before = await record(app, chat)
                 answer = await chat.press(mover_user, table, str(bad))
@@ -167,7 +184,7 @@ async def test_an_absent_player_gets_a_penalty_tile_and_the_turn_passes() -> Non
             assert user is not None
             # the first tile, so that the bazaar penalty applies to a real decision
             before = data_of(table)
-            assert (await chat.press(user, table, "1")).text
+            assert (await chat.press(user, table, plain_tile(await dominas_state(app, chat)))).text
             await chat.wait_for(lambda: data_of(table) != before, 5)
             s = await dominas_state(app, chat)
             late = s.players[s.current]
@@ -221,6 +238,9 @@ def test_keyboard_and_caption_are_public_and_compact() -> None:
         for seat, hand in enumerate(s.hands):
             other.hands[seat] = pool[i : i + len(hand)]
             i += len(hand)
+            # the same tiles of his hand got the same numbers
+            swap = dict(zip(hand, other.hands[seat], strict=True))
+            other.entered[seat] = [swap.get(x, x) for x in s.entered[seat]]
         other.bazaar = pool[i:]
         assert p.keyboard(other, {}, names, t) == kb
         assert p.caption(other, names, {}, ["x" * 80] * 3, t) == cap
@@ -258,9 +278,11 @@ def test_two_step_placement_and_a_nest_first() -> None:
             break
     else:
         raise AssertionError("no tile with two places")
-    k = hand.index(twice[0]) + 1
+    numbers = slot_numbers(s, s.current)
+    k = numbers[hand.index(twice[0])]
     o = p.press(s, user, f"h{k}", {}, t, 0.0)
-    assert o.state is s and not o.visible and o.toast and "нажмите гнездо" in o.toast
+    assert o.state is s and o.toast and "нажмите гнездо" in o.toast
+    assert not o.visible and f"[{k}]" in [b.text for row in p.keyboard(s, o.ui, {}, t) for b in row]
     target = next(a for a in legal if a.tile == twice[0])
     assert target.nest is not None
     done = p.press(s, user, f"n{target.nest.value}0", o.ui, t, 0.0)
@@ -280,8 +302,29 @@ def test_two_step_placement_and_a_nest_first() -> None:
     # the other player's presses never reach the presenter (the service refuses them),
     # and a slot beyond the hand is an outdated button
     try:
-        p.press(s, user, f"h{len(hand) + 1}", {}, t, 0.0)
+        p.press(s, user, f"h{max(numbers) + 1}", {}, t, 0.0)
     except Refusal as r:
         assert "устарела" in r.text
     else:
         raise AssertionError("a slot beyond the hand must be refused")
+
+
+def test_a_dealt_hand_is_shown_whole_one_tile_a_line() -> None:
+    """Issue 18: any dealt hand of 10 fits the popup with every tile's colour, number and
+    symbols, one per line (the longest: two-digit numbers, named tiles, ✓ on each)."""
+    from bot.presenters.dominas import DominasPresenter, utf16_len
+    from locales import get_translator
+
+    p = DominasPresenter()
+    for lang in ("ru", "en"):
+        t = get_translator(lang)
+        for seed in range(150):
+            s = GAME.new([1, 2, 3], seed=seed)
+            for seat, user in enumerate(s.players):
+                text = p.hand_popup(s, user, t)
+                assert utf16_len(text) <= 200, text
+                lines = text.splitlines()[1:]
+                assert len(lines) == 10
+                assert {line.split()[1] + " " + line.split()[2] for line in lines} == {
+                    tile_text(x) for x in s.hands[seat]
+                }, text

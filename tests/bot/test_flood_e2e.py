@@ -14,7 +14,8 @@ from bot.callbacks import PlayCB
 from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
 from fake_telegram.server import FloodLimit, StoredMessage
 from tests.bot.e2e import (
-    data_of,
+    LEAVE_QUESTION,
+    leave_question,
     mover,
     open_lobby,
     record,
@@ -168,17 +169,13 @@ async def test_presses_do_not_wait_for_a_message_held_back_by_the_flood_window()
             # the window is full for the next 2 seconds
             app.limiter.limit, app.limiter.window = 1, 2.0
             await app.limiter.acquire(chat.id)
-            before = await record(app, chat)
-            await chat.send(leaver, "/leave")
-            for _ in range(100):  # the /leave is applied; its message waits for a slot
-                after = await record(app, chat)
-                if after.seq != before.seq:
-                    break
-                await asyncio.sleep(0.02)
-            await chat.wait_for(lambda: f":{after.seq}:" in str(data_of(table)), 5)
-            assert not any("выходит из игры" in m.content for m in chat.bot_messages)
+            # /leave: its question (a game message) waits for a slot; presses don't
+            question = leave_question(chat, leaver, timeout=5)
             answer = await chat.press(player, table, "🎲🎲 Два кубика")
             assert "Выпало" in (answer.text or "")
             assert answer.latency < 1.0
-            msg = await chat.wait_message(lambda m: "выходит из игры" in m.content, timeout=5)
-            assert leaver.first_name in msg.content
+            assert not any(LEAVE_QUESTION in m.content for m in chat.bot_messages)
+            asked = await question
+            await chat.press(leaver, asked, "Да, выйти")
+            await chat.wait_for(lambda: "выходит из игры" in asked.content, 5)
+            assert leaver.first_name in asked.content

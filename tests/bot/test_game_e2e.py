@@ -52,6 +52,7 @@ async def play_by_buttons(
     taps = 0
     refusals = 0
     placed = False
+    again = False  # the bot offered a priority tile instead of drawing; he declines
     for _ in range(max_presses):
         rec = await record(app, chat)
         if rec.status != RecordStatus.PLAYING:
@@ -77,6 +78,9 @@ async def play_by_buttons(
         plan = [x for x in PLAN[1:] if not placed or x != "▶ Выставить всё"]
         if placed:
             plan.append("▶ Выставить всё")  # once more, only if nothing else works
+        if again:  # «▶ Выставить всё» once more draws until a tile fits
+            plan = ["▶ Выставить всё", *[x for x in plan if x != "▶ Выставить всё"]]
+        again = offered = False
         for label in plan:
             if label not in texts:
                 continue
@@ -86,9 +90,13 @@ async def play_by_buttons(
             LATENCIES.append(answer.latency)
             if refused(answer):
                 refusals += 1
+                if "ещё раз" in (answer.text or ""):
+                    again = offered = True
+                    break
                 continue
             taps += 1
             placed = placed or label == "▶ Выставить всё"
+            again = "ещё раз" in (answer.text or "")
             break
         else:
             # a rare spot (e.g. only a priority tile helps): the priority menu
@@ -104,6 +112,8 @@ async def play_by_buttons(
                     break
             else:
                 raise AssertionError(f"stuck: {table.content}\n{texts}")
+        if offered:
+            continue  # an alert: the table has not changed
         await chat.wait_for(lambda b=before: data_of(table) != b, 10)
     else:
         raise AssertionError("the game did not end")

@@ -202,9 +202,9 @@ async def test_a_caption_over_the_limit_shortens_names_and_keeps_every_player(
     """With a limit the long names can't meet (500 instead of 1024: the same path as a
     longer table), the names are shortened between clusters: every player, the two Ани
     told apart and the mover stay, in valid HTML with the mover in bold."""
-    import bot.service
+    import bot.service.table_worker
 
-    monkeypatch.setattr(bot.service, "CAPTION_LIMIT", 500)
+    monkeypatch.setattr(bot.service.table_worker, "CAPTION_LIMIT", 500)
     async with FakeTelegram() as tg:
         users = [tg.user(5300 + i, long_name(TAGS[i])) for i in range(6)]
         chat = tg.group(members=users)

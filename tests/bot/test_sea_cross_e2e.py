@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
+from bot.presenters.sea_cross import SeaCrossPresenter
 from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
@@ -253,3 +256,42 @@ def test_an_illegal_or_forged_code_is_refused_with_the_engines_reason() -> None:
     for code in CODES:  # every engine code has its own Russian and English reason
         assert t.has(f"sc.error.{code}")
         assert get_translator("en")(f"sc.error.{code}") != t(f"sc.error.{code}")
+
+
+OPENING_SEED = 1813382119  # three players: six automatic rolls before the first choice
+
+
+async def test_the_bot_s_first_rolls_are_all_told_on_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18: the bot plays the roll-off and every roll with no choice before the first
+    real one. The table keeps only its last three narration lines, so the opening is told
+    in three: the roll-off and who starts, the rolls the bot played, the last roll."""
+    async with FakeTelegram() as tg:
+        anna, boris, vika = tg.user(1721, "Аня"), tg.user(1722, "Борис"), tg.user(1723, "Вика")
+        chat = tg.group(members=[anna, boris, vika])
+        async with running(settings_for(tg)) as app:
+            # a seed whose opening has six automatic rolls (two tokens entered, four passes)
+            new_state = SeaCrossPresenter.new_state
+            monkeypatch.setattr(
+                SeaCrossPresenter,
+                "new_state",
+                lambda self, players, seed, options: new_state(
+                    self, players, OPENING_SEED, options
+                ),
+            )
+            await chat.send(anna, "/new крест")
+            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+            await chat.press(boris, lobby, contains="Играть")
+            await chat.press(vika, lobby, contains="Играть")
+            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+            await chat.press(anna, lobby, "▶ Начать")
+            table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+            await tg.settle(quiet=0.05)
+            state = await state_of(app, chat)
+            assert state.roll_no >= 5, state.roll_no  # the seed still gives a long opening
+            text = table.content
+            assert "Кто начинает" in text and "первым ходит" in text, text
+            assert "До первого выбора бот сыграл сам" in text, text
+            on_board = sum(1 for toks in state.tokens for r in toks if r >= 0)
+            assert on_board >= 2 and text.count("⚓ №1 на кон") == on_board, text

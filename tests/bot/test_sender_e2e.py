@@ -2,7 +2,7 @@
 
 With the fake server's 429 enforcement on (20 calls per window in a chat, sends and
 edits alike, as Telegram counts them), a member spamming `/rules` and `/help` during a
-game costs the game nothing: the table's edits, the `/leave` notice and the final
+game costs the game nothing: the table's edits, the `/leave` question and notice and the final
 standings arrive at once, Telegram never answers 429, no error is logged, and every
 press is answered. Replies to commands go ephemeral, private or as one reply in the
 group; a 429 on a reply is no Traceback.
@@ -17,7 +17,15 @@ import pytest
 
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import ApiCall, FloodLimit
-from tests.bot.e2e import mover, open_lobby, running, settings_for, start_game, wait_phase
+from tests.bot.e2e import (
+    leave_question,
+    mover,
+    open_lobby,
+    running,
+    settings_for,
+    start_game,
+    wait_phase,
+)
 
 WINDOW = 8.0  # seconds: the flood window of these tests (Telegram's is 60)
 LIMIT = 20
@@ -97,36 +105,48 @@ async def test_chatter_never_delays_the_game_and_telegram_never_says_429(
                 await chat.send(gosha, "/rules")
 
             # the game meanwhile: a press, its table edit (the caption and the buttons: the
-            # first new picture of a game may take a moment to draw, which is not timed here)
+            # first new picture of a game may take a moment to draw, which is not timed here);
+            # the chatter has pushed the table up, so it comes anew at the bottom
             answer = await chat.press(player, table, "⭐ Приоритет…", timeout=10)
             assert not answer.show_alert
             pressed = time.monotonic()
-            await wait_phase(chat, table, "« Назад", timeout=30)
-            edit_delay = (table.edited_at or 0) - pressed
-
-            # /leave of the other player ends the game: the notice, the final table and
-            # the standings
-            command = await chat.send(other, "/leave")
-            left = time.monotonic()
-            notice = await chat.wait_message(
-                lambda m: "выходит из игры" in m.content, after=command, timeout=30
+            table = await chat.wait_message(
+                lambda m: m.photo is not None and "« Назад" in m.button_texts,
+                after=table,
+                timeout=30,
             )
+            edit_delay = table.created_at - pressed
+
+            # /leave of the other player, confirmed, ends the game: the question, the
+            # notice (the question's new text), the final table and the standings
+            left = time.monotonic()
+            question = await leave_question(chat, other, timeout=30)
+            await chat.press(other, question, "Да, выйти", timeout=10)
+            confirmed = time.monotonic()
+            await chat.wait_for(lambda: "выходит из игры" in question.content, 30)
             final = await chat.wait_message(
-                lambda m: "Игра окончена" in m.content, after=command, timeout=30
+                lambda m: "Игра окончена" in m.content, after=question, timeout=30
             )
             await chat.wait_for(lambda: not table.buttons, 30)
             await tg.settle(quiet=0.3, timeout=30)
+            notice_delay = (question.edited_at or 0) - confirmed
 
             print(
-                f"table edit {edit_delay:.2f}s after the press; /leave notice "
-                f"{notice.created_at - left:.2f}s, standings {final.created_at - left:.2f}s "
-                f"after /leave (window {WINDOW:g}s)"
+                f"table edit {edit_delay:.2f}s after the press; /leave question "
+                f"{question.created_at - left:.2f}s after /leave, notice {notice_delay:.2f}s "
+                f"and standings {final.created_at - confirmed:.2f}s after the confirmation "
+                f"(window {WINDOW:g}s)"
             )
             assert edit_delay < SMALL
-            assert notice.created_at - left < SMALL
-            assert final.created_at - left < SMALL
+            assert question.created_at - left < SMALL
+            assert notice_delay < SMALL
+            assert final.created_at - confirmed < SMALL
             # the table is edited before the standings are posted
-            last_edit = max(c.time for c in chat.calls() if c.method.startswith("editMessage"))
+            last_edit = max(
+                c.time
+                for c in chat.calls()
+                if c.method.startswith("editMessage") and c.message_id == table.message_id
+            )
             sends = chat.calls("sendMessage")
             standings = next(c for c in sends if c.message_id == final.message_id)
             assert last_edit < standings.time
@@ -227,9 +247,11 @@ async def test_a_429_on_a_command_reply_is_no_traceback_and_a_game_message_waits
             )
             leaver = mover(table, [anna, boris])
             assert leaver is not None
-            await chat.send(leaver, "/leave")  # a game message: sent after the wait
-            notice = await chat.wait_message(lambda m: "выходит из игры" in m.content, timeout=15)
-            assert leaver.first_name in notice.content
+            # /leave: its question, a game message, is sent after the wait
+            question = await leave_question(chat, leaver, timeout=15)
+            await chat.press(leaver, question, "Да, выйти", timeout=10)
+            await chat.wait_for(lambda: "выходит из игры" in question.content, 10)
+            assert leaver.first_name in question.content
             # once the hold is over, Вика's next /help is answered (the dropped one gave
             # its once-a-while mark back)
             await chat.wait_for(lambda: app.sender.hold_left(chat.id) == 0, 10)

@@ -12,6 +12,7 @@ from fake_telegram import FakeTelegram
 from games.seven_tracks import GAME, State, Status
 from tests.bot.e2e import (
     engine_state,
+    leave_question,
     mover,
     open_lobby,
     record,
@@ -55,15 +56,17 @@ async def test_leave_during_the_game_the_others_play_on() -> None:
             await tg.settle()
             leaver = mover(table, users)
             assert leaver is not None
-            await chat.send(leaver, "/leave")
-            msg = await chat.wait_message(lambda m: "выходит из игры" in m.content)
-            assert leaver.first_name in msg.content
+            question = await leave_question(chat, leaver)
+            await chat.press(leaver, question, "Да, выйти")
+            await chat.wait_for(lambda: "выходит из игры" in question.content)
+            assert leaver.first_name in question.content
             await tg.settle()
             state = await engine_state(app, chat)
             seat = state.players.index(leaver.id)
             assert state.status[seat] == Status.ELIMINATED
             assert (await record(app, chat)).status == RecordStatus.PLAYING
-            assert mover(table, users) not in (None, leaver)
+            # the table follows the stored move in its own time (a worker, a picture)
+            await chat.wait_for(lambda: mover(table, users) not in (None, leaver), 30)
             # a stranger's /leave changes nothing
             stranger = tg.user(1499, "Гость")
             await chat.send(stranger, "/leave")

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import games
 from games.dominas import GAME as DOMINAS
 from games.dominas import State as DominasState
+from games.dominas.engine import slot_numbers
 from games.dominas.policies import NOVICE as DOMINAS_NOVICE
 from games.hypnosia.policies import NOVICE as HYPNOSIA_NOVICE
 from games.policy import Policy, choose_for, view_rng
@@ -49,7 +50,7 @@ def test_view_rng_depends_on_the_view_and_the_purpose_only() -> None:
 
 def _hide_differently(s: DominasState, r: random.Random) -> DominasState:
     """The same position for the player to act, with everything he cannot see changed:
-    the other hands swap tiles among themselves (their sizes kept), the bazaar is
+    the other hands swap tiles among themselves (their sizes and tile numbers kept), the bazaar is
     reshuffled, and the seed and RNG counter are different."""
     t = s.model_copy(deep=True)
     others = [x for x in range(len(t.players)) if x != t.current and t.present[x]]
@@ -57,7 +58,10 @@ def _hide_differently(s: DominasState, r: random.Random) -> DominasState:
     r.shuffle(pool)
     for x in others:
         k = len(t.hands[x])
+        numbers = slot_numbers(s, x)  # public: each tile keeps its number in the new hand
         t.hands[x], pool = sorted(pool[:k]), pool[k:]
+        for number, tile in zip(numbers, t.hands[x], strict=True):
+            t.entered[x][number - 1] = tile
     t.bazaar = pool
     t.seed, t.rng_calls = s.seed + 1 + r.randrange(10**6), s.rng_calls + r.randrange(1, 9)
     return t

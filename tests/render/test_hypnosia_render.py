@@ -14,9 +14,11 @@ from render.common import HIGHLIGHT
 from render.hypnosia import (
     CENTRE_RGB,
     HALF,
+    PAIR_R,
     PLAYER_RGB,
     RADIUS,
     RING_RGB,
+    TOKEN_R,
     WIDTH,
     cell_xy,
     field_xy,
@@ -106,7 +108,7 @@ def test_rings_bridges_and_empty_centre() -> None:
     # A bridge is two-coloured: its outer half in its ring's colour, the inner in the next.
     assert near(px(im, off_number("1.9", -4)), RING_RGB[1])
     a9 = 90.0 + 9.5 * 10.0
-    assert near(px(im, polar(352 - 22, a9 + 3)), RING_RGB[2], 16)  # beside the arrow
+    assert near(px(im, polar(RADIUS[1] - HALF * 0.65, a9 + 3)), RING_RGB[2], 16)  # by the arrow
     # The centre disc is dark; free fields are lighter, with their value in white.
     assert near(px(im, polar(120, 200)), CENTRE_RGB)
     f5 = field_xy(5)
@@ -120,8 +122,8 @@ def test_tokens_pairs_homes_and_centre_fields_in_owner_colours() -> None:
     im = decode(render(v, NAMES))
     # Red's pair on 1.5: two discs, one on each side of the ring's middle line.
     k_angle = 90.0 + 5.5 * 10.0
-    outer = polar(352 + 15 + 9, k_angle)
-    inner = polar(352 - 15 - 9, k_angle)
+    outer = polar(RADIUS[1] + PAIR_R + 14, k_angle)  # beside the number
+    inner = polar(RADIUS[1] - PAIR_R - 14, k_angle)
     assert near(px(im, outer), red, 30) and near(px(im, inner), red, 30)
     # Green's single on 2.7, off its number.
     gx, gy = cell_xy("2.7")
@@ -135,9 +137,9 @@ def test_tokens_pairs_homes_and_centre_fields_in_owner_colours() -> None:
     assert near(px(im, (h4[0] - 10, h4[1] + 6)), red, 30)
     assert not near(px(im, (h1[0] - 10, h1[1] + 6)), red, 60)
     # The player to act (Red) has his tokens ringed in yellow; Green's are not.
-    ring = polar(352 + 15 + 17 + 2.5, k_angle)
+    ring = polar(RADIUS[1] + 2 * PAIR_R + 2.5, k_angle)
     assert near(px(im, ring), HIGHLIGHT, 40)
-    assert not near(px(im, (gx, gy - 21 - 3)), HIGHLIGHT, 40)
+    assert not near(px(im, (gx, gy - TOKEN_R - 3)), HIGHLIGHT, 40)
 
 
 def test_dice_in_the_header_a_used_die_is_greyed() -> None:
@@ -205,3 +207,49 @@ def test_the_palette_keeps_the_colours() -> None:
 
     for colour in (*PLAYER_RGB.values(), *RING_RGB.values(), CENTRE_RGB, HIGHLIGHT):
         assert near(encoded(colour), colour, 2)
+
+
+def test_each_legal_move_is_marked_where_it_lands_with_its_button_s_mark() -> None:
+    """Issue 18: the buttons name no ring cell; instead the picture puts each move's mark
+    («2+5», «2⤵3») on the cell it lands on, in a white frame. E2: №2 stopped on the
+    bridge 1.3; with a 3 it may go on along the ring (1.6) or cross (2.2 + 2 = 2.4)."""
+    s = placed([["S", "1.3", "S", "S"], ["S"] * 4], phase="move", dice=[3, 3], unused=[3])
+    v = GAME.view(s, None)
+    marks = {m.tag: m.dest for m in v.moves}
+    assert marks == {"1+3": "1.2", "2+3": "1.6", "2⤵3": "2.4", "3+3": "1.0"}, marks
+    im = decode(render(v, NAMES))
+    rolling = decode(render(GAME.view(s.model_copy(update={"phase": "roll"}), None), NAMES))
+
+    def white_near(img: Image.Image, cell: str) -> int:
+        x, y = cell_xy(cell)
+        return whites(img.crop((round(x) - 24, round(y) - 14, round(x) + 24, round(y) + 14)))
+
+    for cell in ("1.2", "1.6", "2.4", "1.0"):
+        assert white_near(im, cell) > 300 and white_near(rolling, cell) < 20, cell
+    for cell in ("1.4", "2.3", "3.5"):  # nothing lands there
+        assert white_near(im, cell) < 20, cell
+
+
+def number_height(im: Image.Image, cell: str, half: float = HALF) -> int:
+    """The height in pixels of the number printed in `cell`, a cell on the left or right
+    of its ring (so the cell's sides are above and below it): its rows with ink."""
+    x, y = cell_xy(cell)
+    k = int(cell.split(".")[0])
+    dx, dy = round(half) - 8, min(30, round(3.14159 * RADIUS[k] / RING_SIZES[k]) - 8)
+    box = im.crop((round(x) - dx, round(y) - dy, round(x) + dx, round(y) + dy)).convert("L")
+    rows = [
+        j
+        for j in range(box.height)
+        if any(box.getpixel((i, j)) < 170 for i in range(box.width))  # type: ignore[operator]
+    ]
+    return rows[-1] - rows[0] + 1 if rows else 0
+
+
+def test_cell_numbers_are_readable_on_a_phone() -> None:
+    """Issue 18: shown 360 px wide (a phone), every cell number is at least 9 px tall
+    (it was 5–7 px: the outer ring's 5.4)."""
+    im = decode(render(GAME.view(placed([["S"] * 4, ["S"] * 4]), None), NAMES))
+    scale = 360 / im.width
+    for cell in ("1.8", "1.26", "2.5", "2.17", "3.3", "3.8"):
+        height = number_height(im, cell) * scale
+        assert 9.0 <= height < 12.0, (cell, height)

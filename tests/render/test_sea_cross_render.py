@@ -215,3 +215,24 @@ def test_the_palette_keeps_the_colours() -> None:
 
     for colour in (*ARM_RGB, RED_RGB, LOOP_RGB, HIGHLIGHT):
         assert near(encoded(colour), colour, 2)
+
+
+def test_the_dice_a_roll_burnt_are_shown_in_the_player_s_corner() -> None:
+    """Issue 18: a die the roll could not use burns (R6); the picture shows it, as red-
+    framed dice under «сгорели:» in the roller's corner box, until he rolls again."""
+    s = placed(2, {0: [], 1: []}, dice=[5, 3])  # all in the reserve, no 6: both burn
+    v = GAME.view(s, None)
+    assert v.players[0].burnt == [5, 3] and v.to_act_seat == 1
+    x0, y0, x1, y1 = sea_cross._label_box(v.players[0].arm)
+    third_line = (x0 + 6, (y0 + y1) // 2 + 20, x1 - 6, y1 - 6)
+    im = decode(render(v, NAMES))
+    assert RED_RGB in colours(im.crop(third_line))  # the word and the dice's frames
+    players = [p.model_copy(update={"burnt": []}) for p in v.players]
+    clean = decode(render(v.model_copy(update={"players": players}), NAMES))
+    assert RED_RGB not in colours(clean.crop(third_line))
+    # seat 1 passes too; seat 0's next roll forgets his burnt dice
+    s = s.model_copy(deep=True)
+    start_roll(s, [2, 3], [])
+    assert GAME.view(s, None).players[1].burnt == [2, 3] and s.current == 0
+    start_roll(s, [6, 1], [])
+    assert GAME.view(s, None).players[0].burnt == []

@@ -34,8 +34,8 @@ from render.seven_tracks import (
     t7_centre,
     track_angle,
 )
-from render.seven_tracks_demo import NAMES, make_view, samples
 from tests.render.pixels import MAX_BYTES, decode, px
+from tests.render.seven_tracks_samples import NAMES, make_view, samples
 
 A = Status.ACTIVE
 HIGHLIGHT = common.HIGHLIGHT
@@ -304,7 +304,7 @@ def test_game_over_and_phases_render() -> None:
 def test_bytes_do_not_depend_on_the_process() -> None:
     code = (
         "import sys; from render.seven_tracks import render; "
-        "from render.seven_tracks_demo import NAMES, samples; "
+        "from tests.render.seven_tracks_samples import NAMES, samples; "
         "sys.stdout.buffer.write(render(samples()['03_whites_one_die'], NAMES))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True).stdout

@@ -1,4 +1,4 @@
-"""Sample pictures of «Семидорожник»: `python -m render.seven_tracks_demo OUTDIR`.
+"""Sample pictures of «Семидорожник»: `python -m tests.render.seven_tracks_samples OUTDIR`.
 
 Writes one PNG per sample state (built directly as `View` objects, no engine needed),
 plus a 360-px-wide copy of each, to look at the board the way a phone shows it.
@@ -223,7 +223,8 @@ def bench(view: View, runs: int = 50) -> dict[str, float]:
 def main(argv: list[str]) -> int:
     args = [a for a in argv if a != "--bench"]
     if len(args) != 1:
-        print("usage: python -m render.seven_tracks_demo OUTDIR [--bench]", file=sys.stderr)
+        usage = "usage: python -m tests.render.seven_tracks_samples OUTDIR [--bench]"
+        print(usage, file=sys.stderr)
         return 2
     out = Path(args[0])
     out.mkdir(parents=True, exist_ok=True)

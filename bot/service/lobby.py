@@ -1,0 +1,391 @@
+"""The lobby: `/new` opens it (`new_game`), its buttons (`lobby_press`: join, leave, the
+game, its length, the turn timer, start), its message (`lobby_text`, `lobby_markup`,
+edited by `show`), the start of the game (`_start`) and its expiry (`expire`).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import secrets
+
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
+from aiogram.methods import EditMessageText
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import idle, phone
+from bot.callbacks import LobbyCB
+from bot.presenters.base import Presenter
+from bot.replies import Asked
+from bot.service.context import ACTIVE, Answer, Context
+from bot.service.moves import Moves
+from bot.service.table_worker import TableWorker
+from bot.service.timers import Deadlines
+from bot.storage import Conflict, GameRecord, RecordStatus
+from games import IllegalAction
+from locales import Translator
+
+log = logging.getLogger(__name__)
+
+GAME_MENU = "lobby_games"  # in the lobby's `ui`: its keyboard is the menu of games
+
+
+class Lobby:
+    def __init__(
+        self, ctx: Context, deadlines: Deadlines, table: TableWorker, moves: Moves
+    ) -> None:
+        self.ctx = ctx
+        self.deadlines = deadlines
+        self.table = table
+        self.moves = moves
+
+    # ------------------------------------------------------------------ its message
+
+    def timer_choices(self) -> list[float]:
+        """The lobby's turn-timer row: 2, 3 (the usual default), 10 minutes and off."""
+        minutes = sorted({120.0, 180.0, 600.0, self.ctx.settings.turn_seconds} - {0.0})
+        return [*minutes, 0.0]
+
+    def timer_label(self, seconds: float, t: Translator) -> str:
+        if seconds <= 0:
+            return t("lobby.timer_off")
+        if seconds % 60 == 0:
+            return t("lobby.timer_min", n=int(seconds // 60))
+        return t("lobby.timer_sec", n=int(seconds))
+
+    def lobby_text(self, rec: GameRecord) -> str:
+        ctx = self.ctx
+        t = ctx.t(rec.language)
+        p = ctx.presenter(rec.game_id)
+        lines = [t("lobby.title", game=html.escape(t(p.title_key)))]
+        choice = next((c for c in p.choices() if c.code == rec.option_choice), None)
+        if choice is not None:
+            lines.append(t("lobby.length", length=t(choice.label_key)))
+        lines.append(t("lobby.timer", timer=self.timer_label(ctx.turn_seconds(rec), t)))
+        lines.append(
+            t(
+                "lobby.players",
+                count=len(rec.players),
+                min=p.min_players,
+                max=p.max_players,
+            )
+        )
+        for i, uid in enumerate(rec.players, 1):
+            mark = t("lobby.creator_mark") if uid == rec.creator else ""
+            lines.append(f"{i}. {html.escape(rec.name(uid))}{mark}")
+        if rec.status == RecordStatus.LOBBY:
+            if len(rec.players) < p.min_players:
+                lines.append(t("lobby.need_more", n=p.min_players - len(rec.players)))
+            else:
+                lines.append(t("lobby.can_start", name=html.escape(rec.name(rec.creator))))
+        elif rec.status == RecordStatus.PLAYING:
+            lines.append(t("lobby.started"))
+        elif rec.status == RecordStatus.CANCELLED and rec.end_reason == idle.EXPIRED:
+            minutes = ctx.settings.lobby_expire_minutes
+            lines.append(t("lobby.expired", span=idle.span(minutes * 60, t)))
+        elif rec.status == RecordStatus.CANCELLED:
+            lines.append(t("lobby.cancelled"))
+        return "\n".join(lines)
+
+    def lobby_markup(self, rec: GameRecord) -> InlineKeyboardMarkup | None:
+        if rec.status != RecordStatus.LOBBY:
+            return None
+        ctx = self.ctx
+        t = ctx.t(rec.language)
+        p = ctx.presenter(rec.game_id)
+        rows: list[list[InlineKeyboardButton]] = []
+
+        def btn(text: str, a: str, x: str = "") -> InlineKeyboardButton:
+            return InlineKeyboardButton(
+                text=text, callback_data=LobbyCB(g=rec.uid, a=a, x=x).pack()
+            )
+
+        join = [btn(t("lobby.join"), "join"), btn(t("lobby.leave"), "leave")]
+        # rows that fit a phone (bot/phone.py); the game is picked from its own menu
+        if rec.ui.get(GAME_MENU):
+            games = [
+                btn(("✅ " if gid == rec.game_id else "") + t(q.title_short_key), "game", gid)
+                for gid, q in ctx.presenters.items()
+            ]
+            rows = [*phone.rows(games, spare=phone.MARK), [btn(t("lobby.back"), "back")], join]
+            return InlineKeyboardMarkup(inline_keyboard=rows)
+        if len(ctx.presenters) > 1:
+            rows.append([btn(t("lobby.pick_game", game=t(p.title_short_key)), "menu")])
+        choices = p.choices()
+        if len(choices) > 1:
+            options = [
+                btn(("✅ " if c.code == rec.option_choice else "") + t(c.label_key), "opt", c.code)
+                for c in choices
+            ]
+            rows.extend(phone.rows(options, spare=phone.MARK))
+        current = ctx.turn_seconds(rec)
+        timers = [
+            btn(("✅ " if x == current else "⏱ ") + self.timer_label(x, t), "tmr", f"{x:g}")
+            for x in self.timer_choices()
+        ]
+        rows.extend(phone.rows(timers))
+        rows.append(join)
+        if p.min_players <= len(rec.players) <= p.max_players:
+            rows.append([btn(t("lobby.start"), "start")])
+        return InlineKeyboardMarkup(inline_keyboard=rows)
+
+    async def show(self, rec: GameRecord) -> None:
+        """Edit the lobby message to the latest stored record (edits never go backwards)."""
+        ctx = self.ctx
+        async with ctx.lobby_locks[rec.chat_id]:
+            latest = await ctx.store.get(rec.chat_id)
+            if latest is not None and latest.uid == rec.uid:
+                rec = latest
+            await self.edit(rec)
+        if rec.status == RecordStatus.CANCELLED:
+            async with ctx.locks[rec.chat_id]:  # a closed lobby expires no more
+                current = await ctx.store.get(rec.chat_id)
+                if current is not None and current.uid == rec.uid:
+                    await self.deadlines.schedule(current)
+            self.table.forget(rec.chat_id)
+
+    async def edit(self, rec: GameRecord) -> None:
+        if rec.lobby_message_id is None:
+            return
+        try:
+            await self.ctx.sender.call(
+                EditMessageText(
+                    chat_id=rec.chat_id,
+                    message_id=rec.lobby_message_id,
+                    text=self.lobby_text(rec),
+                    reply_markup=self.lobby_markup(rec),
+                )
+            )
+        except TelegramBadRequest as e:
+            if "not modified" not in str(e).lower():
+                log.warning("lobby edit failed in %s: %s", rec.chat_id, e)
+        except TelegramAPIError as e:
+            log.warning("lobby edit failed in %s: %s", rec.chat_id, e)
+
+    # ------------------------------------------------------------------ /new
+
+    async def new_game(
+        self,
+        chat_id: int,
+        user: int,
+        name: str,
+        arg: str,
+        language: str | None = None,
+        asked: Asked | None = None,
+    ) -> None:
+        """`/new [game]` in a group. Messages are sent after the chat's lock is released
+        (a full flood window may make a send wait; presses must not wait for it). A
+        refusal answers `asked` as a reply to a command (bot/replies.py), in the group."""
+        ctx = self.ctx
+        topic = ""  # a refusal's topic, for the replies' once-a-while
+        reply_to: int | None = None
+        markup: InlineKeyboardMarkup | None = None
+        new: GameRecord | None = None
+        async with ctx.locks[chat_id]:
+            rec = await ctx.store.get(chat_id)
+            lang = rec.language if rec else (language or ctx.settings.bot_language)
+            t = ctx.t(lang)
+            game_id: str | None = next(iter(ctx.presenters))
+            now = ctx.clock()
+            expired = rec if rec and idle.lobby_expired(rec, ctx.settings, now) else None
+            if rec is not None and rec.status in ACTIVE and expired is None:
+                playing = rec.status == RecordStatus.PLAYING
+                reply_to = rec.table_message_id if playing else rec.lobby_message_id
+                text = t("new.running_game" if playing else "new.running_lobby")
+                game_id, topic = None, f"new.running:{reply_to}"  # once per lobby/table
+                if idle.abandoned_in(rec, ctx.settings, ctx.turn_seconds(rec), now) <= 0:
+                    ago = idle.span(now - idle.last_active(rec), t)
+                    key = "new.running_game_abandoned" if playing else "new.running_lobby_abandoned"
+                    text = t(key, ago=ago)
+                    topic += ":abandoned"  # any member may end it: /cancel
+            elif arg.strip():
+                game_id = ctx.find_game(arg)
+                titles = ", ".join(t(p.title_key) for p in ctx.presenters.values())
+                text = t("new.unknown_game", games=html.escape(titles))
+                topic = "new.unknown_game"
+            if game_id is not None:
+                p = ctx.presenter(game_id)
+                choices = p.choices()
+                new = GameRecord(
+                    chat_id=chat_id,
+                    uid=secrets.token_hex(3),
+                    game_id=game_id,
+                    creator=user,
+                    players=[user],
+                    names={user: name},
+                    option_choice=choices[0].code if choices else "",
+                    options=dict(choices[0].options) if choices else {},
+                    language=lang,
+                    seq=1,
+                    turn_seconds=rec.turn_seconds if rec else None,  # the chat's last choice
+                    active_at=now,
+                )
+                try:
+                    new = await ctx.store.put(new, rec.version if rec else 0)
+                    text, markup = self.lobby_text(new), self.lobby_markup(new)
+                    await self.deadlines.schedule(new)  # the lobby's expiry
+                    if expired is not None:  # not closed yet by its deadline: now
+                        ctx.spawn(self.edit(self.expired_copy(expired)))
+                except Conflict:
+                    new, text, topic = None, t("error.conflict"), ""
+        if new is None and topic and asked is not None:
+            await ctx.replies.answer(
+                asked, text, t, topic=topic, private_ok=False, reply_to=reply_to
+            )
+            return
+        msg_id = await ctx.send(chat_id, text, markup=markup, reply_to=reply_to)
+        if new is None or msg_id is None:
+            return
+        uid = new.uid
+
+        def remember(r: GameRecord) -> GameRecord | None:
+            if r.uid != uid or r.lobby_message_id is not None:
+                return None
+            r.lobby_message_id = msg_id
+            return r
+
+        saved = await ctx.update(chat_id, remember)
+        if saved is not None and saved.uid == uid and saved.seq != new.seq:
+            ctx.spawn(self.show(saved))  # pressed before the message was known
+
+    # ------------------------------------------------------------------ its buttons
+
+    async def lobby_press(
+        self, chat_id: int, user: int, name: str, message_id: int | None, data: LobbyCB
+    ) -> Answer:
+        ctx = self.ctx
+        async with ctx.locks[chat_id]:
+            rec = await ctx.store.get(chat_id)
+            if rec is None:
+                return Answer(await ctx.lost.vanished(chat_id, message_id, data.g, lobby=True))
+            t = ctx.t(rec.language)
+            if rec.uid != data.g:
+                return Answer(t("press.old_button"))
+            if rec.status != RecordStatus.LOBBY:
+                return Answer(t("press.lobby_closed"))
+            if idle.lobby_expired(rec, ctx.settings, ctx.clock()):  # its deadline is late
+                await self.expire(rec)
+                return Answer(t("press.lobby_closed"))
+            rec.active_at = ctx.clock()  # stored with an accepted press only
+            p = ctx.presenter(rec.game_id)
+            answer = Answer()
+            if data.a == "join":
+                if user in rec.players:
+                    return Answer(t("lobby.already_in"))
+                if len(rec.players) >= p.max_players:
+                    return Answer(t("lobby.full", max=p.max_players), alert=True)
+                rec.players.append(user)
+                rec.names[user] = name
+                answer = Answer(t("lobby.joined"))
+            elif data.a == "leave":
+                if user not in rec.players:
+                    return Answer(t("lobby.not_in"))
+                self.remove_player(rec, user)
+                answer = Answer(t("lobby.left"))
+            elif data.a in ("game", "opt", "tmr", "menu", "back"):
+                if user != rec.creator:
+                    return Answer(t("lobby.only_creator"), alert=True)
+                if data.a in ("menu", "back"):  # the menu of games opens or closes
+                    rec.ui = {GAME_MENU: True} if data.a == "menu" else {}
+                elif data.a == "game":
+                    if data.x not in ctx.presenters:
+                        return Answer(t("press.old_button"))
+                    rec.ui = {}  # picked: the lobby's own keyboard again
+                    rec.game_id = data.x
+                    p = ctx.presenter(data.x)
+                    choices = p.choices()
+                    rec.option_choice = choices[0].code if choices else ""
+                    rec.options = dict(choices[0].options) if choices else {}
+                elif data.a == "tmr":
+                    seconds = next((x for x in self.timer_choices() if f"{x:g}" == data.x), None)
+                    if seconds is None:
+                        return Answer(t("press.old_button"))
+                    rec.turn_seconds = seconds
+                else:
+                    choice = next((c for c in p.choices() if c.code == data.x), None)
+                    if choice is None:
+                        return Answer(t("press.old_button"))
+                    rec.option_choice = choice.code
+                    rec.options = dict(choice.options)
+                answer = Answer(t("lobby.choose_game" if data.a == "menu" else "lobby.option_set"))
+            elif data.a == "start":
+                if user != rec.creator:
+                    return Answer(
+                        t("lobby.only_creator_start", name=rec.name(rec.creator)), alert=True
+                    )
+                if not p.min_players <= len(rec.players) <= p.max_players:
+                    return Answer(
+                        t("lobby.need_more", n=p.min_players - len(rec.players)), alert=True
+                    )
+                return await self._start(rec, p, t)
+            else:
+                return Answer(t("press.old_button"))
+            rec.seq += 1
+            try:
+                rec = await ctx.save(rec)
+            except Conflict:
+                return Answer(t("error.conflict"))
+            ctx.spawn(self.show(rec))
+            return answer
+
+    @staticmethod
+    def remove_player(rec: GameRecord, user: int) -> None:
+        """`user` leaves the open lobby: the last one out closes it; when the creator
+        leaves, the next player becomes the creator."""
+        rec.players.remove(user)
+        if not rec.players:
+            rec.status = RecordStatus.CANCELLED
+        elif user == rec.creator:
+            rec.creator = rec.players[0]
+
+    async def _start(self, rec: GameRecord, p: Presenter, t: Translator) -> Answer:
+        ctx = self.ctx
+        seed = ctx.rng.randrange(1, 2**31)
+        try:
+            state = p.new_state(list(rec.players), seed, dict(rec.options))
+        except (IllegalAction, ValueError) as e:
+            log.warning("cannot start %s: %s", rec.game_id, e)
+            return Answer(t("lobby.cannot_start"), alert=True)
+        now = ctx.clock()
+        adv = p.advance(state, {}, now)
+        rec.seed = seed
+        rec.status = RecordStatus.PLAYING
+        rec.seq += 1
+        rec.log = []
+        self.moves.absorb(rec, p, adv.state, adv.ui, adv.events, adv.deadline, t)
+        try:
+            rec = await ctx.save(rec)
+        except Conflict:
+            return Answer(t("error.conflict"))
+        ctx.spawn(self.show(rec))
+        await self.moves.changed(rec)
+        return Answer(t("lobby.starting"))
+
+    # ------------------------------------------------------------------ its expiry
+
+    @staticmethod
+    def expired_copy(rec: GameRecord) -> GameRecord:
+        update = {"status": RecordStatus.CANCELLED, "end_reason": idle.EXPIRED}
+        return rec.model_copy(update=update)
+
+    async def expire(self, rec: GameRecord) -> None:
+        """The lobby's deadline came (under the chat's lock): it closes if nobody pressed
+        a button for LOBBY_EXPIRE_MINUTES (its message says so, without buttons), else
+        the deadline moves to the new expiry."""
+        ctx = self.ctx
+        if not idle.lobby_expired(rec, ctx.settings, ctx.clock()):
+            await self.deadlines.schedule(rec)
+            return
+        rec.status = RecordStatus.CANCELLED
+        rec.end_reason = idle.EXPIRED
+        rec.seq += 1
+        try:
+            saved = await ctx.save(rec)
+        except Conflict:  # pressed meanwhile on another instance: its expiry then
+            fresh = await ctx.store.get(rec.chat_id)
+            if fresh is not None:
+                await self.deadlines.schedule(fresh)
+            return
+        log.info("chat %s: lobby %s expired", saved.chat_id, saved.uid)
+        await self.deadlines.schedule(saved)  # no deadline any more
+        ctx.spawn(self.show(saved))

@@ -1,0 +1,195 @@
+"""A running game's moves: a player's press on the table (`play_press`) and what
+follows every move, whoever made it (a press, the timer, a start, a leave):
+`absorb` takes the engine's new state into the record (its turn timer, narration,
+summaries, the end), `changed` (after the record is stored) wakes the table worker,
+re-arms the timer and sends the new mover his hand in private.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot import idle, metrics
+from bot.names import shorten
+from bot.old_press import old_press_key
+from bot.presenters.base import Presenter, Refusal
+from bot.service.context import ACTIVE, LOG_LINES, Answer, Context
+from bot.service.table_worker import TableWorker
+from bot.service.timers import Deadlines
+from bot.storage import Conflict, GameRecord, RecordStatus, StoreUnavailable
+from games import IllegalAction
+from locales import Translator
+
+log = logging.getLogger(__name__)
+
+
+class Moves:
+    def __init__(self, ctx: Context, deadlines: Deadlines, table: TableWorker) -> None:
+        self.ctx = ctx
+        self.deadlines = deadlines
+        self.table = table
+
+    def absorb(
+        self,
+        rec: GameRecord,
+        p: Presenter,
+        state: BaseModel,
+        ui: dict[str, Any],
+        events: list[Any],
+        deadline: float | None,
+        t: Translator,
+    ) -> None:
+        names = rec.display_names()
+        rec.state = state.model_dump_json()
+        rec.ui = ui
+        tid = p.turn_id(state)
+        if tid != rec.turn_id:
+            rec.turn_id = tid
+            seconds = self.ctx.turn_seconds(rec)
+            rec.turn_deadline = (
+                self.ctx.clock() + seconds if tid is not None and seconds > 0 else None
+            )
+        deadlines = [d for d in (deadline, rec.turn_deadline) if d is not None]
+        rec.deadline = min(deadlines) if deadlines else None
+        lines = p.narrate(events, state, names, t)
+        if lines:
+            rec.log = (rec.log + lines)[-LOG_LINES:]
+        rec.outbox.extend(p.summaries(events, state, names, t))
+        if p.game.is_over(state):
+            rec.status = RecordStatus.OVER
+            rec.deadline = None
+
+    async def changed(
+        self, rec: GameRecord, before_actor: int | None = None, state: BaseModel | None = None
+    ) -> None:
+        self.table.kick(rec.chat_id)
+        await self.deadlines.schedule(rec)
+        if rec.status == RecordStatus.PLAYING and rec.state is not None:
+            p = self.ctx.presenter(rec.game_id)
+            if state is None:
+                state = p.load(rec.state)
+            actor = p.actor(state)
+            if actor is not None and actor != before_actor:
+                self.ctx.spawn(self._private_hand(rec, p, state, actor))
+
+    async def _private_hand(
+        self, rec: GameRecord, p: Presenter, state: BaseModel, user: int
+    ) -> None:
+        try:
+            if not await self.ctx.store.has_started(user):
+                return
+            text = p.hand_message(state, user, self.ctx.t(rec.language))
+            if text:
+                await self.ctx.sender.send_text(user, text)
+        except Exception as e:  # a private message is a courtesy; never fail the game
+            log.info("private hand to %s failed: %s", user, e)
+
+    async def play_press(
+        self,
+        chat_id: int,
+        user: int,
+        message_id: int | None,
+        data: Any,
+        *,
+        hold_picture: bool = False,
+    ) -> Answer:
+        """A press on the table. With `hold_picture` the table worker starts at once but
+        draws no picture until the caller says the callback is `answered` (or 1 s)."""
+        ctx = self.ctx
+        async with ctx.locks[chat_id]:
+            rec = await ctx.store.get(chat_id)
+            if rec is None:
+                metrics.press("gone")
+                return Answer(await ctx.lost.vanished(chat_id, message_id, data.g, lobby=False))
+            t = ctx.t(rec.language)
+            if rec.uid != data.g:
+                metrics.press("old_button")
+                return Answer(t("press.old_button"))
+            if rec.status != RecordStatus.PLAYING:
+                metrics.press("game_over")
+                return Answer(t("press.game_over"))
+            if message_id is not None and rec.table_message_id not in (None, message_id):
+                metrics.press("table_moved")
+                return Answer(t("press.table_moved"))  # the table was sent anew, below
+            if user not in rec.players:
+                metrics.press("not_in_game")
+                return Answer(t("press.not_in_game"), alert=True)
+            self._seen(rec)  # a player's press, even one that changes nothing
+            p = ctx.presenter(rec.game_id)
+            assert rec.state is not None
+            state = p.load(rec.state)
+            if data.c == "hand":
+                return Answer(p.hand_popup(state, user, t), alert=True)
+            if p.versioned(data.c) and data.s != rec.seq:
+                metrics.press("outdated")
+                return Answer(t(old_press_key(rec, data.s)))  # updating, or out of date
+            actor = p.actor(state)
+            if actor is not None and actor != user:
+                metrics.press("not_your_turn")
+                return Answer(t("press.not_your_turn", name=rec.name(actor)))
+            now = ctx.clock()
+            try:
+                out = p.press(state, user, data.c, dict(rec.ui), t, now)
+            except Refusal as r:
+                metrics.press("refusal")
+                return Answer(r.text, alert=True)
+            except IllegalAction as e:
+                metrics.press("illegal")
+                return Answer(p.error_text(e.code, t), alert=True)
+            except Exception:
+                log.exception("press %r in chat %s failed", data.c, chat_id)
+                metrics.press("error")
+                return Answer(t("error.internal"), alert=True)
+            if not out.changed:
+                metrics.press("unchanged")
+                return Answer(out.toast, alert=out.alert)
+            adv = p.advance(out.state, out.ui, now)
+            events = [*out.events, *adv.events]
+            before_actor = actor
+            old_json = rec.state
+            self.absorb(rec, p, adv.state, adv.ui, events, adv.deadline, t)
+            rec.timeouts.pop(user, None)  # he is here
+            rec.active_at = now
+            if out.visible or (rec.state != old_json and p.seq_changes(state, adv.state)):
+                rec.seq += 1
+            try:
+                rec = await ctx.save(rec)
+            except Conflict:
+                metrics.press("conflict")
+                return Answer(t("error.conflict"), alert=True)
+            metrics.press("accepted")
+            if hold_picture:
+                self.table.hold(chat_id)
+            await self.changed(rec, before_actor, adv.state)
+            notes = p.private_notes(events, adv.state, user, t)
+            text = "\n".join(x for x in [out.toast, *notes] if x) or None
+            if text and len(text) > 200:
+                text = shorten(text, len(text), 200)  # between clusters
+            return Answer(text, alert=out.alert)
+
+    def _seen(self, rec: GameRecord) -> None:
+        """A player pressed something: the game is not abandoned. A press that changes
+        the game stores the time with it; for the others (his tiles, a refused move) it
+        is written in the background, at most about once a minute."""
+        ctx = self.ctx
+        now = ctx.clock()
+        allowed = idle.silence_allowed(rec, ctx.settings, ctx.turn_seconds(rec))
+        if now - idle.last_active(rec) < min(60.0, allowed / 4):
+            return
+        uid = rec.uid
+
+        def touch(r: GameRecord) -> GameRecord | None:
+            if r.uid != uid or r.status not in ACTIVE or idle.last_active(r) >= now:
+                return None
+            r.active_at = now
+            return r
+
+        async def write() -> None:
+            with contextlib.suppress(StoreUnavailable):  # a courtesy: the next press retries
+                await ctx.update(rec.chat_id, touch)
+
+        ctx.spawn(write())

@@ -1,0 +1,263 @@
+"""The table worker: brings a chat's messages up to the stored game.
+
+A move is stored before it is acknowledged; the table (one photo message, edited) and
+the game's summaries (the record's outbox) follow afterwards, by one worker per chat,
+coalesced: a burst of taps gives one edit with the latest state. `kick` wakes the worker
+(`_work`); `_refresh_table` draws and edits the table; `_flush_outbox` sends the
+summaries. A press may hold the picture until its callback is answered (`answered`).
+`close_chat` closes the game of a chat the bot can't write to any more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from aiogram.exceptions import TelegramForbiddenError, TelegramRetryAfter
+from pydantic import BaseModel
+
+from bot import idle, metrics
+from bot.bottom import Bottom, SentMessages
+from bot.caption_fit import fit_caption
+from bot.presenters.base import Presenter
+from bot.service.context import ACTIVE, LOG_LINES, Context
+from bot.storage import GameRecord, RecordStatus, StoreUnavailable
+from bot.table import CAPTION_LIMIT, TableView, edit_table, send_table, text_key
+
+log = logging.getLogger(__name__)
+
+ANSWER_FIRST = 1.0  # seconds a picture waits for its press's answer, at most
+TABLE_LEASE = 5.0  # seconds: one table update; a killed holder delays the next this long
+
+
+class TableWorker:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.dirty: set[int] = set()
+        self.holds: dict[int, asyncio.Event] = {}  # presses not answered yet
+        self.workers: dict[int, asyncio.Task[None]] = {}
+        # how far chatter has pushed each table up (bot/bottom.py): the bot's own sends
+        self.bottom = Bottom()
+        ctx.bot.session.middleware(SentMessages(self.bottom))
+
+    def hold(self, chat_id: int) -> None:
+        """The next picture of the chat waits until the press is `answered` (or 1 s)."""
+        self.holds.setdefault(chat_id, asyncio.Event())
+
+    def answered(self, chat_id: int) -> None:
+        """The press's callback is answered: the table worker may draw the picture."""
+        hold = self.holds.pop(chat_id, None)
+        if hold is not None:
+            hold.set()
+
+    async def _after_answer(self, chat_id: int) -> None:
+        """Wait (at most ANSWER_FIRST seconds) until a held press has been answered: the
+        picture must not compete with the answer for the event loop (and the GIL)."""
+        hold = self.holds.get(chat_id)
+        if hold is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(ANSWER_FIRST):  # not wait_for: see timers.py
+                    await hold.wait()
+
+    def kick(self, chat_id: int) -> None:
+        metrics.table_kicked(chat_id)  # the table is behind the game from now
+        self.dirty.add(chat_id)
+        task = self.workers.get(chat_id)
+        if task is None or task.done():
+            self.workers[chat_id] = asyncio.ensure_future(self._work(chat_id))
+
+    async def _work(self, chat_id: int) -> None:
+        """Bring the chat's messages up to the stored game. Taps during a slow edit only
+        mark the chat dirty, so a burst gives one more edit with the latest state; after a
+        `RetryAfter` the latest state is edited in (never the outdated one). A lease in the
+        store lets one instance at a time do it, so with several instances a pending
+        message is sent once and an older picture never lands over a newer one."""
+        store = self.ctx.store
+        failures = 0
+        outage = 0
+        ended = False
+        try:
+            while chat_id in self.dirty:
+                self.dirty.discard(chat_id)
+                try:
+                    lease = f"table:{chat_id}"
+                    token = await store.lock(lease, TABLE_LEASE)
+                    if token is None:  # another instance is bringing this chat up to date
+                        self.dirty.add(chat_id)
+                        await asyncio.sleep(0.1)
+                        continue
+                    try:
+                        since = metrics.table_since(chat_id)  # behind since (the lag)
+                        rec = await store.get(chat_id)  # one read for the round
+                        ended = rec is None or rec.status not in ACTIVE
+                        # the table first: a summary (a new message, which may wait for
+                        # the flood window) never holds up the table's edit
+                        await self._refresh_table(chat_id, rec)
+                        metrics.table_lag(since, rec)
+                        if rec is not None and rec.outbox:
+                            await self._flush_outbox(chat_id, rec)
+                    finally:
+                        with contextlib.suppress(StoreUnavailable):
+                            await store.unlock(lease, token)
+                    failures = outage = 0
+                except TelegramRetryAfter as e:
+                    log.info("chat %s: flood control, next edit in %ss", chat_id, e.retry_after)
+                    self.dirty.add(chat_id)
+                    await asyncio.sleep(min(float(e.retry_after), 60.0))
+                except StoreUnavailable as e:
+                    if not outage:
+                        log.warning("table of chat %s waits for the storage: %s", chat_id, e)
+                    outage += 1
+                    self.dirty.add(chat_id)
+                    await asyncio.sleep(min(0.5 * outage, 5.0))
+                except TelegramForbiddenError as e:
+                    log.info("chat %s: the bot can't write there (%s); game closed", chat_id, e)
+                    await self.close_chat(chat_id)
+                except Exception:
+                    log.exception("table update of chat %s failed", chat_id)
+                    failures += 1
+                    if failures <= 3:  # a transient failure: try again a little later
+                        self.dirty.add(chat_id)
+                        await asyncio.sleep(0.5 * failures)
+        finally:
+            if self.workers.get(chat_id) is asyncio.current_task():
+                del self.workers[chat_id]
+            if ended and chat_id not in self.dirty:
+                self.forget(chat_id)
+
+    def forget(self, chat_id: int) -> None:
+        """The chat's game is over: nothing of it stays in memory. Its locks go by
+        themselves once unused (bot/chat_locks.py); a press hold nobody released is let go."""
+        self.bottom.forget(chat_id)
+        metrics.forget_chat(chat_id)
+        hold = self.holds.pop(chat_id, None)
+        if hold is not None:
+            hold.set()
+        self.ctx.pictures.forget(chat_id)  # a picture still waiting is not drawn
+
+    async def _flush_outbox(self, chat_id: int, rec: GameRecord | None) -> None:
+        if rec is None or not rec.outbox:
+            return
+        sent = 0
+        for text in list(rec.outbox):
+            if await self.ctx.send(chat_id, text) is None:
+                break
+            sent += 1
+
+        def drop(r: GameRecord) -> GameRecord | None:
+            if not r.outbox:
+                return None
+            r.outbox = r.outbox[sent:]
+            return r
+
+        if sent:
+            await self.ctx.update(chat_id, drop)
+
+    def table_view(self, rec: GameRecord, p: Presenter, state: BaseModel) -> TableView:
+        t = self.ctx.t(rec.language)
+        over = rec.status != RecordStatus.PLAYING
+        extra = "\n\n" + t("cancel.done_caption") if rec.status == RecordStatus.CANCELLED else ""
+        if rec.status == RecordStatus.CANCELLED and rec.end_reason == idle.ABANDONED:
+            extra = "\n\n" + t("cancel.abandoned_caption")
+        names = rec.display_names()
+        caption = fit_caption(  # a long caption loses its narration first, then name length
+            lambda shown, log_lines: p.caption(state, shown, rec.ui, log_lines, t) + extra,
+            lambda width: names if width is None else rec.display_names(width),
+            rec.log,
+            CAPTION_LIMIT,
+            keep=(LOG_LINES, 1, 0),
+        )
+        buttons = [] if over else p.keyboard(state, rec.ui, names, t)
+        return TableView(caption=caption, buttons=buttons, picture_key=p.picture_key(state))
+
+    async def _refresh_table(self, chat_id: int, rec: GameRecord | None) -> None:
+        if rec is None or rec.state is None or rec.status == RecordStatus.LOBBY:
+            return
+        ctx = self.ctx
+        p = ctx.presenter(rec.game_id)
+        state = p.load(rec.state)
+        view = self.table_view(rec, p, state)
+        tkey = text_key(view, rec.uid, rec.seq)
+        names = rec.display_names()
+        msg_id = rec.table_message_id
+        # pushed up by chatter (or asked down by /table): sent anew at the bottom of the
+        # chat, and the old message loses its buttons (bot/bottom.py)
+        playing = rec.status == RecordStatus.PLAYING
+        moved = None
+        if msg_id is not None and playing and self.bottom.wanted(chat_id, msg_id):
+            moved, msg_id = msg_id, None
+        if msg_id is not None and rec.shown_picture == view.picture_key and rec.shown_text == tkey:
+            return
+        picture_changed = rec.shown_picture != view.picture_key
+        picture: bytes | None = None
+        if msg_id is None or picture_changed:
+            await self._after_answer(chat_id)
+            # the chat's latest picture (a stale one still waiting is dropped): a new
+            # message needs it, an edit waits for it `pictures.late` seconds at most
+            picture = await ctx.pictures.ready(
+                chat_id,
+                view.picture_key,
+                p.picture,
+                state,
+                names,
+                within=None if msg_id is None else ctx.pictures.late,
+                then=lambda: self.kick(chat_id),
+            )
+        # late: the caption and keyboard now (the old picture stays), the picture in a
+        # later round, once drawn (`then` kicks the worker)
+        late = msg_id is not None and picture_changed and picture is None
+        if msg_id is not None:
+            if late and rec.shown_text == tkey:
+                return  # the caption and keyboard are shown; the picture is on its way
+            ok = await edit_table(ctx.sender, chat_id, msg_id, view, picture, rec.uid, rec.seq)
+            if not ok:
+                msg_id = None
+                late = False
+                if picture is None:
+                    picture = await ctx.pictures.ready(
+                        chat_id, view.picture_key, p.picture, state, names, within=None
+                    )
+        if msg_id is None:
+            if rec.status != RecordStatus.PLAYING:
+                return
+            assert picture is not None
+            msg_id = await send_table(ctx.sender, chat_id, view, picture, rec.uid, rec.seq)
+        if not late:
+            ctx.pictures.take(chat_id, view.picture_key)
+
+        uid, seq = rec.uid, rec.seq
+
+        def mark(r: GameRecord) -> GameRecord | None:
+            if r.uid != uid:
+                return None
+            r.table_message_id = msg_id
+            if not late:
+                r.shown_picture = view.picture_key
+            r.shown_text = tkey
+            r.shown_seq = seq
+            return r
+
+        await ctx.update(chat_id, mark, known=rec)
+        self.bottom.shown(chat_id, msg_id)
+        if moved is not None:
+            await ctx.drop_markup(chat_id, moved)
+
+    async def close_chat(self, chat_id: int) -> None:
+        """The bot was removed from the chat (or may not write there): its lobby or game
+        is closed quietly (nothing can be sent there any more)."""
+
+        def close(r: GameRecord) -> GameRecord | None:
+            if r.status not in ACTIVE:
+                return None
+            r.status = RecordStatus.CANCELLED
+            r.deadline = None
+            r.outbox = []
+            r.seq += 1
+            return r
+
+        rec = await self.ctx.update(chat_id, close)
+        self.dirty.discard(chat_id)
+        await self.ctx.store.set_deadline(chat_id, None)
+        if rec is not None:
+            log.info("chat %s: the bot was removed; game %s closed", chat_id, rec.uid)

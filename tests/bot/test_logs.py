@@ -1,0 +1,130 @@
+"""The log: LOG_LEVEL and LOG_FORMAT=json (one JSON object a line with the chat, game and
+update ids and the event); neither the token nor a player's hidden tiles in any line,
+also at DEBUG during a game played against the real bot (fake Telegram + Redis)."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import secrets
+from pathlib import Path
+from typing import Any
+
+from aiogram.types import Update
+
+from bot import logs, redact
+from fake_telegram import FakeTelegram
+from tests.bot.bot_process import BotRun, start_table
+from tests.bot.e2e import mover, open_lobby
+from tests.bot.test_processes import play_a_turn
+
+TOKEN = "123456:AAHsecretSECRETsecret_0123456789abc"
+
+
+def update(data: str) -> Update:
+    return Update.model_validate(
+        {
+            "update_id": 77,
+            "callback_query": {
+                "id": "q1",
+                "from": {"id": 5, "is_bot": False, "first_name": "Аня"},
+                "chat_instance": "ci",
+                "data": data,
+                "message": {
+                    "message_id": 9,
+                    "date": 0,
+                    "chat": {"id": -1001, "type": "supergroup", "title": "t"},
+                },
+            },
+        }
+    )
+
+
+async def test_json_lines_carry_the_update_chat_and_game_ids() -> None:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(redact.RedactingFormatter(logs.JsonFormatter()))
+    log = logging.getLogger("test.logs")
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    log.propagate = False
+    redact.remember(TOKEN)
+    try:
+
+        async def handle(event: Any, data: dict[str, Any]) -> None:
+            log.info("chat %s: a press", -1001)
+            log.warning("request to https://api/bot%s/getMe failed", TOKEN)
+
+        await logs.UpdateContext()(handle, update("P1:ab12cd:3:run2"), {})
+        log.info("outside any update", extra={"chat_id": 42})
+    finally:
+        log.removeHandler(handler)
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert len(lines) == 3
+    first, second, third = lines
+    assert first["event"] == "chat -1001: a press" and first["level"] == "INFO"
+    assert (first["update_id"], first["chat_id"], first["game_id"]) == (77, -1001, "ab12cd")
+    assert first["logger"] == "test.logs" and first["ts"].endswith("+00:00")
+    assert TOKEN.partition(":")[2] not in stream.getvalue()
+    assert "***" in second["event"]
+    assert third == {k: third[k] for k in ("ts", "level", "logger", "event", "chat_id")}
+
+
+def test_bad_level_or_format_falls_back_and_text_is_the_default() -> None:
+    assert logs.choose(None, None) == ("INFO", "text")
+    assert logs.choose("debug", "JSON") == ("DEBUG", "json")
+    assert logs.choose("loud", "xml") == ("INFO", "text")
+
+
+async def test_a_game_at_debug_in_json_shows_no_token_and_no_hidden_tiles(
+    tmp_path: Path, redis_url: str
+) -> None:
+    async with FakeTelegram() as tg:
+        users = [tg.user(101, "Аня"), tg.user(102, "Борис")]
+        chat = tg.group(members=users)
+        run = BotRun(
+            tmp_path,
+            "bot",
+            BOT_TOKEN=tg.token,
+            TELEGRAM_API_URL=tg.api_url,
+            REDIS_URL=redis_url,
+            REDIS_PREFIX=f"logs-{secrets.token_hex(4)}",
+            LOG_LEVEL="DEBUG",
+            LOG_FORMAT="json",
+        )
+        await run.start()
+        try:
+            await run.wait_log("Start polling", 90)
+            lobby = await open_lobby(chat, *users)
+            table = await start_table(chat, users[0], lobby)
+            hands: list[str] = []
+            for _ in range(4):
+                await chat.wait_for(lambda: mover(table, users) is not None, 10)
+                for user in users:  # each looks at his hidden tiles
+                    answer = await chat.press(user, table, by_data=hand_data(table), timeout=10)
+                    assert answer.show_alert and answer.text
+                    hands.append(answer.text)
+                await play_a_turn(chat, table, users)
+        finally:
+            await run.stop()
+    stderr = run.stderr()
+    records = [json.loads(line) for line in stderr.splitlines() if line.strip()]  # all JSON
+    assert len(records) > 10
+    assert all({"ts", "level", "logger", "event"} <= set(r) for r in records)
+    assert any(r["level"] == "DEBUG" for r in records)
+    assert any(r["logger"] == "bot.render_worker" for r in records)  # the render process too
+    assert tg.token.partition(":")[2] not in stderr
+    # the popup of a player's tiles: none of its lines (a tile list) is ever logged
+    secret_lines = {line for text in hands for line in text.splitlines() if len(line) >= 6}
+    assert secret_lines
+    leaked = [line for line in secret_lines if line in stderr]
+    assert not leaked, leaked
+
+
+def hand_data(table: Any) -> str:
+    for row in table.buttons:
+        for button in row:
+            if button.callback_data and button.callback_data.endswith(":hand"):
+                return str(button.callback_data)
+    raise AssertionError(f"no hand button: {table.button_texts}")
