@@ -54,7 +54,6 @@ from render.common import (
     fit_flat_palette,
     font,
     make_layer,
-    mix,
     plural,
     round_box,
     stamp_text,
@@ -493,19 +492,15 @@ def _chip(img: Image.Image, xy: tuple[int, int], tile: str) -> None:
 
 @lru_cache(maxsize=128)
 def _chip_sprite(tile: str) -> Layer:
-    """A last-four chip: the tile's colour, a small colour letter and its number."""
+    """A last-four chip: the tile's colour and its number, as on the board (no colour
+    letter: «З3» read as «33»)."""
     col = _tile_rgb(tile)
     w, h = CHIP
     c = Canvas((w + 4, h + 4), origin=(-2, -2))
     c.rounded_rect((0, 0, w, h), 12, fill=col, outline=INK, width=2)
     ink = contrast_ink(col)
-    letter = colour_of(tile)
     rest = ("⚙" if is_samohod(tile) else str(number_of(tile))) + ("★" if tile in NAMED else "")
-    lw, rw = text_width(letter, 24), text_width(rest, 32, True)
-    left = w / 2 - (lw + 3 + rw) / 2
-    base = h / 2 + 12
-    c.text((left, base), letter, size=24, fill=mix(ink, col, 0.25), anchor="ls")
-    c.text((left + lw + 3, base), rest, size=32, bold=True, fill=ink, anchor="ls")
+    c.text((w / 2, h / 2 + 12), rest, size=32, bold=True, fill=ink, anchor="ms")
     return make_layer(c.image(), -2, -2)
 
 

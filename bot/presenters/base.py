@@ -58,6 +58,15 @@ class LengthChoice:
     options: dict[str, Any]
 
 
+def shown_page(ui: dict[str, Any], version: int, pages: int) -> int:
+    """The page of a paged keyboard (`ui["page"]`, set by its ◀ ▶ for the table version
+    it was drawn for) to show now: 0 once the table has moved on."""
+    pg = ui.get("page") or {}
+    if isinstance(pg, dict) and pg.get("v") == version:
+        return int(pg.get("n") or 0) % pages
+    return 0
+
+
 class Presenter(ABC):
     game_id: str
     title_key: str

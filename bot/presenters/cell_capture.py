@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.config import Settings
-from bot.presenters.base import Btn, Outcome, Presenter, Refusal
+from bot.presenters.base import Btn, Outcome, Presenter, Refusal, shown_page
 from games import Event, IllegalAction
 from games.cell_capture import GAME, Action, ActionType, CellCaptureGame, Direction, Phase, State
 from games.cell_capture.engine import allowed_numbers, phase
@@ -127,7 +127,7 @@ class CellCapturePresenter(Presenter):
                 rows += [anchors[i : i + 4] for i in range(0, len(anchors), 4)]
             else:
                 pages = -(-len(anchors) // PAGE)
-                page = self._page(ui, s, pages)
+                page = shown_page(ui, s.version, pages)
                 shown = anchors[page * PAGE : (page + 1) * PAGE]
                 rows += [shown[i : i + 3] for i in range(0, len(shown), 3)]
                 rows.append(
@@ -168,13 +168,6 @@ class CellCapturePresenter(Presenter):
                 ]
             )
         return rows
-
-    @staticmethod
-    def _page(ui: dict[str, Any], s: State, pages: int) -> int:
-        pg = ui.get("page") or {}
-        if isinstance(pg, dict) and pg.get("v") == s.version:
-            return int(pg.get("n") or 0) % pages
-        return 0
 
     def _seat(self, s: State) -> int | None:
         return None if s.over else s.order[s.turn_idx]

@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.config import Settings
-from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
+from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal, shown_page
 from games import Event, IllegalAction
 from games.dominas import GAME, Action, ActionType, Dominas, Mode, Phase, Pos, State
 from games.dominas.engine import placements, slot_numbers
@@ -217,7 +217,7 @@ class DominasPresenter(Presenter):
         numbers = v.players[v.current].slots
         size = len(numbers)
         pages = max(1, -(-size // SLOTS_PER_PAGE))
-        page = self._page(ui, s, pages)
+        page = shown_page(ui, s.version, pages)
         first = page * SLOTS_PER_PAGE
         chosen = self._selected(ui, s)
         slots = [
@@ -240,13 +240,6 @@ class DominasPresenter(Presenter):
             last.append(Btn(t("dom.btn.stop"), "s"))
         rows.append(last)
         return rows
-
-    @staticmethod
-    def _page(ui: dict[str, Any], s: State, pages: int) -> int:
-        pg = ui.get("page") or {}
-        if isinstance(pg, dict) and pg.get("v") == s.version:
-            return int(pg.get("n") or 0) % pages
-        return 0
 
     @staticmethod
     def _selected(ui: dict[str, Any], s: State) -> int | None:
