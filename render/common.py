@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import regex
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -611,7 +611,8 @@ def fit_flat_palette(
         rgba = rgb.convert("RGBA")
         rgba.putalpha(flat)
         for n, c in rgba.getcolors(1 << 18) or []:  # more colours than a board has
-            (flat_counts if c[3] else other)[c[:3]] += n
+            r_, g_, b_, a_ = cast(tuple[int, int, int, int], c)
+            (flat_counts if a_ else other)[(r_, g_, b_)] += n
     popular = sorted(flat_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:flat_colours]
     exact = [c for c, n in popular if n >= flat_pixels]
     rest = colours - len(exact)

@@ -280,16 +280,18 @@ def _background() -> Image.Image:
     d = ImageDraw.Draw(img)
     draw_text(d, (CX, CY + 6), "★", size=30, fill=mix(CENTRE_RGB, WHITE, 0.5), anchor="mm")
     # the direction of movement, in the board's top-left corner
-    note = {"size": NOTE_SIZE, "fill": INK_SOFT}
-    draw_text(d, (PAD, HEADER + 26), "↺ фишки идут", anchor="lm", **note)
-    draw_text(d, (PAD, HEADER + 60), "против часовой", anchor="lm", **note)
-    draw_text(d, (WIDTH - PAD, HEADER + 26), "мост ➜ на круг", anchor="rm", **note)
-    draw_text(d, (WIDTH - PAD, HEADER + 60), "ближе к центру", anchor="rm", **note)
-    draw_text(d, (PAD, HEADER + BOARD - 94), "метка 2+5: куда", anchor="lm", **note)
-    draw_text(d, (PAD, HEADER + BOARD - 60), "придёт №2 с кубиком 5", anchor="lm", **note)
-    draw_text(d, (WIDTH - PAD, HEADER + BOARD - 94), "поле 1.7: круг 1", anchor="rm", **note)
-    draw_text(d, (WIDTH - PAD, HEADER + BOARD - 60), "(внешний), номер 7", anchor="rm",
-              **note)  # fmt: skip
+
+    def note(xy: tuple[int, int], text: str, anchor: str) -> None:
+        draw_text(d, xy, text, size=NOTE_SIZE, fill=INK_SOFT, anchor=anchor)
+
+    note((PAD, HEADER + 26), "↺ фишки идут", "lm")
+    note((PAD, HEADER + 60), "против часовой", "lm")
+    note((WIDTH - PAD, HEADER + 26), "мост ➜ на круг", "rm")
+    note((WIDTH - PAD, HEADER + 60), "ближе к центру", "rm")
+    note((PAD, HEADER + BOARD - 94), "метка 2+5: куда", "lm")
+    note((PAD, HEADER + BOARD - 60), "придёт №2 с кубиком 5", "lm")
+    note((WIDTH - PAD, HEADER + BOARD - 94), "поле 1.7: круг 1", "rm")
+    note((WIDTH - PAD, HEADER + BOARD - 60), "(внешний), номер 7", "rm")
     return img
 
 
