@@ -33,6 +33,7 @@ from pathlib import Path
 
 from bench import e2e, engine, render, restart
 from bench.report import e2e_table, engine_table, memory_table, render_table
+from bench.waste import waste_table
 
 
 def machine() -> str:
@@ -116,6 +117,8 @@ def main() -> None:
                 results = asyncio.run(go(url))
         print()
         print(e2e_table(results))
+        print()
+        print(waste_table(results))
         print()
         print(memory_table(results))
         print(f"(bot logs: {logdir})\n")

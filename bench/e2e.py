@@ -46,7 +46,9 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import waste
 from bench.stats import median, pct
+from bench.waste import Waste
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import ApiCall, CallbackRecord, StoredMessage
 
@@ -386,6 +388,7 @@ class Scenario:
     pictures: int = 0  # presses whose version was shown with a picture
     media_per_s: float = float("nan")  # editMessageMedia calls per second in the window
     caption_per_s: float = float("nan")  # editMessageCaption calls per second
+    waste: Waste | None = None  # redundant edits and re-uploads (bench/waste.py)
 
 
 def data_of(table: StoredMessage) -> list[str | None]:
@@ -611,7 +614,7 @@ async def bot_process(
                 proc.proc is not None
                 and (proc.proc.poll() is not None or tg.server._poller is not None)
             ),
-            30,
+            120,  # a loaded machine imports slowly
         )
         if proc.proc is not None and proc.proc.poll() is not None:
             raise RuntimeError(f"{module} exited: {proc.log_path.read_text()[-2000:]}")
@@ -715,6 +718,7 @@ async def run_scenario(
         result.pictures = len(lags)
         result.picture_p50 = median(lags)
         result.picture_p99 = pct(lags, 0.99)
+        result.waste = waste.count(tg.server)
     result.answer_p50 = median(samples.answer)
     result.answer_p99 = pct(samples.answer, 0.99)
     result.edit_p50 = median(samples.edit)
@@ -779,6 +783,12 @@ async def run_all(
         )
         worst = ", ".join(f"{lat * 1e3:.0f} ms @{at:.1f}s" for lat, at in s.worst)
         progress(f"    slowest answers: {worst}")
+        if (w := s.waste) is not None:
+            progress(
+                f"    not modified: lobby {w.lobby_not_modified}/{w.lobby_edits}, "
+                f"table {w.table_not_modified}/{w.table_edits}; "
+                f"re-uploads {w.reuploads}/{w.uploads}, by file_id {w.by_file_id}"
+            )
         out.append(s)
     return out
 
@@ -822,6 +832,7 @@ def main() -> None:
         with redis_server() as url:
             results = asyncio.run(go(url))
     print(e2e_table(results))
+    print(waste.waste_table(results))
     print(f"logs: {logdir}")
 
 

@@ -41,6 +41,7 @@ from aiogram.types import (
 )
 
 from bot import logs, metrics
+from bot.budget import GlobalBudget
 from bot.config import Settings
 from bot.handlers import routers
 from bot.health import Ops
@@ -103,10 +104,14 @@ def stale_query(e: BaseException) -> bool:
     return isinstance(e, TelegramBadRequest) and "query is too old" in str(e).lower()
 
 
-COMMANDS = ("new", "table", "leave", "cancel", "rules", "help")
+COMMANDS = (
+    *("new", "table", "leave", "cancel", "rules", "help"),
+    *("top", "stats", "history", "notify"),  # the group's memory (bot/handlers/memory.py)
+    "pings",  # turn reminders (bot/handlers/pings.py)
+)
 # Sent as ephemeral messages in groups (Bot API 10.2): the asker alone sees the command
 # and the bot's answer, which costs the group's flood budget nothing (bot/replies.py).
-EPHEMERAL_COMMANDS = frozenset({"leave", "rules", "help"})
+EPHEMERAL_COMMANDS = frozenset({"leave", "rules", "help", "top", "stats", "history", "notify"})
 
 
 def make_store(settings: Settings) -> Store:
@@ -122,8 +127,14 @@ def make_store(settings: Settings) -> Store:
             sentinel_master=settings.redis_sentinel_master,
         )
     if settings.redis_url:
-        log.info("storage: Redis at %s (persistent)", settings.redis_url.split("@")[-1])
-        return RedisStore(settings.redis_url, prefix=settings.redis_prefix, ttl_seconds=ttl)
+        where = settings.redis_url.split("@")[-1]
+        log.info("storage: Redis%s at %s (persistent)", " Cluster" * settings.redis_cluster, where)
+        return RedisStore(
+            settings.redis_url,
+            prefix=settings.redis_prefix,
+            ttl_seconds=ttl,
+            cluster=settings.redis_cluster,
+        )
     log.warning("storage: in memory — NOT persistent, games are lost on restart (set REDIS_URL)")
     return MemoryStore(ttl_seconds=ttl)
 
@@ -217,6 +228,10 @@ class App:
         self.store = store or make_store(settings)
         self.bot = make_bot(settings)
         self.limiter = limit_sends(self.bot, self.store, settings)
+        # all instances together under TELEGRAM_CALLS_PER_SECOND (bot/budget.py)
+        self.budget = GlobalBudget(self.store, settings.telegram_calls_per_second)
+        if settings.telegram_calls_per_second > 0:
+            self.bot.session.middleware(self.budget)
         self.service = GameService(
             self.bot, self.store, settings, registry(settings), limiter=self.limiter
         )
@@ -236,11 +251,15 @@ class App:
 
     async def startup(self) -> None:
         await self.ops.start()
+        if self.settings.telegram_calls_per_second > 0:
+            await self.budget.start()
         if isinstance(self.store, RedisStore):
             try:
                 await self.store.ping()
             except Exception as e:
                 raise StorageUnavailable(f"Redis is unreachable at REDIS_URL: {e}") from e
+            if moved := await self.store.migrate_keys():
+                log.info("storage: %d keys of the older format renamed", moved)
         await self.service.pictures.start()  # first: its imports overlap what follows
         await set_commands(self.bot, self.settings)
         freeze_heap()
@@ -267,6 +286,7 @@ class App:
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(self._polling, 5)
         await self.service.close()
+        await self.budget.stop()
         await self.bot.session.close()
         await self.store.close()
         await self.ops.stop()
@@ -323,6 +343,7 @@ class App:
         await self.inflight.drain(GRACE, hurry)
         await until_stopped(self.service.finish_work(max(0.0, deadline - loop.time())), hurry)
         await self.service.close()
+        await self.budget.stop()
         await self.store.close()
         await self.bot.session.close()
         await self.ops.stop()

@@ -20,6 +20,7 @@ is forgotten with its game.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,10 @@ from bot.limits import is_group_send
 PUSHED_UP = 5  # messages below the table after which its next change sends it anew
 LIMIT = 20_000  # chats tracked at most (the oldest goes first)
 
+# Set around a send that pushes nothing up: a turn ping, deleted when the turn ends
+# (bot/service/pings.py). Its message id is skipped in a supergroup's count too.
+passing: ContextVar[bool] = ContextVar("nastolka_passing_send", default=False)
+
 
 def supergroup(chat_id: int) -> bool:
     return chat_id <= -1_000_000_000_000
@@ -47,6 +52,7 @@ class _Chat:
     table: int  # the table's message id
     newest: int  # the newest message id seen in the chat
     below: int = 0  # messages seen below the table
+    passing: int = 0  # the bot's passing messages (turn pings) below the table
 
 
 class Bottom:
@@ -75,13 +81,20 @@ class Bottom:
         entry.below += 1
         entry.newest = max(entry.newest, message_id)
 
+    def passed(self, chat_id: int, message_id: int) -> None:
+        """The bot posted a passing message `message_id` (a turn ping): not counted."""
+        entry = self._chats.get(chat_id)
+        if entry is not None and message_id > entry.table:
+            entry.passing += 1
+            entry.newest = max(entry.newest, message_id)
+
     def below(self, chat_id: int, table_id: int) -> int:
         """How many messages are known to be below the table `table_id`."""
         entry = self._chats.get(chat_id)
         if entry is None or entry.table != table_id:
             return 0
         if supergroup(chat_id):
-            return max(entry.below, entry.newest - entry.table)
+            return max(entry.below, entry.newest - entry.table - entry.passing)
         return entry.below
 
     def at_bottom(self, chat_id: int, table_id: int) -> bool:
@@ -122,7 +135,9 @@ class SentMessages(BaseRequestMiddleware):
         result: Any = await make_request(bot, method)  # the method's result, in fact
         if is_group_send(method) is not None:
             for msg in result if isinstance(result, list) else [result]:
-                if isinstance(msg, Message) and msg.message_id:
+                if isinstance(msg, Message) and msg.message_id and passing.get():
+                    self.bottom.passed(msg.chat.id, msg.message_id)
+                elif isinstance(msg, Message) and msg.message_id:
                     self.bottom.seen(msg.chat.id, msg.message_id)
         return result  # type: ignore[no-any-return]
 

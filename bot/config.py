@@ -36,6 +36,12 @@ class Settings(BaseSettings):
     first_move_seconds: float = Field(default=20.0, ge=0)
     turn_seconds: float = Field(default=180.0, ge=0)  # 0 = no turn timer
     timeouts_before_removal: int = Field(default=3, ge=1)
+    computer_move_seconds: float = Field(default=1.0, ge=0)  # a computer player's pace
+    # a player whose turn comes back within this many seconds is not pinged again
+    ping_quiet_seconds: float = Field(default=5.0, ge=0)
+    # the group's memory (bot/memory/): kept this long after a chat's last finished game
+    # (and at most this long after the bot was removed from the chat)
+    memory_retention_days: float = Field(default=180.0, gt=0)
     # an open lobby nobody presses for this long closes by itself (0 = never)
     lobby_expire_minutes: float = Field(default=30.0, ge=0)
     # a game whose players are all silent this many turn timers (or, without a timer,
@@ -46,9 +52,12 @@ class Settings(BaseSettings):
     timer_lease_seconds: float = Field(default=30.0, gt=0)  # a claimed deadline's retry
     chat_messages_per_minute: int = Field(default=20, ge=1)  # new messages per group
     chat_window_seconds: float = Field(default=60.0, gt=0)  # ... in this sliding window
+    # Telegram calls a second for all instances together (0: no bot-wide budget)
+    telegram_calls_per_second: float = Field(default=30.0, ge=0)
     redis_prefix: str = "nastolka"
     redis_sentinels: str | None = None  # "host:26379,host2:26379": ask them for the primary
     redis_sentinel_master: str = "mymaster"
+    redis_cluster: bool = False  # REDIS_URL is one node of a Redis (or Valkey) Cluster
     # Table pictures: drawn in `render_processes` separate processes (`python -m bot`
     # turns it on unless RENDER_PROCESS is set), else on `render_threads` threads of the
     # bot's own process. Either way below the event loop's CPU priority.

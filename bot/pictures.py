@@ -41,17 +41,13 @@ from pathlib import Path
 from typing import Any
 
 from bot import metrics
+from bot.pipes import HEADER, frame
 from render import deflate
 
 log = logging.getLogger(__name__)
 
 RENDER_NICE = 10  # niceness added to the render process and threads
 LATE = 0.25  # seconds: a table's picture not drawn by then is late (caption edited first)
-HEADER = 4  # bytes of a frame's big-endian length, on the render process's pipes
-
-
-def frame(payload: bytes) -> bytes:
-    return len(payload).to_bytes(HEADER, "big") + payload
 
 
 def lower_priority(nice: int = RENDER_NICE) -> None:
@@ -81,23 +77,29 @@ class RenderWorker:
 
     @classmethod
     async def start(cls, game_ids: Iterable[str]) -> RenderWorker:
+        return await cls.spawn("bot.render_worker", *game_ids, limit=1 << 22)
+
+    @classmethod
+    async def spawn(cls, module: str, *args: str, limit: int) -> RenderWorker:
+        """`python -m <module> <args>` with its pipes (bot/pipes.py): the render process,
+        or another worker of the same kind (bot/decision_worker.py)."""
         root = str(Path(__file__).resolve().parent.parent)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(x for x in (root, env.get("PYTHONPATH")) if x)
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "bot.render_worker",
-            *game_ids,
+            module,
+            *args,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             env=env,
-            limit=1 << 22,
+            limit=limit,
         )
         worker = cls(proc)
         ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         ready.add_done_callback(lambda f: f.cancelled() or f.exception())  # nobody awaits it
-        worker._waiting.append(ready)  # its first frame says it has imported the renderers
+        worker._waiting.append(ready)  # its first frame says it has imported what it needs
         worker._reader = asyncio.ensure_future(worker._read())
         return worker
 

@@ -16,38 +16,15 @@ from __future__ import annotations
 import gc
 import logging
 import os
-import pickle
 import signal
 import sys
-from typing import Any, BinaryIO
 
 from bot import logs
-from bot.pictures import HEADER, frame, lower_priority
+from bot.pictures import lower_priority
+from bot.pipes import serve
 from bot.warm_up import WARMER, prepare
 
 log = logging.getLogger("bot.render_worker")
-
-
-def read_frame(stream: BinaryIO) -> bytes | None:
-    """One frame's payload, or None at the end of the stream."""
-    header = stream.read(HEADER)
-    if len(header) < HEADER:
-        return None
-    size = int.from_bytes(header, "big")
-    payload = stream.read(size)
-    return payload if len(payload) == size else None
-
-
-def run_job(payload: bytes) -> bytes:
-    try:
-        fn, args = pickle.loads(payload)
-        out: tuple[bool, Any] = (True, fn(*args))
-    except Exception as e:  # the bot re-raises it where the picture was wanted
-        out = (False, e)
-    try:
-        return pickle.dumps(out, pickle.HIGHEST_PROTOCOL)
-    except Exception as e:  # an exception that does not pickle
-        return pickle.dumps((False, RuntimeError(repr(e))), pickle.HIGHEST_PROTOCOL)
 
 
 def settle_heap() -> None:
@@ -82,15 +59,7 @@ def main() -> None:
     gc.collect()
     gc.freeze()
     log.info("render process %d ready (no game warmed up yet)", os.getpid())
-    try:
-        results.write(frame(pickle.dumps((True, os.getpid()))))  # ready
-        results.flush()
-        while (payload := read_frame(jobs)) is not None:
-            results.write(frame(run_job(payload)))
-            results.flush()
-    except (BrokenPipeError, ConnectionResetError):  # the bot is gone: nobody to answer
-        pass
-    os._exit(0)  # no flush of a pipe nobody reads
+    serve(results, jobs)
 
 
 if __name__ == "__main__":

@@ -26,10 +26,12 @@ from aiogram.types import (
     InputMediaPhoto,
 )
 
+from bot import uploaded
 from bot.callbacks import PlayCB
 from bot.caption_fit import fits, plain_cut
 from bot.presenters.base import Btn
 from bot.sender import Sender
+from bot.uploaded import Uploaded
 
 log = logging.getLogger(__name__)
 
@@ -83,19 +85,42 @@ def gone(e: TelegramBadRequest) -> bool:
     )
 
 
+def upload(picture: bytes) -> BufferedInputFile:
+    return BufferedInputFile(picture, filename="table.png")
+
+
+def photo(known: Uploaded, key: str, picture: bytes) -> str | BufferedInputFile:
+    """The picture's file_id when Telegram has it already (bot/uploaded.py), else its bytes."""
+    return known.get(key) or upload(picture)
+
+
 async def send_table(
     sender: Sender, chat_id: int, view: TableView, picture: bytes, uid: str, seq: int
 ) -> int:
-    method = SendPhoto(
-        chat_id=chat_id,
-        photo=BufferedInputFile(picture, filename="table.png"),
-        caption=clip(view.caption),
-        reply_markup=markup(view.buttons, uid, seq),
-    )
-    msg = await sender.call(method, latest_wins=True)
-    if msg is None:
-        raise RuntimeError(f"the table of chat {chat_id} was not sent")
-    return int(msg.message_id)
+    known, key = uploaded.for_sender(sender), f"{uid}:{view.picture_key}"
+    for attempt in (1, 2):  # a file_id refused: the bytes, once
+        method = SendPhoto(
+            chat_id=chat_id,
+            photo=photo(known, key, picture) if attempt == 1 else upload(picture),
+            caption=clip(view.caption),
+            reply_markup=markup(view.buttons, uid, seq),
+        )
+        try:
+            msg = await sender.call(method, latest_wins=True)
+        except TelegramBadRequest as e:
+            if (
+                attempt == 2
+                or isinstance(method.photo, BufferedInputFile)
+                or not uploaded.refused(e)
+            ):
+                raise
+            known.drop(key)
+            continue
+        if msg is None:
+            break
+        known.learn(key, msg)
+        return int(msg.message_id)
+    raise RuntimeError(f"the table of chat {chat_id} was not sent")
 
 
 async def edit_table(
@@ -111,16 +136,7 @@ async def edit_table(
     kb = markup(view.buttons, uid, seq)
     try:
         if picture is not None:
-            media = InputMediaPhoto(
-                media=BufferedInputFile(picture, filename="table.png"),
-                caption=clip(view.caption),
-            )
-            await sender.call(
-                EditMessageMedia(
-                    chat_id=chat_id, message_id=message_id, media=media, reply_markup=kb
-                ),
-                latest_wins=True,
-            )
+            await edit_media(sender, chat_id, message_id, view, picture, kb, uid)
         else:
             await sender.call(
                 EditMessageCaption(
@@ -138,3 +154,35 @@ async def edit_table(
             return False
         raise
     return True
+
+
+async def edit_media(
+    sender: Sender,
+    chat_id: int,
+    message_id: int,
+    view: TableView,
+    picture: bytes,
+    kb: InlineKeyboardMarkup | None,
+    uid: str,
+) -> None:
+    """`editMessageMedia`, by the picture's file_id when Telegram has it (else uploaded)."""
+    known, key = uploaded.for_sender(sender), f"{uid}:{view.picture_key}"
+    by_id = known.get(key)
+    for media in (by_id, upload(picture)):
+        if media is None:
+            continue
+        method = EditMessageMedia(
+            chat_id=chat_id,
+            message_id=message_id,
+            media=InputMediaPhoto(media=media, caption=clip(view.caption)),
+            reply_markup=kb,
+        )
+        try:
+            msg = await sender.call(method, latest_wins=True)
+        except TelegramBadRequest as e:
+            if isinstance(media, str) and uploaded.refused(e):
+                known.drop(key)
+                continue
+            raise
+        known.learn(key, msg)
+        return

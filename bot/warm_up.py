@@ -4,7 +4,7 @@ A renderer's caches (`render/<id>.py` `warm_up`: its board, sprites, and above a
 fixed palette fitted to a set of sample pictures) take 1–5 s per game to fill, 12–48 s
 for all five on a loaded machine. Nothing waits for them any more:
 
-- `picture(game_id, view, names)` (what `Presenter.picture` draws with) asks for the
+- `picture(game_id, view, names, language)` (what `Presenter.picture` draws with) asks for the
   game's warm-up once its first picture is drawn and, until that warm-up is done, draws
   the picture *cold*: `draw_rgb` (or `draw`) and a palette fitted to that picture alone
   (`render.common.encode_png`) instead of the game's fixed palette, which costs tens to
@@ -34,6 +34,8 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from locales import DEFAULT_LANGUAGE
 
 log = logging.getLogger(__name__)
 
@@ -70,12 +72,14 @@ def warm_up_one(game_id: str) -> None:
         warm()
 
 
-def draw_cold(module: Any, view: Any, names: Mapping[int, str] | None) -> bytes:
+def draw_cold(
+    module: Any, view: Any, names: Mapping[int, str] | None, language: str = DEFAULT_LANGUAGE
+) -> bytes:
     """The picture without the game's fixed palette: drawn whole in RGB (`draw_rgb` where
     the renderer has one, `draw` otherwise) and encoded on a palette of its own."""
-    common: Any = importlib.import_module("render.common")  # render/ is not type-checked
+    common: Any = importlib.import_module("render.common")
     draw = getattr(module, "draw_rgb", None) or module.draw
-    png: bytes = common.encode_png(draw(view, names))
+    png: bytes = common.encode_png(draw(view, names, language=language))
     return png
 
 
@@ -163,9 +167,12 @@ class Warmer:
 WARMER = Warmer()  # this process's renderers: their caches are module globals too
 
 
-def picture(game_id: str, view: Any, names: Mapping[int, str] | None) -> bytes:
-    """PNG bytes of `view` drawn by `render/<game_id>.py`: the usual picture once the game
-    is warm, else a cold one, and the game's warm-up is started in the background."""
+def picture(
+    game_id: str, view: Any, names: Mapping[int, str] | None, language: str = DEFAULT_LANGUAGE
+) -> bytes:
+    """PNG bytes of `view` drawn by `render/<game_id>.py`, its words in `language` (the
+    chat's): the usual picture once the game is warm, else a cold one, and the game's
+    warm-up is started in the background."""
     module = renderer(game_id)
     if module is None:
         raise LookupError(f"no renderer for {game_id!r}")
@@ -173,10 +180,10 @@ def picture(game_id: str, view: Any, names: Mapping[int, str] | None) -> bytes:
     if slow:
         time.sleep(slow)
     if WARMER.is_warm(game_id):
-        png: bytes = module.render(view, names)
+        png: bytes = module.render(view, names, language=language)
         return png
     started = time.perf_counter()
-    png = draw_cold(module, view, names)
+    png = draw_cold(module, view, names, language)
     if WARMER.want(game_id):  # after its first picture, which must not share the CPU
         log.info(
             "render.%s: first picture drawn cold in %.0f ms; warming up in the background",

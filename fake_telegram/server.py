@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import io
 import itertools
 import json
@@ -126,6 +127,8 @@ _INT_FIELDS = frozenset(
         "ephemeral_message_id",
     }
 )
+# Methods counted by the optional bot-wide limit (`FakeBotApi.global_limit`).
+_GLOBAL_PREFIXES = ("send", "edit", "delete", "answer", "copy", "forward", "stop")
 # Methods counted by the optional per-chat flood limit.
 _FLOOD_METHODS = frozenset(
     {
@@ -448,6 +451,7 @@ class FloodLimit:
 
     count: int = 20
     window: float = 60.0
+    sends_only: bool = False  # count new messages only (Telegram's 20 a minute in a group)
 
 
 @dataclass
@@ -498,6 +502,11 @@ class FakeBotApi(EphemeralMethods):
             "username": bot_username,
         }
         self.flood_limit = flood_limit
+        # Telegram's limit for the whole bot (about 30 calls a second): `FloodLimit(30, 1.0)`
+        # here makes every counted call past it a 429 (`global_refused` counts them)
+        self.global_limit: FloodLimit | None = None
+        self.global_refused = 0
+        self._global_times: deque[float] = deque()
         self.keep_files = keep_files
         self.log_results = log_results
         self.callback_answer_timeout = callback_answer_timeout
@@ -525,6 +534,8 @@ class FakeBotApi(EphemeralMethods):
         self._update_ids = itertools.count(1)
         self._call_seq = itertools.count(1)
         self._file_seq = itertools.count(1)
+        #: uploads by the sha1 of their bytes (a count above 1: the same picture re-uploaded)
+        self.upload_digests: dict[str, int] = {}
         self._callback_seq = itertools.count(1)
         self._injected: list[_InjectedError] = []
         self._call_listeners: list[Callable[[ApiCall], None]] = []
@@ -982,10 +993,32 @@ class FakeBotApi(EphemeralMethods):
                 self._injected.remove(injected)
             raise injected.error
 
+    def _check_global(self, method: str) -> None:
+        """The bot-wide budget (`global_limit`): sends, edits, deletes and answers."""
+        limit = self.global_limit
+        if limit is None or not method.lower().startswith(_GLOBAL_PREFIXES):
+            return
+        now = time.monotonic()
+        times = self._global_times
+        while times and now - times[0] >= limit.window:
+            times.popleft()
+        if len(times) >= limit.count:
+            self.global_refused += 1
+            retry_after = max(1, math.ceil(limit.window - (now - times[0])))
+            raise TelegramError(
+                429,
+                f"Too Many Requests: retry after {retry_after}",
+                {"retry_after": retry_after},
+            )
+        times.append(now)
+
     def _check_flood(self, method: str, params: dict[str, Any]) -> None:
+        self._check_global(method)
         limit = self.flood_limit
         if limit is None or method.lower() not in _FLOOD_METHODS or ephemeral_requested(params):
             return  # ephemeral messages are outside the group's budget
+        if limit.sends_only and not method.lower().startswith("send"):
+            return
         chat = self.chats.get(params.get("chat_id"))  # type: ignore[arg-type]
         if chat is None:
             return
@@ -1107,6 +1140,8 @@ class FakeBotApi(EphemeralMethods):
         width, height = _image_size(upload.data)
         if width + height > 10000 or max(width, height) > 20 * max(1, min(width, height)):
             raise bad_request("PHOTO_INVALID_DIMENSIONS")
+        digest = hashlib.sha1(upload.data).hexdigest()
+        self.upload_digests[digest] = self.upload_digests.get(digest, 0) + 1
         number = next(self._file_seq)
         record = FileRecord(
             file_id=f"AgAC{self.bot_id:x}F{number:07d}{secrets.token_hex(4)}",
@@ -1141,6 +1176,11 @@ class FakeBotApi(EphemeralMethods):
             raise bad_request(f"can't parse entities: {exc}") from None
         if required and not text:
             raise bad_request("message text is empty")
+        for entity in entities:  # a mention (tg://user?id=) comes back with the whole user
+            if entity.get("type") == "text_mention":
+                uid = int(entity["user"]["id"])
+                fallback = {"id": uid, "is_bot": False, "first_name": str(uid)}
+                entity["user"] = dict(self.users.get(uid) or fallback)
         if utf16_len(text) > limit:
             raise bad_request("message is too long" if required else "message caption is too long")
         return text, entities

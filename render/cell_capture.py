@@ -36,6 +36,7 @@ from games.cell_capture.model import (
     View,
     side,
 )
+from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
 from render.common import (
     HIGHLIGHT,
     INK,
@@ -65,13 +66,11 @@ GAP = 4  # grid gap between cells (the board's background shows through)
 HEADER = 122
 LEGEND_ROW = 62
 SPARE_MARKS = "DFGJLNQRSUVWZ"  # Latin letters that look like no Cyrillic letter or digit
+LIKE_THREE = "З"  # a name's letter that reads as the digit 3 (compared, never drawn)
 KEY_ROW = 96  # the key under the players: what the letters, numbers and dots mean
 KEY_CELL = 66
 KEY_RGB: RGB = (120, 116, 112)
-KEY_TEXT = (
-    "буква — чей путь, цифра — порядок клеток в нём",
-    "— конец пути, якорь: новый путь начинают рядом",
-)
+KEY_TEXT = ("render.cell_capture.key_letters", "render.cell_capture.key_end")  # locale keys
 
 PLAYER_RGB: dict[str, RGB] = {
     "red": (229, 57, 53),
@@ -86,10 +85,10 @@ FREE_RGB: RGB = (255, 253, 248)
 GRID_RGB: RGB = (196, 186, 168)
 BOARD_EDGE: RGB = (120, 108, 90)
 
-END_TEXT = {
-    EndReason.BOARD_FULL: "свободных клеток не осталось",
-    EndReason.NO_MOVES: "захватывать больше нечего",
-    EndReason.PLAYERS_LEFT: "игроки вышли",
+END_TEXT = {  # locale keys
+    EndReason.BOARD_FULL: "render.cell_capture.end.board_full",
+    EndReason.NO_MOVES: "render.cell_capture.end.no_moves",
+    EndReason.PLAYERS_LEFT: "render.players_left",
 }
 
 
@@ -144,11 +143,11 @@ def _rect(img: Image.Image, box: tuple[int, int, int, int], fill: RGB) -> None:
     img.im.paste(fill, (box[0], box[1], box[2] + 1, box[3] + 1))
 
 
-def _name(view: View, seat: int, names: Mapping[int, str] | None) -> str:
+def _name(view: View, seat: int, names: Mapping[int, str] | None, t: Translator) -> str:
     pid = view.players[seat].player
     if names and pid in names and names[pid].strip():
         return names[pid].strip()
-    return f"Игрок {seat + 1}"
+    return t("render.player", n=seat + 1)
 
 
 def _colour(view: View, seat: int) -> RGB:
@@ -246,7 +245,11 @@ def _numbered_cell(size: int, colour: RGB, number: int) -> Any:
 
 
 def _draw_grid(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: View,
+    names: Mapping[int, str] | None,
+    t: Translator,
 ) -> None:
     size = view.size
     cs = cell_size(size)
@@ -270,7 +273,7 @@ def _draw_grid(
                 _rect(img, cell_box(size, r, c), CENTRE_RGB)
                 _star(img, cell_centre(size, r, c), cs * 0.36, WHITE)
 
-    marks = owner_marks(view, names)
+    marks = owner_marks(view, names, t)
     for p in view.paths[:-1]:  # cells with their numbers, then the joints between them
         cells = [_rc(x) for x in p.cells]
         col = _colour(view, p.seat)
@@ -308,22 +311,25 @@ def _draw_grid(
     _draw_draft(img, d, view)
 
 
-def owner_marks(view: View, names: Mapping[int, str] | None) -> list[str]:
+def owner_marks(
+    view: View, names: Mapping[int, str] | None, t: Translator | None = None
+) -> list[str]:
     """Per seat, the mark its cells carry besides the colour: the first letter of the
     name, capitalised (`Аня` → `А`). Players whose letters clash get two (`Ан`, `Ал`),
     and so does `З`, which would read as the digit 3 next to a path number (`Зоя` → `Зо`).
     A name without a letter, or names that still clash (two «Саша», no names), get a Latin
     letter that looks like no Cyrillic one (`D`, `F`, …), shown in the legend too."""
+    t = t or get_translator(DEFAULT_LANGUAGE)
     first = []
     for seat in range(len(view.players)):
-        first.append([ch for ch in _name(view, seat, names) if ch.isalpha()])
+        first.append([ch for ch in _name(view, seat, names, t) if ch.isalpha()])
     one = [x[0].upper() if x else "" for x in first]
     two = [
-        m + x[1].lower() if (one.count(m) > 1 or m == "З") and len(x) > 1 else m
+        m + x[1].lower() if (one.count(m) > 1 or m == LIKE_THREE) and len(x) > 1 else m
         for m, x in zip(one, first, strict=True)
     ]
     spare = iter(x for x in SPARE_MARKS if x not in two)
-    return [m if m and m != "З" and two.count(m) == 1 else next(spare) for m in two]
+    return [m if m and m != LIKE_THREE and two.count(m) == 1 else next(spare) for m in two]
 
 
 def _mark_size(size: int) -> int:
@@ -385,36 +391,47 @@ def _draw_draft(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
         )
 
 
-def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
+def _status(view: View, names: Mapping[int, str] | None, t: Translator) -> tuple[str, str]:
     """Two header lines: who acts (or the result), and what is happening."""
     if view.over:
         seats = [p.seat for p in view.players if p.player in view.winners]
-        who = ", ".join(_name(view, s, names) for s in seats)
-        title = "Ничья: " + who if len(seats) > 1 else f"Победа: {who}"
-        reason = END_TEXT.get(view.end_reason, "") if view.end_reason else ""
-        return title, f"Игра окончена · {reason}" if reason else "Игра окончена"
+        who = ", ".join(_name(view, s, names, t) for s in seats)
+        title = t("render.draw" if len(seats) > 1 else "render.win", who=who)
+        key = END_TEXT.get(view.end_reason) if view.end_reason else None
+        if key is None:
+            return title, t("render.game_over")
+        return title, t("render.game_over_because", reason=t(key))
     seat = view.to_act_seat
     if seat is None:
         return "", ""
-    title = f"Ходит {_name(view, seat, names)}"
+    title = t("render.to_move", name=_name(view, seat, names, t))
     draft = view.draft
     if view.phase is Phase.PICK_K:
         nums = ", ".join(map(str, view.allowed))
-        line = f"выбирает число: {nums}" if len(view.allowed) > 1 else f"захватит {nums}"
+        key = "pick_k" if len(view.allowed) > 1 else "will_take"
+        line = t(f"render.cell_capture.{key}", numbers=nums)
     elif draft is not None and view.phase is Phase.PICK_ANCHOR:
-        line = f"число {draft.k} · выбирает якорь ⚓"
+        line = t("render.cell_capture.pick_anchor", k=draft.k)
     elif draft is not None:
-        path = " → ".join(draft.path) if draft.path else f"от {draft.anchor}"
-        line = f"путь {path} ({len(draft.path)}/{draft.k})"
+        path = (
+            " → ".join(draft.path)
+            if draft.path
+            else t("render.cell_capture.path_from", anchor=draft.anchor)
+        )
+        line = t("render.cell_capture.path", path=path, done=len(draft.path), k=draft.k)
     else:
         line = ""
     return title, line
 
 
 def _draw_header(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: View,
+    names: Mapping[int, str] | None,
+    t: Translator,
 ) -> None:
-    title, line = _status(view, names)
+    title, line = _status(view, names, t)
     numbers_w = view.n * 54 + 10
     text_w = WIDTH - 2 * PAD - numbers_w - 10
     x = PAD
@@ -441,7 +458,13 @@ def _draw_header(
     taken = {p.number: p.seat for p in view.players if p.number is not None}
     right = WIDTH - PAD
     stamp_text(
-        img, (right, 22), f"Раунд {view.round_no}", size=28, bold=True, fill=INK_SOFT, anchor="ra"
+        img,
+        (right, 22),
+        t("render.round", n=view.round_no),
+        size=28,
+        bold=True,
+        fill=INK_SOFT,
+        anchor="ra",
     )
     for i in range(0 if view.over else view.n):
         k = i + 1
@@ -481,12 +504,16 @@ def _legend_seats(view: View) -> list[int]:
 
 
 def _draw_legend(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: View,
+    names: Mapping[int, str] | None,
+    t: Translator,
 ) -> None:
     size = view.size
     top = grid_origin(size)[1] + cell_size(size) * size + 24
     seats = _legend_seats(view)
-    marks = owner_marks(view, names)
+    marks = owner_marks(view, names, t)
     rows = (len(seats) + 1) // 2
     col_w = (WIDTH - 2 * PAD) // 2
     for i, seat in enumerate(seats):
@@ -516,17 +543,17 @@ def _draw_legend(
             anchor="mm",
         )
         if not p.active:
-            tag = "вышел"
+            tag = t("render.left")
         elif view.over:
-            tag = "победа" if winner else ""
+            tag = t("render.cell_capture.tag.won") if winner else ""
         elif p.number is not None:
-            tag = f"взял {p.number}"
+            tag = t("render.cell_capture.tag.took", k=p.number)
         elif p.stuck:
-            tag = "нет хода"
+            tag = t("render.cell_capture.tag.stuck")
         else:
             tag = ""
         tag_w = text_width(tag, 26) + 12 if tag else 0
-        name = _name(view, seat, names)
+        name = _name(view, seat, names, t)
         if not name.upper().startswith(marks[seat].upper()):
             name = f"{marks[seat]} · {name}"  # the letter its cells carry
         stamp_text(
@@ -544,19 +571,21 @@ def _draw_legend(
             stamp_text(img, (x + col_w - 24, ym + 2), tag, size=26, fill=INK_SOFT, anchor="rm")
 
 
-def _draw_key(img: Image.Image, top: int) -> None:
+def _draw_key(img: Image.Image, top: int, t: Translator) -> None:
     """The key: a sample path of two cells (letter, number, end dots) and what they mean."""
     x, y = PAD + 6, top + (KEY_ROW - KEY_CELL) // 2
+    mark = t("render.cell_capture.key_mark")
     for j in range(2):
         bx = x + j * (KEY_CELL + GAP)
         _rect(img, (bx, y, bx + KEY_CELL - 1, y + KEY_CELL - 1), KEY_RGB)
-        stamp_text(img, (bx + 4, y + 2), "А", size=24, bold=True, fill=WHITE, anchor="la")
+        stamp_text(img, (bx + 4, y + 2), mark, size=24, bold=True, fill=WHITE, anchor="la")
         stamp_text(img, (bx + KEY_CELL // 2 + 3, y + KEY_CELL // 2 + 4), str(j + 1), size=32,
                    bold=True, fill=WHITE, anchor="mm")  # fmt: skip
         disc(img, (bx + KEY_CELL - 11, y + 11), 6, WHITE, INK, 2)
     _rect(img, (x + KEY_CELL, y, x + KEY_CELL + GAP - 1, y + KEY_CELL - 1), KEY_RGB)
     tx = x + 2 * KEY_CELL + GAP + 24
-    for i, line in enumerate(KEY_TEXT):
+    for i, key in enumerate(KEY_TEXT):
+        line = t(key)
         ty = y + 14 + i * 36
         if i == 1:  # the end dot itself, then its meaning
             disc(img, (tx + 9, ty), 8, WHITE, INK, 3)
@@ -570,14 +599,18 @@ def _draw_key(img: Image.Image, top: int) -> None:
 # ---------------------------------------------------------------- entry points
 
 
-def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
-    """The picture of `view` as an RGB image (see `render` for the bytes)."""
+def draw(
+    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> Image.Image:
+    """The picture of `view` as an RGB image (see `render` for the bytes), its words in
+    `language` (locales/: `render.*`)."""
+    t = get_translator(language)
     img = Image.new("RGB", image_size(view), PAPER)
     d = ImageDraw.Draw(img)
-    _draw_header(img, d, view, names)
-    _draw_grid(img, d, view, names)
-    _draw_legend(img, d, view, names)
-    _draw_key(img, img.height - PAD - KEY_ROW)
+    _draw_header(img, d, view, names, t)
+    _draw_grid(img, d, view, names, t)
+    _draw_legend(img, d, view, names, t)
+    _draw_key(img, img.height - PAD - KEY_ROW, t)
     return img
 
 
@@ -590,7 +623,7 @@ def _palette_pictures() -> Iterator[Image.Image]:
     from games.cell_capture import GAME
 
     ids = list(range(1, 7))
-    names = dict.fromkeys(ids, "Игрок")
+    names = dict.fromkeys(ids, get_translator(DEFAULT_LANGUAGE)("render.sample_name"))
     s = GAME.new(players=ids, seed=1)
     rng = random.Random(1)
     yield draw(GAME.view(s, None), names)
@@ -652,14 +685,17 @@ def warm_up() -> None:
         disc(scratch, (100, 92), 23, col)
     disc(scratch, (100, 92), 23, WHITE, INK, 3)
     disc(scratch, (100, 92), 23, WHITE, MUTED, 2)
-    _draw_key(scratch, 0)
+    for language in LANGUAGES:
+        _draw_key(scratch, 0, get_translator(language))
     encode(Image.new("RGB", (8, 8), PAPER))  # fits the palette, loads the PNG plugin
 
 
-def render(view: View, names: dict[int, str] | None = None) -> bytes:
-    """PNG bytes of the table picture for the public `view`.
+def render(
+    view: View, names: dict[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> bytes:
+    """PNG bytes of the table picture for the public `view`, its words in `language`.
 
     `names` maps player ids to display names; a missing one is shown as "Игрок N"
-    (N = seat + 1). The same view and names give the same bytes.
+    (N = seat + 1). The same view, names and language give the same bytes.
     """
-    return encode(draw(view, names))
+    return encode(draw(view, names, language=language))

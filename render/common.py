@@ -65,17 +65,6 @@ SPECTRUM: dict[str, RGB] = {
     "V": (142, 36, 170),
 }
 
-# Russian names of the colours, in the nominative feminine ("красная фишка") and masculine.
-COLOUR_NAMES_F: dict[str, str] = {
-    "R": "красная",
-    "O": "оранжевая",
-    "Y": "жёлтая",
-    "G": "зелёная",
-    "C": "голубая",
-    "B": "синяя",
-    "V": "фиолетовая",
-}
-
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     """Blend `a` towards `b` by `t` (0 = a, 1 = b)."""
@@ -317,7 +306,8 @@ def clean_text(text: str) -> str:
 
 
 def plural(n: int, one: str, few: str, many: str) -> str:
-    """Russian plural form for `n`: plural(1, "фишка", "фишки", "фишек") == "фишка"."""
+    """Russian plural form for `n`: plural(1, "фишка", "фишки", "фишек") == "фишка".
+    (The pictures' words count through locales/ now: `t("render.tiles", n=n)`.)"""
     n = abs(n)
     if n % 10 == 1 and n % 100 != 11:
         return one

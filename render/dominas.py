@@ -33,7 +33,8 @@ from PIL import Image, ImageDraw
 
 from games.dominas.engine import run_of
 from games.dominas.model import POS_MARK, Fill, Mode, Phase, Placed, Pos, View
-from games.dominas.tiles import ALL_TILES, NAMED, colour_of, is_samohod, number_of
+from games.dominas.tiles import ALL_TILES, COLOURS, NAMED, colour_of, is_samohod, number_of
+from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
 from render.common import (
     HIGHLIGHT,
     INK,
@@ -54,7 +55,6 @@ from render.common import (
     fit_flat_palette,
     font,
     make_layer,
-    plural,
     round_box,
     stamp_text,
     text_width,
@@ -74,16 +74,13 @@ LABEL = 30  # «этаж N» above a floor
 ROW_GAP = 26
 PLAYER_ROW = 60
 
-TILE_RGB: dict[str, RGB] = {
-    "О": (229, 57, 53),  # Огонь
-    "М": (250, 204, 40),  # Металл
-    "З": (56, 150, 60),  # Земля
-    "В": (30, 100, 210),  # Вода
-}
+# The tile colours by the engine's colour codes: Огонь, Металл, Земля, Вода (R2).
+TILE_RGB: dict[str, RGB] = dict(
+    zip(COLOURS, ((229, 57, 53), (250, 204, 40), (56, 150, 60), (30, 100, 210)), strict=True)
+)
 TEAM_RGB: tuple[RGB, RGB] = ((0, 137, 123), (142, 36, 170))
-TEAM_LETTER = ("А", "Б")
+TEAM_LETTER = ("render.dominas.team_a", "render.dominas.team_b")  # locale keys
 NEST_FILL: RGB = (255, 250, 236)
-RUN_TEXT = {"colour": "цвет", "parity": "чётность", "monotone": "по порядку"}
 
 Tri = tuple[Point, Point, Point]
 
@@ -179,11 +176,11 @@ def _hexagon(t: Tri, inset: float, cut: float) -> list[Point]:
 # ---------------------------------------------------------------- helpers
 
 
-def _name(view: View, seat: int, names: Mapping[int, str] | None) -> str:
+def _name(view: View, seat: int, names: Mapping[int, str] | None, t: Translator) -> str:
     pid = view.players[seat].player
     if names and pid in names and clean_text(names[pid]):
         return clean_text(names[pid])
-    return f"Игрок {seat + 1}"
+    return t("render.player", n=seat + 1)
 
 
 def _tile_rgb(tile: str) -> RGB:
@@ -371,8 +368,10 @@ def _nest_body(pos: Pos) -> Layer:
     return make_layer(c.image(), bx, by)
 
 
-def _nest_texts(pos: Pos, symbol: int | None, far: bool) -> list[Layer]:
-    """The nest's button label (▲ ◣ ◢ ▼, ⟲ when far) and the symbol it requires."""
+def _nest_texts(pos: Pos, symbol: int | None, far: bool, t: Translator) -> list[Layer]:
+    """The nest's button label (▲ ◣ ◢ ▼, ⟲ when far) and the symbol it requires (a
+    cached layer holds the word «любая» in the language of `t`: `_aa_text` is keyed by
+    its text)."""
     centre = _centroid(_tri(pos))
     down = pos is Pos.CENTRE
     mark_at = (centre[0], centre[1] + (-30 if down else 28))
@@ -380,17 +379,22 @@ def _nest_texts(pos: Pos, symbol: int | None, far: bool) -> list[Layer]:
     label = POS_MARK[pos] + (" ⟲" if far else "")
     out = [_aa_text(label, 24, True, INK_SOFT, mark_at)]
     if symbol is None:
-        out.append(_aa_text("любая", 22, True, INK, sym_at))
+        out.append(_aa_text(t("render.dominas.any"), 22, True, INK, sym_at))
     else:
         out.append(_aa_text(str(symbol), 56, True, INK, sym_at))
     return out
 
 
 def _draw_nest(
-    img: Image.Image, origin: tuple[int, int], pos: Pos, symbol: int | None, far: bool
+    img: Image.Image,
+    origin: tuple[int, int],
+    pos: Pos,
+    symbol: int | None,
+    far: bool,
+    t: Translator,
 ) -> None:
     blit(img, _nest_body(pos), origin)
-    for layer in _nest_texts(pos, symbol, far):
+    for layer in _nest_texts(pos, symbol, far, t):
         blit(img, layer, origin)
 
 
@@ -441,7 +445,7 @@ def _entry_arrow(img: Image.Image, origin: tuple[int, int], fill: Fill) -> None:
     _arrow(img, origin, b_out, _lerp(b, b_out, 0.2))
 
 
-def _draw_figure(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+def _draw_figure(img: Image.Image, d: ImageDraw.ImageDraw, view: View, t: Translator) -> None:
     shown = _floors_shown(view)
     if not shown:
         return
@@ -449,7 +453,8 @@ def _draw_figure(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
     origins = {f: floor_origin(view, f) for f in shown}
     for f in shown:
         x, y = origins[f]
-        stamp_text(img, (x + 2, y - 6), f"этаж {f}", size=20, fill=INK_SOFT, anchor="ls")
+        floor = t("render.dominas.floor", n=f)
+        stamp_text(img, (x + 2, y - 6), floor, size=20, fill=INK_SOFT, anchor="ls")
         # the outline of the floor's big triangle, 2 px wide inwards: two thin outlines
         # (a wide one makes Pillow allocate a mask of the whole picture)
         d.polygon(
@@ -467,7 +472,7 @@ def _draw_figure(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
         where = (side_edge(p, 0, fill), side_edge(p, 1, fill), side_edge(p, 2, fill))
         _draw_tile(img, origins[p.floor], p.tile, p.edges, where, p.pos, i == last)
     for n in view.nests:
-        _draw_nest(img, origins[n.floor], n.pos, n.symbol, n.far)
+        _draw_nest(img, origins[n.floor], n.pos, n.symbol, n.far, t)
     # links: the far edge of each floor's last corner -> the next floor's entry
     by_floor: dict[int, Placed] = {}
     for p in view.figure:
@@ -504,41 +509,45 @@ def _chip_sprite(tile: str) -> Layer:
     return make_layer(c.image(), -2, -2)
 
 
-def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
+def _status(view: View, names: Mapping[int, str] | None, t: Translator) -> tuple[str, str]:
     if view.phase is Phase.OVER:
         seats = [p.seat for p in view.players if p.seat in view.winners]
         if view.mode is Mode.TEAMS and seats:
             side = view.players[seats[0]].side
-            title = f"Победа команды {TEAM_LETTER[side % 2]}"
+            title = t("render.dominas.win_team", team=t(TEAM_LETTER[side % 2]))
         elif len(seats) == 1:
-            title = f"Победа: {_name(view, seats[0], names)}"
+            title = t("render.win", who=_name(view, seats[0], names, t))
         elif seats:
-            title = "Ничья: " + ", ".join(_name(view, s, names) for s in seats)
+            title = t("render.draw", who=", ".join(_name(view, s, names, t) for s in seats))
         else:
-            title = "Матч окончен"
-        return title, "Матч окончен"
+            title = t("render.dominas.match_over")
+        return title, t("render.dominas.match_over")
     seat = view.current
-    title = f"Ходит {_name(view, seat, names)}" if seat is not None else ""
+    title = t("render.to_move", name=_name(view, seat, names, t)) if seat is not None else ""
     if view.bonus is not None:
         b = view.bonus
         if b.target is None:
-            line = "Колобок: ставит ещё, пока хочет"
+            line = t("render.dominas.kolobok")
         else:
-            line = f"бонус: ещё до {b.left} с суммой {b.target}"
+            line = t("render.dominas.bonus", left=b.left, sum=b.target)
     elif not view.figure:
-        line = "первая фишка — любая обычная"
+        line = t("render.dominas.first")
     else:
-        line = "ставит фишку в гнездо"
+        line = t("render.dominas.place")
     return title, line
 
 
 def _draw_header(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: View,
+    names: Mapping[int, str] | None,
+    t: Translator,
 ) -> None:
-    title, line = _status(view, names)
+    title, line = _status(view, names, t)
     right = WIDTH - PAD
-    info = f"партия {view.game_no} из {view.match_games}"
-    bazaar = f"базар {view.bazaar_size}"
+    info = t("render.dominas.game_of", game=view.game_no, games=view.match_games)
+    bazaar = t("render.dominas.bazaar", n=view.bazaar_size)
     info_w = 300
     stamp_text(img, (right, 30), info, size=28, bold=True, fill=INK_SOFT, anchor="rm")
     stamp_text(img, (right, 80), bazaar, size=28, fill=INK_SOFT, anchor="rm")
@@ -573,20 +582,25 @@ def _draw_header(
     d.line((PAD, HEADER - 6, WIDTH - PAD, HEADER - 6), fill=LINE, width=2)
 
 
-def _draw_strip(img: Image.Image, d: ImageDraw.ImageDraw, view: View) -> None:
+def _draw_strip(img: Image.Image, d: ImageDraw.ImageDraw, view: View, t: Translator) -> None:
     y0 = HEADER + 8
-    stamp_text(img, (PAD, y0 + 36), "Последние:", size=26, fill=INK_SOFT, anchor="lm")
+    last = t("render.dominas.last")
+    stamp_text(img, (PAD, y0 + 36), last, size=26, fill=INK_SOFT, anchor="lm")
     tiles = [p.tile for p in view.figure[-4:]]
     x = PAD + 176
     for tile in tiles:
         _chip(img, (x, y0 + 6), tile)
         x += 128
     if not tiles:
-        stamp_text(img, (x, y0 + 36), "фишек ещё нет", size=26, fill=MUTED, anchor="lm")
+        none = t("render.dominas.no_tiles")
+        stamp_text(img, (x, y0 + 36), none, size=26, fill=MUTED, anchor="lm")
         return
     kinds, _extra, _reason = run_of([p.tile for p in view.figure])
     if kinds:
-        text = "серия: " + ", ".join(RUN_TEXT.get(k, k) for k in kinds)
+        runs = (
+            t(f"render.dominas.run.{k}") if t.has(f"render.dominas.run.{k}") else k for k in kinds
+        )
+        text = t("render.dominas.run", kinds=", ".join(runs))
         stamp_text(
             img,
             (WIDTH - PAD, y0 + 36),
@@ -611,7 +625,11 @@ def player_box(view: View, seat: int, height: int) -> tuple[int, int, int, int]:
 
 
 def _draw_players(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: View,
+    names: Mapping[int, str] | None,
+    t: Translator,
 ) -> None:
     h = img.height
     n = len(view.players)
@@ -633,7 +651,7 @@ def _draw_players(
         if view.mode is Mode.TEAMS:
             tc = TEAM_RGB[p.side % 2]
             round_box(img, (tx, ym - 18, tx + 36, ym + 18), 8, tc, bg=bg)
-            stamp_text(img, (tx + 18, ym + 1), TEAM_LETTER[p.side % 2], size=24, bold=True,
+            stamp_text(img, (tx + 18, ym + 1), t(TEAM_LETTER[p.side % 2]), size=24, bold=True,
                 fill=WHITE, anchor="mm",
             )  # fmt: skip
             tx += 46
@@ -644,14 +662,14 @@ def _draw_players(
         )
         tx += 64
         score = view.totals[p.side] if p.side < len(view.totals) else 0
-        pts = f"{score} {plural(score, 'очко', 'очка', 'очков')}"
-        extra = f"взял {p.drawn}" if p.drawn else ""
+        pts = t("render.points", n=score)
+        extra = t("render.dominas.drew", n=p.drawn) if p.drawn else ""
         pts_w = text_width(pts, 26, True) + 14
         right_w = pts_w + (text_width(extra, 22) + 10 if extra else 0)
         stamp_text(
             img,
             (tx, ym + 1),
-            _name(view, p.seat, names),
+            _name(view, p.seat, names, t),
             size=30,
             bold=acting or winner,
             fill=INK if p.present else MUTED,
@@ -660,7 +678,8 @@ def _draw_players(
             min_size=20,
         )
         if not p.present:
-            stamp_text(img, (x + col_w - 24, ym + 1), "вышел", size=24, fill=MUTED, anchor="rm")
+            left = t("render.left")
+            stamp_text(img, (x + col_w - 24, ym + 1), left, size=24, fill=MUTED, anchor="rm")
             continue
         stamp_text(img, (x + col_w - 24, ym + 1), pts, size=26, bold=True, anchor="rm")
         if extra:
@@ -672,21 +691,28 @@ def _draw_players(
 # ---------------------------------------------------------------- entry points
 
 
-def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
-    """The picture of `view` as an RGB image (see `render` for the bytes)."""
+def draw(
+    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> Image.Image:
+    """The picture of `view` as an RGB image (see `render` for the bytes), its words in
+    `language` (locales/: `render.*`)."""
+    t = get_translator(language)
     img = Image.new("RGB", image_size(view), PAPER)
     d = ImageDraw.Draw(img)
-    _draw_header(img, d, view, names)
-    _draw_strip(img, d, view)
-    _draw_figure(img, d, view)
-    _draw_players(img, d, view, names)
+    _draw_header(img, d, view, names, t)
+    _draw_strip(img, d, view, t)
+    _draw_figure(img, d, view, t)
+    _draw_players(img, d, view, names, t)
     return img
 
 
-def render(view: View, names: Mapping[int, str] | None = None) -> bytes:
-    """PNG bytes of the table picture for the public `view` (the same input, the same
-    bytes). `names` maps player ids to display names ("Игрок N" when missing)."""
-    return encode(draw(view, names))
+def render(
+    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> bytes:
+    """PNG bytes of the table picture for the public `view`, its words in `language` (the
+    same input, the same bytes). `names` maps player ids to display names ("Игрок N"
+    when missing)."""
+    return encode(draw(view, names, language=language))
 
 
 __all__ = [
@@ -714,7 +740,7 @@ def _palette_pictures() -> Iterator[Image.Image]:
 
     from games.dominas import GAME
 
-    names = {i: "Игрок" for i in range(1, 9)}
+    names = dict.fromkeys(range(1, 9), get_translator(DEFAULT_LANGUAGE)("render.sample_name"))
     for seed, options in ((1, {"mode": "teams"}), (2, None)):
         s = GAME.new(list(range(1, 9)), seed=seed, options=options)
         rng = random.Random(seed)
@@ -736,7 +762,9 @@ def _palette_pictures() -> Iterator[Image.Image]:
     for i, tile in enumerate(ALL_TILES):
         _chip(swatch, ((i * 11) % (WIDTH - CHIP[0]), 2 * FLOOR_H + 20), tile)
     for j, pos in enumerate(Pos):
-        _draw_nest(swatch, (j * 200, 2 * FLOOR_H - 200), pos, j, True)
+        _draw_nest(
+            swatch, (j * 200, 2 * FLOOR_H - 200), pos, j, True, get_translator(DEFAULT_LANGUAGE)
+        )
     yield swatch
 
 
@@ -778,7 +806,8 @@ def warm_up() -> None:
         _nest_body(pos)
         for symbol in (None, *range(7)):
             for far in (False, True):
-                _nest_texts(pos, symbol, far)
+                for language in LANGUAGES:
+                    _nest_texts(pos, symbol, far, get_translator(language))
         for edge in _edges(pos):
             _exit_arrow(scratch, (FLOOR_W // 2, FLOOR_H // 2), pos, edge)
     for fill in Fill:

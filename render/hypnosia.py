@@ -39,6 +39,7 @@ from games.hypnosia.model import (
     is_bridge,
     parse_cell,
 )
+from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
 from render.common import (
     HIGHLIGHT,
     INK,
@@ -101,11 +102,11 @@ BOARD_RGB: RGB = (250, 246, 236)
 EDGE: RGB = (150, 136, 112)
 ARROW_RGB: RGB = (70, 60, 50)
 
-END_TEXT: dict[EndReason, str] = {
-    EndReason.CENTRE_FULL: "центр заполнен",
-    EndReason.NO_TOKENS: "фишек в игре не осталось",
-    EndReason.ROUND_LIMIT: "сыграно 200 раундов",
-    EndReason.PLAYERS_LEFT: "игроки вышли",
+END_TEXT: dict[EndReason, str] = {  # locale keys
+    EndReason.CENTRE_FULL: "render.hypnosia.end.centre_full",
+    EndReason.NO_TOKENS: "render.hypnosia.end.no_tokens",
+    EndReason.ROUND_LIMIT: "render.hypnosia.end.round_limit",
+    EndReason.PLAYERS_LEFT: "render.players_left",
 }
 
 
@@ -149,11 +150,11 @@ def image_size(view: View) -> tuple[int, int]:
 # ---------------------------------------------------------------- helpers
 
 
-def _name(view: View, seat: int, names: Mapping[int, str] | None) -> str:
+def _name(view: View, seat: int, names: Mapping[int, str] | None, t: Translator) -> str:
     pid = view.players[seat].player
     if names and pid in names and clean_text(names[pid]):
         return clean_text(names[pid])
-    return f"Игрок {seat + 1}"
+    return t("render.player", n=seat + 1)
 
 
 def _colour(view: View, seat: int) -> RGB:
@@ -172,7 +173,7 @@ def _sector(k: int, j: int, r0: float, r1: float, steps: int = 6) -> list[tuple[
 
 def _board_layer() -> Image.Image:
     """Everything that never changes: rings, bridges, cell numbers, centre disc (drawn
-    once, into the cached `_background`)."""
+    once, into the cached `_board_background`)."""
     c = Canvas((WIDTH, BOARD), origin=(0, HEADER), scale=3)
     c.circle((CX, CY), RADIUS[1] + HALF + 6, fill=EDGE)
     c.circle((CX, CY), RADIUS[1] + HALF + 3, fill=BOARD_RGB)
@@ -273,25 +274,39 @@ def _max_height() -> int:
 
 
 @lru_cache(maxsize=1)
-def _background() -> Image.Image:
-    """The picture without a game: the board and the notes in its corners."""
+def _board_background() -> Image.Image:
+    """The picture without a game and without words: the board (what the patches over
+    it are cut against)."""
     img = Image.new("RGB", (WIDTH, _max_height()), PAPER)
     paste(img, _board_layer(), (0, HEADER))
     d = ImageDraw.Draw(img)
     draw_text(d, (CX, CY + 6), "★", size=30, fill=mix(CENTRE_RGB, WHITE, 0.5), anchor="mm")
-    # the direction of movement, in the board's top-left corner
+    return img
 
-    def note(xy: tuple[int, int], text: str, anchor: str) -> None:
+
+# The notes in the board's corners: (where, anchor, locale key). Top left: the direction
+# of movement; top right: bridges; bottom left: a move's tag; bottom right: a cell number.
+NOTES: tuple[tuple[tuple[int, int], str, str], ...] = (
+    ((PAD, HEADER + 26), "lm", "direction"),
+    ((PAD, HEADER + 60), "lm", "direction_2"),
+    ((WIDTH - PAD, HEADER + 26), "rm", "bridge"),
+    ((WIDTH - PAD, HEADER + 60), "rm", "bridge_2"),
+    ((PAD, HEADER + BOARD - 94), "lm", "tag"),
+    ((PAD, HEADER + BOARD - 60), "lm", "tag_2"),
+    ((WIDTH - PAD, HEADER + BOARD - 94), "rm", "cell"),
+    ((WIDTH - PAD, HEADER + BOARD - 60), "rm", "cell_2"),
+)
+
+
+@lru_cache(maxsize=4)  # one per language
+def _background(language: str = DEFAULT_LANGUAGE) -> Image.Image:
+    """The picture without a game: the board and the notes in its corners in `language`."""
+    img = _board_background().copy()
+    d = ImageDraw.Draw(img)
+    t = get_translator(language)
+    for xy, anchor, key in NOTES:
+        text = t(f"render.hypnosia.note.{key}")
         draw_text(d, xy, text, size=NOTE_SIZE, fill=INK_SOFT, anchor=anchor)
-
-    note((PAD, HEADER + 26), "↺ фишки идут", "lm")
-    note((PAD, HEADER + 60), "против часовой", "lm")
-    note((WIDTH - PAD, HEADER + 26), "мост ➜ на круг", "rm")
-    note((WIDTH - PAD, HEADER + 60), "ближе к центру", "rm")
-    note((PAD, HEADER + BOARD - 94), "метка 2+5: куда", "lm")
-    note((PAD, HEADER + BOARD - 60), "придёт №2 с кубиком 5", "lm")
-    note((WIDTH - PAD, HEADER + BOARD - 94), "поле 1.7: круг 1", "rm")
-    note((WIDTH - PAD, HEADER + BOARD - 60), "(внешний), номер 7", "rm")
     return img
 
 
@@ -359,7 +374,7 @@ def _paint_start_column(img: Image.Image, board_seat: int, col: RGB) -> None:
 
 @lru_cache(maxsize=16)
 def _start_column(board_seat: int, col: RGB) -> Layer:
-    return _patch(_background(), lambda img: _paint_start_column(img, board_seat, col))
+    return _patch(_board_background(), lambda img: _paint_start_column(img, board_seat, col))
 
 
 def _draw_starts(img: Image.Image, view: View) -> None:
@@ -482,7 +497,7 @@ def _paint_field(img: Image.Image, value: int, col: RGB | None) -> None:
 
 @lru_cache(maxsize=64)
 def _field(value: int, col: RGB | None) -> Layer:
-    return _patch(_background(), lambda img: _paint_field(img, value, col))
+    return _patch(_board_background(), lambda img: _paint_field(img, value, col))
 
 
 def _draw_centre(img: Image.Image, view: View) -> None:
@@ -518,37 +533,41 @@ def _paint_die(img: Image.Image, xy: tuple[float, float], value: int, used: bool
 @lru_cache(maxsize=32)
 def _die(i: int, value: int, used: bool) -> Layer:
     """Die `i` (0 left, 1 right) of the header showing `value`, greyed when used."""
-    return _patch(_background(), lambda img: _paint_die(img, _die_xy(i), value, used))
+    return _patch(_board_background(), lambda img: _paint_die(img, _die_xy(i), value, used))
 
 
 @lru_cache(maxsize=8)
 def _turn_disc(col: RGB) -> Layer:
     """The disc in the colour of the player to act, left of the title."""
-    return _patch(_background(), lambda img: _disc(img, (PAD + 18, 42), 17, col, INK, 2.5))
+    return _patch(_board_background(), lambda img: _disc(img, (PAD + 18, 42), 17, col, INK, 2.5))
 
 
-def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
+def _status(view: View, names: Mapping[int, str] | None, t: Translator) -> tuple[str, str]:
     if view.phase is Phase.GAME_OVER:
         seats = [p.seat for p in view.players if p.player in view.winners]
-        who = ", ".join(_name(view, s, names) for s in seats)
-        title = ("Ничья: " if len(seats) > 1 else "Победа: ") + who
-        reason = END_TEXT.get(view.end_reason) if view.end_reason else None
-        return title, "Игра окончена" + (f" · {reason}" if reason else "")
+        who = ", ".join(_name(view, s, names, t) for s in seats)
+        title = t("render.draw" if len(seats) > 1 else "render.win", who=who)
+        key = END_TEXT.get(view.end_reason) if view.end_reason else None
+        if key is None:
+            return title, t("render.game_over")
+        return title, t("render.game_over_because", reason=t(key))
     seat = view.current
     if seat is None:
         return "", ""
-    title = f"Ходит {_name(view, seat, names)}"
+    title = t("render.to_move", name=_name(view, seat, names, t))
     if view.phase is Phase.ROLL:
-        line = "бросает кубики"
+        line = t("render.rolls")
     elif len(view.unused) == 2:
-        line = "выбирает ход: два кубика"
+        line = t("render.hypnosia.two_dice")
     else:
-        line = "выбирает ход: остался один кубик"
-    return title, f"Раунд {view.round_no} · {line}"
+        line = t("render.hypnosia.one_die")
+    return title, t("render.hypnosia.round_line", n=view.round_no, line=line)
 
 
-def _draw_header(img: Image.Image, view: View, names: Mapping[int, str] | None) -> None:
-    title, line = _status(view, names)
+def _draw_header(
+    img: Image.Image, view: View, names: Mapping[int, str] | None, t: Translator
+) -> None:
+    title, line = _status(view, names, t)
     x = PAD
     if view.current is not None and view.phase is not Phase.GAME_OVER:
         blit(img, _turn_disc(_colour(view, view.current)))
@@ -578,25 +597,30 @@ def _legend_seats(view: View) -> list[int]:
     return [(view.first + i) % n for i in range(n)]
 
 
-def _details(view: View, seat: int) -> str:
+def _details(view: View, seat: int, t: Translator) -> str:
     """The second legend line: tokens in play, centre fields, captures and losses."""
     p = view.players[seat]
     parts = []
     if p.left:
-        parts.append("вышел")
+        parts.append(t("render.left"))
     elif view.phase is not Phase.GAME_OVER:
-        parts.append(f"в игре {p.in_play}")
+        parts.append(t("render.hypnosia.in_play", n=p.in_play))
     if p.centre_fields:
-        parts.append("центр " + "+".join(str(v) for v in p.centre_fields))
+        fields = "+".join(str(v) for v in p.centre_fields)
+        parts.append(t("render.hypnosia.centre", fields=fields))
     if p.captured:
-        parts.append(f"взял {p.captured}")
+        parts.append(t("render.hypnosia.captured", n=p.captured))
     if p.lost:
-        parts.append(f"потерял {p.lost}")
+        parts.append(t("render.hypnosia.lost", n=p.lost))
     return " · ".join(parts)
 
 
 def _draw_legend(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: View, names: Mapping[int, str] | None
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    view: View,
+    names: Mapping[int, str] | None,
+    t: Translator,
 ) -> None:
     top = HEADER + BOARD + 8
     seats = _legend_seats(view)
@@ -624,26 +648,30 @@ def _draw_legend(
                    fill=contrast_ink(col), anchor="mm")  # fmt: skip
         tx = box_x + 86
         width = x + col_w - 24 - tx
-        stamp_text(img, (tx, ym - 12), _name(view, seat, names), size=30,
+        stamp_text(img, (tx, ym - 12), _name(view, seat, names, t), size=30,
                    bold=acting or winner, fill=MUTED if p.left else INK, anchor="lm",
                    max_width=width, min_size=20)  # fmt: skip
-        stamp_text(img, (tx, ym + 18), _details(view, seat), size=22, fill=INK_SOFT,
+        stamp_text(img, (tx, ym + 18), _details(view, seat, t), size=22, fill=INK_SOFT,
                    anchor="lm", max_width=width, min_size=16)  # fmt: skip
 
 
 # ---------------------------------------------------------------- entry points
 
 
-def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
-    """The picture of `view` as an RGB image (see `render` for the bytes)."""
-    img = _background().crop((0, 0, *image_size(view)))
+def draw(
+    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> Image.Image:
+    """The picture of `view` as an RGB image (see `render` for the bytes), its words in
+    `language` (locales/: `render.*`)."""
+    t = get_translator(language)
+    img = _background(t.lang).crop((0, 0, *image_size(view)))
     d = ImageDraw.Draw(img)
-    _draw_header(img, view, names)
+    _draw_header(img, view, names, t)
     _draw_starts(img, view)
     _draw_centre(img, view)
     _draw_tokens(img, view)
     _draw_targets(img, view)
-    _draw_legend(img, d, view, names)
+    _draw_legend(img, d, view, names, t)
     return img
 
 
@@ -655,7 +683,7 @@ def _palette_pictures() -> Iterator[Image.Image]:
     from games.hypnosia import GAME
 
     ids = list(range(1, 7))
-    names = dict.fromkeys(ids, "Игрок")
+    names = dict.fromkeys(ids, get_translator(DEFAULT_LANGUAGE)("render.sample_name"))
     s = GAME.new(players=ids, seed=1)
     rng = random.Random(1)
     yield draw(GAME.view(s, None), names)
@@ -723,13 +751,22 @@ def warm_up() -> None:
             _die(i, v, True)
     from games.hypnosia import GAME
 
-    encode(draw(GAME.view(GAME.new(players=[1, 2], seed=1), None), {1: "А", 2: "Б"}))
+    for language in LANGUAGES:
+        encode(
+            draw(
+                GAME.view(GAME.new(players=[1, 2], seed=1), None),
+                {1: "A", 2: "B"},
+                language=language,
+            )
+        )
 
 
-def render(view: View, names: Mapping[int, str] | None = None) -> bytes:
-    """PNG bytes of the table picture for the public `view`.
+def render(
+    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> bytes:
+    """PNG bytes of the table picture for the public `view`, its words in `language`.
 
     `names` maps player ids to display names; a missing one is shown as "Игрок N"
-    (N = seat + 1). The same view and names give the same bytes.
+    (N = seat + 1). The same view, names and language give the same bytes.
     """
-    return encode(draw(view, names))
+    return encode(draw(view, names, language=language))

@@ -44,6 +44,7 @@ from games.sea_cross.model import (
     start_index,
     threshold_index,
 )
+from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
 from render.common import (
     HIGHLIGHT,
     INK,
@@ -122,11 +123,11 @@ def reserve_slot(arm: int, number: int) -> Cell:
     return sorted(reserve_cell(arm, k) for k in range(4))[number - 1]
 
 
-def _name(view: View, seat: int, names: Mapping[int, str] | None) -> str:
+def _name(view: View, seat: int, names: Mapping[int, str] | None, t: Translator) -> str:
     pid = view.players[seat].player
     if names and pid in names and clean_text(names[pid]):
         return clean_text(names[pid])
-    return f"Игрок {seat + 1}"
+    return t("render.player", n=seat + 1)
 
 
 def _arm_colour(view: View, seat: int) -> RGB:
@@ -210,8 +211,9 @@ def _centre_sprite(arms: tuple[bool, ...]) -> Image.Image:
 ACTIVE, LEFT_GAME, UNUSED = "active", "left", "unused"
 
 
-def _paint_board(img: Image.Image, states: tuple[str, ...]) -> None:
-    """The cross without its centre, each arm as `states[arm]` says."""
+def _paint_board(img: Image.Image, states: tuple[str, ...], t: Translator) -> None:
+    """The cross without its centre, each arm as `states[arm]` says (its home cells
+    labelled in the language of `t`)."""
     d = ImageDraw.Draw(img)
     d.rectangle((LEFT - 4, TOP - 4, LEFT + BOARD + 3, TOP + BOARD + 3), fill=EDGE_RGB)
     d.rectangle((LEFT, TOP, LEFT + BOARD - 1, TOP + BOARD - 1), fill=SEA_RGB)
@@ -243,7 +245,7 @@ def _paint_board(img: Image.Image, states: tuple[str, ...]) -> None:
             draw_text(
                 d,
                 (bx0 + 5, by0 + 3),
-                f"Д{k + 1}",
+                t("render.sea_cross.home_cell", n=k + 1),
                 size=15,
                 bold=True,
                 fill=contrast_ink(deep),
@@ -260,11 +262,11 @@ def _paint_board(img: Image.Image, states: tuple[str, ...]) -> None:
             _disc(img, cell_centre(cell), CELL * 0.4, mix(col, WHITE, 0.8), tint, 3)
 
 
-@lru_cache(maxsize=1)
-def _base() -> Image.Image:
+@lru_cache(maxsize=4)  # one per language
+def _base(language: str = DEFAULT_LANGUAGE) -> Image.Image:
     """The whole picture's background: the cross with every arm in play, no centre."""
     img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
-    _paint_board(img, (ACTIVE,) * 4)
+    _paint_board(img, (ACTIVE,) * 4, get_translator(language))
     return img
 
 
@@ -274,11 +276,14 @@ def _square(cell: Cell) -> tuple[int, int, int, int]:
     return LEFT + c * CELL, TOP + r * CELL, LEFT + (c + 1) * CELL, TOP + (r + 1) * CELL
 
 
-@lru_cache(maxsize=8)
-def _arm_patches(arm: int, state: str) -> tuple[tuple[tuple[int, int, int, int], Any], ...]:
-    """The cells that differ when `arm` is not in play (`state`), as opaque squares."""
+@lru_cache(maxsize=16)  # 4 arms × 2 states × the languages
+def _arm_patches(
+    arm: int, state: str, language: str = DEFAULT_LANGUAGE
+) -> tuple[tuple[tuple[int, int, int, int], Any], ...]:
+    """The cells that differ when `arm` is not in play (`state`), as opaque squares (its
+    home cells labelled in `language`)."""
     img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
-    _paint_board(img, (state,) * 4)
+    _paint_board(img, (state,) * 4, get_translator(language))
     cells = [
         loop_cell(start_index(arm)),
         loop_cell(threshold_index(arm)),
@@ -288,7 +293,7 @@ def _arm_patches(arm: int, state: str) -> tuple[tuple[tuple[int, int, int, int],
     return tuple((_square(cell), img.crop(_square(cell)).im) for cell in cells)
 
 
-def _draw_board(img: Image.Image, view: View) -> None:
+def _draw_board(img: Image.Image, view: View, language: str) -> None:
     used = {p.arm: p for p in view.players}
     for arm in range(4):
         if arm not in used:
@@ -297,7 +302,7 @@ def _draw_board(img: Image.Image, view: View) -> None:
             state = LEFT_GAME
         else:
             continue
-        for box, core in _arm_patches(arm, state):
+        for box, core in _arm_patches(arm, state, language):
             img.im.paste(core, box)
     x0, y0, _, _ = cell_box((CENTRE, CENTRE), 0)
     paste(img, _centre_sprite(tuple(a in used and used[a].active for a in range(4))), (x0, y0))
@@ -315,11 +320,12 @@ def _label_box(arm: int) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
-@lru_cache(maxsize=32)
-def _label_plate(arm: int, fill: RGB, border: RGB) -> Any:
-    """The corner box over the sea, as an opaque patch of its bounding box."""
+@lru_cache(maxsize=64)  # 4 arms × 4 looks × the languages
+def _label_plate(arm: int, fill: RGB, border: RGB, language: str = DEFAULT_LANGUAGE) -> Any:
+    """The corner box over the sea, as an opaque patch of its bounding box (cut from the
+    background in `language`, though no word lies under it)."""
     box = _label_box(arm)
-    img = _base().crop((box[0], box[1], box[2] + 1, box[3] + 1))
+    img = _base(language).crop((box[0], box[1], box[2] + 1, box[3] + 1))
     ImageDraw.Draw(img).rounded_rectangle(
         (0, 0, box[2] - box[0], box[3] - box[1]), radius=14, fill=fill, outline=border, width=6
     )
@@ -333,19 +339,21 @@ def _label_colours(arm: int, active: bool, lit: bool) -> tuple[RGB, RGB]:
     return fill, border
 
 
-def _draw_corner_labels(img: Image.Image, view: View, names: Mapping[int, str] | None) -> None:
+def _draw_corner_labels(
+    img: Image.Image, view: View, names: Mapping[int, str] | None, t: Translator
+) -> None:
     """Each player's name and home count in the free half of his corner."""
     for p in view.players:
         x0, y0, x1, y1 = _label_box(p.arm)
         to_act = p.seat == view.to_act_seat and not view.over
         won = p.player in view.winners
-        plate = _label_plate(p.arm, *_label_colours(p.arm, p.active, to_act or won))
+        plate = _label_plate(p.arm, *_label_colours(p.arm, p.active, to_act or won), t.lang)
         img.im.paste(plate, (x0, y0, x1 + 1, y1 + 1))
         w = x1 - x0 - 24
         cy = (y0 + y1) // 2
         burnt = p.burnt if p.active and not view.over else []
         shift = 16 if burnt else 0  # a third line: the dice his last roll burnt (R6)
-        name = _name(view, p.seat, names)
+        name = _name(view, p.seat, names, t)
         stamp_text(
             img,
             (x0 + 12, cy - 30 - shift),
@@ -358,11 +366,11 @@ def _draw_corner_labels(img: Image.Image, view: View, names: Mapping[int, str] |
             min_size=20,
         )
         if not p.active:
-            line = "вышел из игры"
+            line = t("render.sea_cross.left_game")
         elif p.place is not None:
-            line = f"{p.place}-е место · дома {p.home_count}/4"
+            line = t("render.sea_cross.placed", place=p.place, home=p.home_count)
         else:
-            line = f"дома {p.home_count} из 4"
+            line = t("render.sea_cross.home", home=p.home_count)
         stamp_text(
             img,
             (x0 + 12, cy + 24 - (28 if burnt else 0)),
@@ -377,7 +385,7 @@ def _draw_corner_labels(img: Image.Image, view: View, names: Mapping[int, str] |
         if won:
             stamp_text(img, (x1 - 14, cy - 30), "★", size=40, fill=STAR_RGB, anchor="rm")
         if burnt:
-            _draw_burnt(img, (x0 + 12, cy + 42), burnt)
+            _draw_burnt(img, (x0 + 12, cy + 42), burnt, t)
 
 
 BURNT_DIE = 46
@@ -396,10 +404,10 @@ def _burnt_die_sprite(value: int) -> Image.Image:
     return c.image()
 
 
-def _draw_burnt(img: Image.Image, at: tuple[int, int], dice: list[int]) -> None:
+def _draw_burnt(img: Image.Image, at: tuple[int, int], dice: list[int], t: Translator) -> None:
     """«сгорел: ⚀» on the line at `at` (left, middle): the dice a roll left unused."""
     x, y = at
-    word = "сгорел:" if len(dice) == 1 else "сгорели:"
+    word = t("render.sea_cross.burnt_one" if len(dice) == 1 else "render.sea_cross.burnt_many")
     stamp_text(img, (x, y), word, size=28, bold=True, fill=RED_RGB, anchor="lm")
     x += text_width(word, 28, True) + 10
     for v in dice:
@@ -564,32 +572,34 @@ def _die_sprite(value: int, used: bool, double: bool) -> Image.Image:
     return c.image()
 
 
-def _status(view: View, names: Mapping[int, str] | None) -> tuple[str, str]:
+def _status(view: View, names: Mapping[int, str] | None, t: Translator) -> tuple[str, str]:
     if view.over:
         who = ", ".join(
-            _name(view, p.seat, names) for p in view.players if p.player in view.winners
+            _name(view, p.seat, names, t) for p in view.players if p.player in view.winners
         )
-        return f"Победа: {who}", "Игра окончена: все четыре фишки дома"
+        return t("render.win", who=who), t("render.sea_cross.over")
     seat = view.to_act_seat
     if seat is None:
         return "", ""
-    title = f"Ходит {_name(view, seat, names)}"
+    title = t("render.to_move", name=_name(view, seat, names, t))
     if view.phase == Phase.AWAIT_ROLL:
-        line = "бросает кубики"
+        line = t("render.rolls")
     elif view.forced_jumps > 0:
-        line = "прыжок с красного угла обязателен"
+        line = t("render.sea_cross.must_jump")
     else:
         if len(view.unused) == 1:
-            line = f"ходит кубиком {view.unused[0]}"
+            line = t("render.sea_cross.one_die", die=view.unused[0])
         else:
-            line = "выбирает фишку и кубик"
+            line = t("render.sea_cross.choose")
         if view.double:
-            line += " · дубль: потом ещё бросок"
+            line += t("render.sea_cross.double")
     return title, line
 
 
-def _draw_header(img: Image.Image, view: View, names: Mapping[int, str] | None) -> None:
-    title, line = _status(view, names)
+def _draw_header(
+    img: Image.Image, view: View, names: Mapping[int, str] | None, t: Translator
+) -> None:
+    title, line = _status(view, names, t)
     dice_w = 2 * DIE_SIZE + 16 if view.dice and not view.over else 0
     text_w = WIDTH - 2 * PAD - dice_w - 20
     x = PAD
@@ -633,12 +643,17 @@ def _draw_header(img: Image.Image, view: View, names: Mapping[int, str] | None) 
 # ---------------------------------------------------------------- entry points
 
 
-def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
-    img = _base().copy()
+def draw(
+    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> Image.Image:
+    """The picture of `view` as an RGB image (see `render` for the bytes), its words in
+    `language` (locales/: `render.*`)."""
+    t = get_translator(language)
+    img = _base(t.lang).copy()
     d = ImageDraw.Draw(img)
-    _draw_header(img, view, names)
-    _draw_board(img, view)
-    _draw_corner_labels(img, view, names)
+    _draw_header(img, view, names, t)
+    _draw_board(img, view, t.lang)
+    _draw_corner_labels(img, view, names, t)
     _draw_last_move(d, view)
     _draw_blocks(d, view)
     _draw_tokens(img, view)
@@ -655,7 +670,7 @@ def _palette_pictures() -> Iterator[Image.Image]:
     from games.sea_cross import GAME
 
     ids = [1, 2, 3, 4]
-    names = dict.fromkeys(ids, "Игрок")
+    names = dict.fromkeys(ids, get_translator(DEFAULT_LANGUAGE)("render.sample_name"))
     s = GAME.new(players=ids, seed=1)
     rng = random.Random(1)
     for step in range(4000):
@@ -671,7 +686,7 @@ def _palette_pictures() -> Iterator[Image.Image]:
     s, _events = GAME.remove(s, 2)
     yield draw(GAME.view(s, None), names)
     swatch = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
-    _paint_board(swatch, (UNUSED, LEFT_GAME, UNUSED, LEFT_GAME))
+    _paint_board(swatch, (UNUSED, LEFT_GAME, UNUSED, LEFT_GAME), get_translator(DEFAULT_LANGUAGE))
     x, y = 0, 0
     for arm in range(4):
         for text in _tag_texts():
@@ -713,12 +728,16 @@ def warm_up() -> None:
     """Build every cache a table can need (the board, arm patches, corner boxes, tokens,
     dice, tags, the palette), e.g. when the bot starts, so that a new state draws nothing
     supersampled."""
+    for language in LANGUAGES:
+        _base(language)
     for arm in range(4):
-        _arm_patches(arm, LEFT_GAME)
-        _arm_patches(arm, UNUSED)
+        for language in LANGUAGES:
+            _arm_patches(arm, LEFT_GAME, language)
+            _arm_patches(arm, UNUSED, language)
         for active in (False, True):
             for lit in (False, True):
-                _label_plate(arm, *_label_colours(arm, active, lit))
+                for language in LANGUAGES:
+                    _label_plate(arm, *_label_colours(arm, active, lit), language)
         for number in range(1, 5):
             for odd_x in (False, True):
                 for odd_y in (False, True):
@@ -735,10 +754,12 @@ def warm_up() -> None:
     encode(Image.new("RGB", (8, 8), PAPER))  # fits the palette (drawing all tags), loads PNG
 
 
-def render(view: View, names: dict[int, str] | None = None) -> bytes:
-    """PNG bytes of the table picture for the public `view`.
+def render(
+    view: View, names: dict[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> bytes:
+    """PNG bytes of the table picture for the public `view`, its words in `language`.
 
     `names` maps player ids to display names; a missing one is shown as "Игрок N".
-    The same view and names give the same bytes.
+    The same view, names and language give the same bytes.
     """
-    return encode(draw(view, names))
+    return encode(draw(view, names, language=language))

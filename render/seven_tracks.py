@@ -52,6 +52,7 @@ from games.seven_tracks.model import (
     expected_colour,
     kind_of,
 )
+from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
 from render.common import (
     BAD,
     BLACK,
@@ -75,7 +76,6 @@ from render.common import (
     fit_text_cached,
     mix,
     new_image,
-    plural,
     stamp_text,
     text_mask,
     text_width,
@@ -467,9 +467,9 @@ def _modes(turn: Mapping[str, Any]) -> dict[int, str]:
     return out
 
 
-def _player_name(p: PlayerView, names: Mapping[int, str] | None) -> str:
+def _player_name(p: PlayerView, names: Mapping[int, str] | None, t: Translator) -> str:
     name = clean_text(names.get(p.player, "")) if names else ""
-    return name or f"Игрок {p.seat + 1}"
+    return name or t("render.player", n=p.seat + 1)
 
 
 # A sprite is named by a hashable spec, so that what a patch of the picture shows can
@@ -655,62 +655,72 @@ class _IndexPart(_Part):
         )
 
 
-def _turn_caption(view: View) -> tuple[str, str]:
-    """Two short lines under the dice: which tracks, and how many tiles on them."""
+def _turn_caption(view: View, t: Translator) -> tuple[str, str, bool]:
+    """Two short lines under the dice: which tracks, and how many tiles on them; and
+    whether the second is an alarm (a restriction or a double)."""
     modes = _modes(view.turn)
     main = sorted(k for k in modes if 1 <= k <= 6)
     centre = 7 in modes or bool(view.turn.get("is_double"))
     if not main and not centre:
-        return "", ""
+        return "", "", False
+    key = "render.seven_tracks."
     if len(main) == 1:
-        first = f"дорожка {main[0]}"
+        first = t(key + "track", k=main[0])
     elif main:
-        first = f"дорожки {' и '.join(map(str, main))}"
+        first = t(key + "tracks", list=t(key + "and").join(map(str, main)))
     else:
         first = ""
     if centre:
-        first = f"{first} и центр" if first else "центр"
+        first = t(key + "and_centre", tracks=first) if first else t(key + "centre")
     dice = list(view.turn.get("dice") or [])
+    alarm = True
     if view.turn.get("restricted"):
-        second = "только одна фишка"
+        second = t(key + "only_one")
     elif dice == [6, 6] and view.store:
-        second = "дубль · бонус!"
+        second = t(key + "double_bonus")
     elif view.turn.get("is_double"):
-        second = "дубль!"
+        second = t(key + "double")
     elif len(main) == 1 and modes[main[0]] == "sequence":
-        second = "фишки подряд"
+        second, alarm = t(key + "in_a_row"), False
     else:
-        second = "по одной фишке"
-    return first, second
+        second, alarm = t(key + "one_each"), False
+    return first, second, alarm
 
 
-def _draw_turn(part: _Part, view: View, names: Mapping[int, str] | None) -> None:
+def _draw_turn(part: _Part, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     """Top left: whose turn (or who won)."""
     seats = {p.seat: p for p in view.players}
     x = 22
+    key = "render.seven_tracks."
     if view.phase == Phase.GAME_OVER:
-        part.text((x, 18), "Игра окончена", size=36, bold=True, fill=BAD, max_width=420)
+        over = t("render.game_over")
+        part.text((x, 18), over, size=36, bold=True, fill=BAD, max_width=420)
         winners = [seats[s] for s in view.winners if s in seats]
         if winners:
-            label = "Победитель:" if len(winners) == 1 else "Победители:"
+            label = t(key + "winner" if len(winners) == 1 else key + "winners")
             part.text((x, 66), label, size=30, fill=INK_SOFT)
-            who = ", ".join(_player_name(p, names) for p in winners)
+            who = ", ".join(_player_name(p, names, t) for p in winners)
             _pill(part, (x, 106), who, size=40, max_width=300)
     elif view.current is not None and view.current in seats:
-        part.text((x, 18), "Ходит:", size=30, fill=INK_SOFT)
-        _pill(part, (x, 58), _player_name(seats[view.current], names), size=42, max_width=340)
-        hint = _phase_hint(view)
+        part.text((x, 18), t(key + "to_move"), size=30, fill=INK_SOFT)
+        name = _player_name(seats[view.current], names, t)
+        _pill(part, (x, 58), name, size=42, max_width=340)
+        hint = _phase_hint(view, t)
         if view.turn.get("restricted") and not view.turn.get("dice"):
-            part.text((x + 2, 128), "ход ограничен!", size=28, bold=True, fill=BAD)
+            restricted = t(key + "restricted")
+            part.text(
+                (x + 2, 128), restricted, size=28, bold=True, fill=BAD, max_width=260, min_size=22
+            )
         elif hint:
             part.text((x + 2, 128), hint, size=28, fill=INK_SOFT, max_width=260, min_size=22)
     else:
-        part.text((x, 18), _phase_hint(view) or "Ожидание", size=32, bold=True, max_width=400)
+        hint = _phase_hint(view, t) or t(key + "waiting")
+        part.text((x, 18), hint, size=32, bold=True, max_width=400)
         if view.phase == Phase.FIRST_MOVE:
-            part.text((x + 2, 62), "кто начнёт кон?", size=28, fill=INK_SOFT)
+            part.text((x + 2, 62), t(key + "who_starts"), size=28, fill=INK_SOFT, max_width=340)
 
 
-def _draw_dice(part: _Part, view: View, names: Mapping[int, str] | None) -> None:
+def _draw_dice(part: _Part, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     """Top right: the dice and what they allow."""
     dice = [int(v) for v in view.turn.get("dice") or []]
     right = WIDTH - 22
@@ -720,11 +730,10 @@ def _draw_dice(part: _Part, view: View, names: Mapping[int, str] | None) -> None
         x0 = right - len(dice) * size - (len(dice) - 1) * gap
         for i, v in enumerate(dice):
             part.sprite(("die", v, size), (x0 + i * (size + gap) + size / 2, 18 + size / 2))
-        first, second = _turn_caption(view)
+        first, second, alarm = _turn_caption(view, t)
         if first:
             part.text((right, 104), first, size=30, bold=True, anchor="ra", max_width=330)
         if second:
-            alarm = not second.startswith(("по", "фишки"))
             part.text(
                 (right, 142),
                 second,
@@ -735,30 +744,29 @@ def _draw_dice(part: _Part, view: View, names: Mapping[int, str] | None) -> None
                 fill=BAD if alarm else INK,
             )
     elif view.phase == Phase.PRE_MOVE and view.current is not None:
-        part.text((right, 20), "кубики", size=28, fill=INK_SOFT, anchor="ra")
-        part.text((right, 54), "не брошены", size=28, fill=INK_SOFT, anchor="ra")
+        dice_word = t("render.seven_tracks.dice")
+        part.text((right, 20), dice_word, size=28, fill=INK_SOFT, anchor="ra", max_width=330)
+        not_rolled = t("render.seven_tracks.not_rolled")
+        part.text((right, 54), not_rolled, size=28, fill=INK_SOFT, anchor="ra", max_width=330)
 
 
-def _draw_round(part: _Part, view: View, names: Mapping[int, str] | None) -> None:
+def _draw_round(part: _Part, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     """Bottom left: the round (numbered through the whole game, so no cycle is needed)
     and the bank."""
     x, y = 22, BOARD_BOTTOM - 16
-    part.text((x, y), f"Кон {view.round_no}", size=32, bold=True, anchor="ls")
-    bank = view.bank_size
-    part.text(
-        (x, y - 46),
-        f"В кассе: {bank} {plural(bank, 'фишка', 'фишки', 'фишек')}",
-        size=30,
-        anchor="ls",
-    )
+    round_no = t("render.seven_tracks.round", n=view.round_no)
+    part.text((x, y), round_no, size=32, bold=True, anchor="ls")
+    bank = t("render.seven_tracks.bank", n=view.bank_size)
+    part.text((x, y - 46), bank, size=30, anchor="ls", max_width=330)  # the field's edge
 
 
-def _draw_store(part: _Part, view: View, names: Mapping[int, str] | None) -> None:
+def _draw_store(part: _Part, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     """Bottom right: the bonus store."""
     right, y = WIDTH - 22, BOARD_BOTTOM - 16
     whites = sum(1 for t in view.store if kind_of(t) == "W")
     univ = sum(1 for t in view.store if kind_of(t) == "U")
-    part.text((right, y - 52), "Бонусная касса", size=28, fill=INK_SOFT, anchor="rs")
+    store = t("render.seven_tracks.store")
+    part.text((right, y - 52), store, size=28, fill=INK_SOFT, anchor="rs", max_width=300)
     xr = right
     for kind, count in (("U", univ), ("W", whites)):
         w = part.text(
@@ -785,45 +793,51 @@ def _pill(part: _Part, xy: tuple[int, int], text: str, *, size: int, max_width: 
     part.text((x + 10, y + h / 2 + 1), text, size=size, bold=True, anchor="lm", bg=HIGHLIGHT)
 
 
-def _phase_hint(view: View) -> str:
-    if view.phase == Phase.FIRST_MOVE:
-        return "Право первого хода"
-    if view.phase == Phase.PRE_MOVE:
-        return "выбирает кубики"
-    if view.phase == Phase.PLACING:
-        return "выставляет фишки"
-    if view.phase == Phase.POST_MOVE:
-        return "заканчивает ход"
-    if view.phase == Phase.EXCHANGE:
-        n = view.exchange_size or 0
-        return f"замена фишек ({n})" if n else "замена фишек"
-    return ""
+# The hint of each phase (locale keys), under the name of the player to act.
+PHASE_HINT = {
+    Phase.FIRST_MOVE: "first_move",
+    Phase.PRE_MOVE: "pre_move",
+    Phase.PLACING: "placing",
+    Phase.POST_MOVE: "post_move",
+    Phase.EXCHANGE: "exchange",
+}
 
 
-def _status_line(view: View) -> tuple[str, RGB]:
+def _phase_hint(view: View, t: Translator) -> str:
+    key = PHASE_HINT.get(view.phase)
+    if key is None:
+        return ""
+    if view.phase == Phase.EXCHANGE and view.exchange_size:
+        return t("render.seven_tracks.phase.exchange_n", n=view.exchange_size)
+    return t(f"render.seven_tracks.phase.{key}")
+
+
+def _status_line(view: View, t: Translator) -> tuple[str, RGB]:
+    key = "render.seven_tracks."
     if view.phase == Phase.GAME_OVER:
         if view.single_round:
-            return "Игра на один кон сыграна", INK_SOFT
-        return f"Игра сыграна до {view.target_score} очков", INK_SOFT
+            return t(key + "played_one_round"), INK_SOFT
+        return t(key + "played_to", n=view.target_score), INK_SOFT
     parts: list[str] = []
     colour = INK_SOFT
     if view.turn.get("restricted") or view.restricted_left:
         n = view.restricted_left
-        parts.append(f"Ограниченных ходов осталось: {n}" if n else "Ход ограничен")
+        parts.append(t(key + "restricted_left", n=n) if n else t(key + "restricted_turn"))
         colour = BAD
     if view.turn.get("final") or view.final_left:
         n = view.final_left
-        parts.append(f"Последних ходов кона: {n}" if n else "Последний ход кона")
+        parts.append(t(key + "final_left", n=n) if n else t(key + "final_turn"))
         colour = BAD
     if parts:
         return " · ".join(parts), colour
-    goal = "Игра на один кон" if view.single_round else f"Игра до {view.target_score} очков"
-    return goal, INK_SOFT
+    if view.single_round:
+        return t(key + "one_round"), INK_SOFT
+    return t(key + "to_target", n=view.target_score), INK_SOFT
 
 
-def _draw_players(part: _Part, view: View, names: Mapping[int, str] | None) -> None:
+def _draw_players(part: _Part, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     """Below the field: the status line and a card per player."""
-    text, colour = _status_line(view)
+    text, colour = _status_line(view, t)
     y = STATUS_TOP + STATUS_H // 2
     part.text(
         (WIDTH / 2, y), text, size=30, bold=True, fill=colour, anchor="mm", max_width=WIDTH - 40
@@ -857,7 +871,7 @@ def _draw_players(part: _Part, view: View, names: Mapping[int, str] | None) -> N
             tx += 38
         part.text(
             (tx, y0 + 27),
-            _player_name(p, names),
+            _player_name(p, names, t),
             size=32,
             bold=True,
             fill=ink,
@@ -866,15 +880,15 @@ def _draw_players(part: _Part, view: View, names: Mapping[int, str] | None) -> N
             min_size=24,
             bg=card,
         )
-        score = f"{p.score} {plural(p.score, 'очко', 'очка', 'очков')}"
+        score = t("render.points", n=p.score)
         if won:
-            state, scol = "победитель", GOOD
+            state, scol = t("render.seven_tracks.state.winner"), GOOD
         elif p.status == Status.OUT:
-            state, scol = "вышел", GOOD
+            state, scol = t("render.seven_tracks.state.out"), GOOD
         elif gone:
-            state, scol = "выбыл", MUTED
+            state, scol = t("render.seven_tracks.state.eliminated"), MUTED
         else:
-            state = f"{p.hand_count} {plural(p.hand_count, 'фишка', 'фишки', 'фишек')}"
+            state = t("render.tiles", n=p.hand_count)
             scol = INK
         part.runs(
             (x0 + 16, y1 - 14),
@@ -934,9 +948,13 @@ def _lit_under(box: Box, lit: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(item for item in lit if _meets(box, _lit_box(item)))
 
 
-def draw_rgb(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
+def draw_rgb(
+    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> Image.Image:
     """The picture of `view` drawn whole as an RGB image: what `draw` assembles on the
-    palette from cached pieces, and what the palette is fitted to."""
+    palette from cached pieces, and what the palette is fitted to. Its words are in
+    `language` (locales/: `render.*`); the cached field under them has none."""
+    t = get_translator(language)
     dim, lit = _lit(view)
     img = _background(len(view.players), dim)
     for item in lit:
@@ -948,7 +966,7 @@ def draw_rgb(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
             img.paste(sprite, (x, y), sprite)
     part = _RGBPart(img)
     for _, fn in _PARTS:
-        fn(part, view, names)
+        fn(part, view, names, t)
     return img
 
 
@@ -1110,9 +1128,13 @@ def _dim_shows(box: Box) -> bool:
     return _board(True).crop(box).tobytes() != _board(False).crop(box).tobytes()
 
 
-def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
+def draw(
+    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> Image.Image:
     """The picture of `view` as a "P" image on the game's palette (see `render` for the
-    bytes): exactly `draw_rgb` mapped onto `palette()`, assembled from cached pieces."""
+    bytes): exactly `draw_rgb` mapped onto `palette()`, assembled from cached pieces
+    (text patches are cached by their text, so by language too)."""
+    t = get_translator(language)
     dim, lit = _lit(view)
     img = _background_indices(image_size(len(view.players))[1], dim).copy()
     for i, item in enumerate(lit):
@@ -1123,7 +1145,7 @@ def draw(view: View, names: Mapping[int, str] | None = None) -> Image.Image:
         pix, mask, xy = _patch(group, dim and _dim_shows(box), _lit_under(box, lit))
         img.paste(pix, xy, mask)
     for box, fn in _PARTS:
-        fn(_IndexPart(img, dim and _dim_shows(box), _lit_under(box, lit)), view, names)
+        fn(_IndexPart(img, dim and _dim_shows(box), _lit_under(box, lit)), view, names, t)
     img.putpalette(_palette_bytes())
     return img
 
@@ -1233,7 +1255,7 @@ def _usual_groups() -> list[tuple[tuple[Layer, ...], tuple[int, ...]]]:
     return out
 
 
-def _warm_text() -> None:
+def _warm_text(t: Translator) -> None:
     """Draw the text parts once for the numbers and captions games show (scores, tiles
     in hand, the bank, rounds, discarded tiles, what the dice allow), so that their text
     is cached: a running bot has met them all within its first games anyway."""
@@ -1273,16 +1295,16 @@ def _warm_text() -> None:
         ]
         for current in range(4):
             view = base.model_copy(update={"players": cards, "current": current})
-            _draw_players(part, view, None)
+            _draw_players(part, view, None, t)
     for n in range(121):  # the bank, discarded tiles, rounds and cycles
         view = base.model_copy(
             update={"bank_size": n, "out_count": n, "round_no": 1 + n % 20, "cycle_no": 1 + n // 30}
         )
-        _draw_round(part, view, None)
-        _draw_players(part, view, None)
+        _draw_round(part, view, None, t)
+        _draw_players(part, view, None, t)
     for goal in ({"target_score": 72}, {"single_round": True}, {}):
-        _draw_players(part, base.model_copy(update=goal), None)
-        _draw_players(part, base.model_copy(update={**goal, "phase": Phase.GAME_OVER}), None)
+        _draw_players(part, base.model_copy(update=goal), None, t)
+        _draw_players(part, base.model_copy(update={**goal, "phase": Phase.GAME_OVER}), None, t)
     turns: list[dict[str, Any]] = []
     for a in range(1, 7):
         for b in range(a, 7):
@@ -1292,12 +1314,12 @@ def _warm_text() -> None:
             turns.append({"dice": [a], "modes": {a: "sequence"}})
             turns.append({"dice": [a, b], "modes": modes, "restricted": True})
     for turn in turns:
-        _draw_dice(part, base.model_copy(update={"turn": turn}), None)
+        _draw_dice(part, base.model_copy(update={"turn": turn}), None, t)
     for phase in Phase:
-        _draw_turn(part, base.model_copy(update={"phase": phase}), None)
+        _draw_turn(part, base.model_copy(update={"phase": phase}), None, t)
     for k in range(10):
         store = ["W#1"] * k + ["U#1"] * (9 - k)
-        _draw_store(part, base.model_copy(update={"store": store}), None)
+        _draw_store(part, base.model_copy(update={"store": store}), None, t)
 
 
 def warm_up() -> None:
@@ -1317,13 +1339,17 @@ def warm_up() -> None:
         box = _group_box(group)
         for dim, on in ((False, ()), (True, ()), (True, lit)):
             _patch(group, dim and _dim_shows(box), _lit_under(box, on))
-    _warm_text()
+    for language in LANGUAGES:
+        _warm_text(get_translator(language))
 
 
-def render(view: View, names: dict[int, str] | None = None) -> bytes:
-    """PNG bytes of the table picture for the public `view`.
+def render(
+    view: View, names: dict[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> bytes:
+    """PNG bytes of the table picture for the public `view`, its words in `language`.
 
     `names` maps player ids (`PlayerView.player`) to display names; a missing one is
-    shown as "Игрок N" (N = seat + 1). The same view and names give the same bytes.
+    shown as "Игрок N" (N = seat + 1). The same view, names and language give the same
+    bytes.
     """
-    return encode(draw(view, names))
+    return encode(draw(view, names, language=language))

@@ -54,8 +54,12 @@ def test_ci_and_the_dockerfile_install_from_the_constraints() -> None:
     ci = (ROOT / ".ci" / "run").read_text()
     assert "pip install -q -c constraints.txt -e '.[dev]'" in ci
     docker = (ROOT / "Dockerfile").read_text()
-    assert "constraints.txt" in docker.split("RUN pip install")[0]  # copied in first
-    assert "pip install -c constraints.txt ." in docker
+    image = docker.split("\nFROM ${BASE}\n")[1]  # the final stage (the wheel's is before)
+    deps, code = image.split("COPY --from=wheel")
+    # the pinned dependencies in a layer of their own, before any code of ours
+    assert "COPY pyproject.toml constraints.txt" in deps and "COPY bot" not in deps
+    assert "pip install -c /opt/nastolka/pinned/constraints.txt" in deps
+    assert "pip install --no-deps --no-index" in code  # then the wheel alone
 
 
 def free_port() -> int:

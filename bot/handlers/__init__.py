@@ -2,7 +2,7 @@
 
 from aiogram import Router
 
-from bot.handlers import admin, help, lobby, play, table
+from bot.handlers import admin, computers, hand, help, lobby, memory, pings, play, table
 
 
 def routers() -> list[Router]:
@@ -11,5 +11,9 @@ def routers() -> list[Router]:
         help.make_router(),
         lobby.make_router(),
         admin.make_router(),
+        pings.make_router(),
+        memory.make_router(),  # /top /stats /history /notify /season (bot/memory/)
+        computers.make_router(),
+        hand.make_router(),  # before play: «🂠 Мои фишки» and the private hands' presses
         play.make_router(),
     ]

@@ -7,7 +7,8 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.callbacks import CancelCB, LeaveCB
-from bot.handlers.common import display_name, is_chat_admin, is_group
+from bot.handlers.common import display_name, is_chat_admin, plays_here
+from bot.memory.keeper import memory_of
 from bot.replies import Asked
 from bot.service import GameService
 
@@ -18,11 +19,13 @@ async def only_in_groups(message: Message, service: GameService) -> None:
 
 
 async def cancel_command(message: Message, service: GameService, bot: Bot) -> None:
-    if not is_group(message.chat) or message.from_user is None:
+    if not plays_here(message.chat) or message.from_user is None:
         await only_in_groups(message, service)
         return
     user = message.from_user.id
-    if message.sender_chat is not None and message.sender_chat.id == message.chat.id:
+    if message.chat.type == "private":
+        admin = True  # his own chat with the bot (a solo game)
+    elif message.sender_chat is not None and message.sender_chat.id == message.chat.id:
         admin = True  # an anonymous group admin writes "as the group"
     else:
         admin = await is_chat_admin(bot, message.chat.id, user)
@@ -30,7 +33,7 @@ async def cancel_command(message: Message, service: GameService, bot: Bot) -> No
 
 
 async def leave_command(message: Message, service: GameService) -> None:
-    if not is_group(message.chat) or message.from_user is None:
+    if not plays_here(message.chat) or message.from_user is None:
         await only_in_groups(message, service)
         return
     await service.leave(message.chat.id, message.from_user.id, Asked.of(message))
@@ -47,6 +50,7 @@ async def bot_membership(event: ChatMemberUpdated, service: GameService) -> None
     """The bot was removed from a group (kicked or left): that chat's game is closed."""
     if event.new_chat_member.status in ("kicked", "left"):
         await service.close_chat(event.chat.id)
+        await memory_of(service.ctx).forget_later(event.chat.id)  # within the retention
 
 
 async def cancel_button(

@@ -19,6 +19,12 @@ def is_group(chat: Chat) -> bool:
     return chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
+def plays_here(chat: Chat) -> bool:
+    """Games run in groups, and in a private chat with the bot (solo, against computer
+    players: bot/service/computers.py)."""
+    return is_group(chat) or chat.type == ChatType.PRIVATE
+
+
 async def is_chat_admin(bot: Bot, chat_id: int, user_id: int) -> bool:
     try:
         member = await bot.get_chat_member(chat_id, user_id)

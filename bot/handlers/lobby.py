@@ -7,7 +7,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import LobbyCB
-from bot.handlers.common import display_name, is_group
+from bot.handlers.common import display_name, plays_here
 from bot.replies import Asked
 from bot.service import GameService
 
@@ -15,7 +15,7 @@ from bot.service import GameService
 async def new_command(message: Message, command: CommandObject, service: GameService) -> None:
     t = service.t()
     asked = Asked.of(message)
-    if not is_group(message.chat):
+    if not plays_here(message.chat):
         await service.replies.answer(asked, t("new.private"), t, topic="new.private")
         return
     if message.from_user is None or message.from_user.is_bot or message.sender_chat is not None:

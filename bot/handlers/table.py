@@ -11,7 +11,7 @@ from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.bottom import Bottom, SeenMessages
-from bot.handlers.common import is_group
+from bot.handlers.common import plays_here
 from bot.replies import Asked
 from bot.service import GameService
 from bot.storage import RecordStatus
@@ -25,7 +25,7 @@ def bottom_of(data: dict[str, Any]) -> Bottom | None:
 async def table_command(message: Message, service: GameService) -> None:
     t = service.t()
     asked = Asked.of(message)
-    if not is_group(message.chat):
+    if not plays_here(message.chat):
         await service.replies.answer(asked, t("new.private"), t, topic="new.private")
         return
     chat_id = message.chat.id

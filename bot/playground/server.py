@@ -29,6 +29,7 @@ from aiohttp import web
 from bot.app import App, StorageUnavailable
 from bot.config import Settings
 from fake_telegram import CallbackNotAnswered, Chat, FakeTelegram, User
+from fake_telegram.ephemeral import ephemeral_id, receiver_id
 from fake_telegram.server import ApiCall, StoredMessage, UpdateRecord
 
 log = logging.getLogger("bot.playground")
@@ -189,12 +190,26 @@ class Playground:
         return [self.group.id, *(member.id for member in self.members)]
 
     def message_view(self, message: StoredMessage) -> dict[str, Any]:
-        """The fake server's view of a message, with the photo served by this app."""
+        """The fake server's view of a message, with the photo served by this app. An
+        ephemeral message (Bot API 10.2) has `visible_to` (the one member who sees it:
+        the page shows it only in his view of the group, «видно только вам») and
+        `ephemeral_id`, and a `message_id` of its own below 0 (its real one is 0)."""
         view = self.tg.server.message_view(message)
         photo = view.get("photo")
         if photo is not None:
             photo["url"] = f"/photo/{photo['file_id']}" if photo.get("url") else None
+        eid = ephemeral_id(message)
+        if eid is not None:
+            sender = (message.from_user or {}).get("id")
+            view["visible_to"] = receiver_id(message) if message.from_bot else sender
+            view["ephemeral_id"] = eid
+            view["message_id"] = -eid
         return view
+
+    def ephemeral_messages(self, chat_id: int) -> list[StoredMessage]:
+        """The chat's ephemeral messages (every member's; the page shows each to its one)."""
+        found = self.tg.server.ephemeral.messages.items()
+        return [m for (chat, _), m in sorted(found, key=lambda x: x[0]) if chat == chat_id]
 
     def commands(self, chat_type: str) -> list[dict[str, Any]]:
         """The bot's command menu as a member's app would show it in a chat of this type
@@ -223,7 +238,10 @@ class Playground:
                     "members": sum(
                         1 for status in state.members.values() if status not in ("left", "kicked")
                     ),
-                    "messages": [self.message_view(m) for m in state.messages.values()],
+                    "messages": [
+                        self.message_view(m)
+                        for m in [*state.messages.values(), *self.ephemeral_messages(chat_id)]
+                    ],
                 }
             )
         return {
@@ -272,8 +290,8 @@ class Playground:
             state = self.tg.server.chats.get(chat_id)
             if state is None:
                 continue
-            for message in state.messages.values():
-                key = (chat_id, message.message_id)
+            for message in [*state.messages.values(), *self.ephemeral_messages(chat_id)]:
+                key = (chat_id, message.message_id or -(ephemeral_id(message) or 0))
                 signature = (message.edit_count, message.deleted, message.pinned)
                 if self._seen.get(key) != signature:
                     self._seen[key] = signature
@@ -403,6 +421,14 @@ class Playground:
             raise web.HTTPForbidden(text="not this member's chat")
         chat = self.tg.chat(chat_id)
         message = chat.state.messages.get(message_id)
+        if body.get("ephemeral_id") is not None:  # only its one member may press it
+            try:
+                key = (chat_id, int(body["ephemeral_id"]))
+            except (TypeError, ValueError):
+                raise web.HTTPBadRequest(text="ephemeral_id") from None
+            message = self.tg.server.ephemeral.messages.get(key)
+            if message is not None and self.message_view(message).get("visible_to") != user.id:
+                raise web.HTTPForbidden(text="not this member's message")
         if message is None or message.deleted:
             return web.json_response({"error": "Сообщение удалено"})
         try:

@@ -16,7 +16,17 @@ from pydantic import BaseModel
 
 from bot.warm_up import picture as draw_picture
 from games import Event, Game
-from locales import Translator
+from locales import DEFAULT_LANGUAGE, Translator
+
+
+def language_key(key: str, language: str) -> str:
+    """A picture's key in `language`: the Russian key as it always was (the tables shown
+    before pictures had a language keep theirs), another language's marked.
+
+        >>> language_key("0123abcd", "ru"), language_key("0123abcd", "en")
+        ('0123abcd', '0123abcd.en')
+    """
+    return key if language == DEFAULT_LANGUAGE else f"{key}.{language}"
 
 
 @dataclass(frozen=True)
@@ -128,15 +138,18 @@ class Presenter(ABC):
         view: BaseModel = self.game.view(state, None)
         return view
 
-    def picture_key(self, state: BaseModel) -> str:
-        """Changes exactly when the picture would change."""
+    def picture_key(self, state: BaseModel, language: str = DEFAULT_LANGUAGE) -> str:
+        """Changes exactly when the picture would change (the language is drawn too)."""
         raw = self.public_view(state).model_dump_json()
-        return hashlib.sha1(raw.encode()).hexdigest()[:16]
+        return language_key(hashlib.sha1(raw.encode()).hexdigest()[:16], language)
 
-    def picture(self, state: BaseModel, names: dict[int, str]) -> bytes:
-        """The board from the public view, drawn by `render/<game id>.py` (cold, on a
-        palette of its own, until the renderer is warmed up: bot/warm_up.py)."""
-        return draw_picture(self.game_id, self.public_view(state), names)
+    def picture(
+        self, state: BaseModel, names: dict[int, str], language: str = DEFAULT_LANGUAGE
+    ) -> bytes:
+        """The board from the public view, drawn by `render/<game id>.py` with its words in
+        `language` (cold, on a palette of its own, until the renderer is warmed up:
+        bot/warm_up.py)."""
+        return draw_picture(self.game_id, self.public_view(state), names, language)
 
     @abstractmethod
     def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:

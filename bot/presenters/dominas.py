@@ -396,6 +396,11 @@ class DominasPresenter(Presenter):
             ui.pop("sel", None)
             ui.pop("page", None)
             return Outcome(state=new, events=events, ui=ui, toast=t("dom.toast.stopped"))
+        if code.startswith("q") and code[1:].partition(".")[0].isdigit():
+            number, _, code = code[1:].partition(".")  # a tile and its nest (private hand)
+            if int(number) not in by_number:
+                raise Refusal(t("press.outdated"))
+            ui["sel"], code = {"k": int(number), "v": s.version}, "n" + code
         if code.startswith("pg") and code[2:].isdigit():
             ui["page"] = {"n": int(code[2:]), "v": s.version}
             return Outcome(state=s, ui=ui)

@@ -37,7 +37,14 @@ from pydantic import BaseModel
 
 from bot.config import Settings
 from bot.names import shorten
-from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
+from bot.presenters.base import (
+    Btn,
+    LengthChoice,
+    Outcome,
+    Presenter,
+    Refusal,
+    language_key,
+)
 from games import Event, IllegalAction
 from games.engine import Batch
 from games.seven_tracks import (
@@ -70,7 +77,7 @@ from games.seven_tracks.model import (
     is_white_like,
     kind_of,
 )
-from locales import Translator
+from locales import DEFAULT_LANGUAGE, Translator
 
 T = ActionType
 
@@ -493,10 +500,10 @@ class SevenTracksPresenter(Presenter):
 
     # ---------------------------------------------------------------- picture
 
-    def picture_key(self, state: BaseModel) -> str:
+    def picture_key(self, state: BaseModel, language: str = DEFAULT_LANGUAGE) -> str:
         # the round summary is not drawn: a new round alone must not re-send the picture
         raw = self.public_view(state).model_dump_json(exclude={"last_round"})
-        return hashlib.sha1(raw.encode()).hexdigest()[:16]
+        return language_key(hashlib.sha1(raw.encode()).hexdigest()[:16], language)
 
     # ---------------------------------------------------------------- hand
 

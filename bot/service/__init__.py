@@ -31,6 +31,7 @@ from bot.config import Settings
 from bot.limits import ChatSendLimiter
 from bot.presenters.base import Presenter
 from bot.sender import Sender
+from bot.service.computers import Computers
 from bot.service.context import Answer, Context, normalise
 from bot.service.leaving import Leaving
 from bot.service.lobby import Lobby
@@ -72,6 +73,8 @@ class GameService:
         self.due = Due(ctx, self.deadlines, self.moves, self.lobby)
         self.leaving = Leaving(ctx, self.deadlines, self.table, self.moves, self.lobby)
         self.migration = Migration(ctx, self.deadlines, self.table, self.lobby)
+        self.computers = Computers(ctx, self.deadlines, self.moves)  # computer players
+        self.due.computers = self.leaving.computers = self.computers
 
         # what the handlers call
         self.new_game, self.lobby_press = self.lobby.new_game, self.lobby.lobby_press
@@ -134,6 +137,7 @@ class GameService:
             with contextlib.suppress(BaseException):
                 await task
         await self.pictures.close()
+        await self.computers.close()
 
     # ------------------------------------------------ per-chat state (tests, bench)
 

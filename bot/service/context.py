@@ -23,6 +23,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.chat_locks import ChatLocks
 from bot.config import Settings
+from bot.memory import steps
 from bot.pictures import Pictures
 from bot.presenters.base import Presenter
 from bot.records import LostGames, PlayableCheck
@@ -79,6 +80,7 @@ class Context:
         # a record that doesn't load is moved aside by the store; the chat is told once
         self.lost = LostGames(store, self.send, self.drop_markup, self.spawn, settings.bot_language)
         store.check = PlayableCheck(presenters)
+        steps.install(presenters)  # every engine step is captured for the replay
         store.on_unreadable = self.lost.unreadable
 
     def t(self, lang: str | None = None) -> Translator:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -25,8 +26,11 @@ from bot.service.moves import Moves
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines
 from bot.storage import Conflict, GameRecord, RecordStatus
-from games import IllegalAction
+from games import Event, IllegalAction
 from locales import Translator
+
+if TYPE_CHECKING:
+    from bot.service.computers import Computers
 
 LEAVE_CONFIRM_SECONDS = 60.0  # a /leave question's buttons work this long
 
@@ -57,6 +61,7 @@ class Leaving:
         self.table = table
         self.moves = moves
         self.lobby = lobby
+        self.computers: Computers | None = None  # a seat handed to a computer
 
     # ------------------------------------------------------------------ /leave
 
@@ -85,7 +90,7 @@ class Leaving:
                     return
                 ctx.spawn(self.lobby.show(rec))
                 return
-            if not self._in_play(rec, user):  # he has left already (or was removed)
+            if user in rec.computers or not self._in_play(rec, user):  # left (or removed)
                 absent = True
             uid, expires = rec.uid, int(ctx.clock() + LEAVE_CONFIRM_SECONDS)
 
@@ -130,7 +135,7 @@ class Leaving:
                 return Answer(t("leave.expired"), alert=True)
             if user != data.u:
                 return Answer(t("leave.not_yours", name=rec.name(data.u)), alert=True)
-            if user not in rec.players or not self._in_play(rec, user):
+            if user not in rec.players or user in rec.computers or not self._in_play(rec, user):
                 ctx.spawn(ctx.drop_markup(chat_id, message_id))
                 return Answer(t("leave.not_in"), alert=True)
             if data.a != "yes":
@@ -140,7 +145,10 @@ class Leaving:
             assert rec.state is not None
             state = p.load(rec.state)
             before_actor = p.actor(state)
-            state, events = p.game.remove(state, user)
+            events: list[Event] = []
+            vacated = self.computers is not None and self.computers.vacate(rec, user, state)
+            if not vacated:  # else his seat waits for «🤖 Заменить компьютером» a while
+                state, events = p.game.remove(state, user)
             adv = p.advance(state, dict(rec.ui), ctx.clock())
             self.moves.absorb(rec, p, adv.state, adv.ui, [*events, *adv.events], adv.deadline, t)
             rec.seq += 1
@@ -149,7 +157,10 @@ class Leaving:
             except Conflict:
                 return Answer(t("error.conflict"), alert=True)
             await self.moves.changed(rec, before_actor)
-        ctx.spawn(ctx.drop_markup(chat_id, message_id, t("leave.done", name=name)))
+        if vacated and self.computers is not None:
+            ctx.spawn(self.computers.show_offer(chat_id, message_id, rec, user, t))
+        else:
+            ctx.spawn(ctx.drop_markup(chat_id, message_id, t("leave.done", name=name)))
         return Answer(t("leave.done_toast"))
 
     async def _question(

@@ -15,12 +15,15 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import idle, phone
 from bot.callbacks import LobbyCB
+from bot.memory.keeper import memory_of
 from bot.presenters.base import Presenter
 from bot.replies import Asked
+from bot.service import computer_lobby as cpu
 from bot.service.context import ACTIVE, Answer, Context
 from bot.service.moves import Moves
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines
+from bot.shown import Shown
 from bot.storage import Conflict, GameRecord, RecordStatus
 from games import IllegalAction
 from locales import Translator
@@ -38,6 +41,7 @@ class Lobby:
         self.deadlines = deadlines
         self.table = table
         self.moves = moves
+        self.shown = Shown()  # what each lobby message shows (bot/shown.py)
 
     # ------------------------------------------------------------------ its message
 
@@ -74,7 +78,9 @@ class Lobby:
             mark = t("lobby.creator_mark") if uid == rec.creator else ""
             lines.append(f"{i}. {html.escape(rec.name(uid))}{mark}")
         if rec.status == RecordStatus.LOBBY:
-            if len(rec.players) < p.min_players:
+            if (line := cpu.status_line(rec, p, t)) is not None:
+                lines.append(line)
+            elif len(rec.players) < p.min_players:
                 lines.append(t("lobby.need_more", n=p.min_players - len(rec.players)))
             else:
                 lines.append(t("lobby.can_start", name=html.escape(rec.name(rec.creator))))
@@ -109,6 +115,8 @@ class Lobby:
             ]
             rows = [*phone.rows(games, spare=phone.MARK), [btn(t("lobby.back"), "back")], join]
             return InlineKeyboardMarkup(inline_keyboard=rows)
+        if rec.ui.get(cpu.MENU):  # the computers' menu: add one of a level, remove one
+            return InlineKeyboardMarkup(inline_keyboard=[*cpu.menu_rows(rec, p, t, btn), join])
         if len(ctx.presenters) > 1:
             rows.append([btn(t("lobby.pick_game", game=t(p.title_short_key)), "menu")])
         choices = p.choices()
@@ -124,6 +132,7 @@ class Lobby:
             for x in self.timer_choices()
         ]
         rows.extend(phone.rows(timers))
+        rows.extend(cpu.main_rows(rec, p, t, btn))
         rows.append(join)
         if p.min_players <= len(rec.players) <= p.max_players:
             rows.append([btn(t("lobby.start"), "start")])
@@ -147,18 +156,20 @@ class Lobby:
     async def edit(self, rec: GameRecord) -> None:
         if rec.lobby_message_id is None:
             return
+        chat, msg = rec.chat_id, rec.lobby_message_id
+        text, markup = self.lobby_text(rec), self.lobby_markup(rec)
+        if self.shown.same(chat, msg, rec.seq, text, markup):
+            return  # it shows this already (an earlier edit had the later presses too)
         try:
             await self.ctx.sender.call(
-                EditMessageText(
-                    chat_id=rec.chat_id,
-                    message_id=rec.lobby_message_id,
-                    text=self.lobby_text(rec),
-                    reply_markup=self.lobby_markup(rec),
-                )
+                EditMessageText(chat_id=chat, message_id=msg, text=text, reply_markup=markup)
             )
+            self.shown.remember(chat, msg, rec.seq, text, markup)
         except TelegramBadRequest as e:
             if "not modified" not in str(e).lower():
                 log.warning("lobby edit failed in %s: %s", rec.chat_id, e)
+            else:
+                self.shown.remember(chat, msg, rec.seq, text, markup)
         except TelegramAPIError as e:
             log.warning("lobby edit failed in %s: %s", rec.chat_id, e)
 
@@ -222,6 +233,7 @@ class Lobby:
                 )
                 try:
                     new = await ctx.store.put(new, rec.version if rec else 0)
+                    ctx.spawn(memory_of(ctx).lobby_opened(new))  # /notify (bot/memory/)
                     text, markup = self.lobby_text(new), self.lobby_markup(new)
                     await self.deadlines.schedule(new)  # the lobby's expiry
                     if expired is not None:  # not closed yet by its deadline: now
@@ -236,6 +248,7 @@ class Lobby:
         msg_id = await ctx.send(chat_id, text, markup=markup, reply_to=reply_to)
         if new is None or msg_id is None:
             return
+        self.shown.remember(chat_id, msg_id, new.seq, text, markup)
         uid = new.uid
 
         def remember(r: GameRecord) -> GameRecord | None:
@@ -308,6 +321,10 @@ class Lobby:
                     rec.option_choice = choice.code
                     rec.options = dict(choice.options)
                 answer = Answer(t("lobby.choose_game" if data.a == "menu" else "lobby.option_set"))
+            elif data.a in cpu.ACTIONS:
+                answer, changed = cpu.press(rec, user, data.a, data.x, p, t)
+                if not changed:
+                    return answer
             elif data.a == "start":
                 if user != rec.creator:
                     return Answer(
@@ -317,6 +334,8 @@ class Lobby:
                     return Answer(
                         t("lobby.need_more", n=p.min_players - len(rec.players)), alert=True
                     )
+                if (refusal := cpu.start_refusal(rec, t)) is not None:
+                    return Answer(refusal, alert=True)
                 return await self._start(rec, p, t)
             else:
                 return Answer(t("press.old_button"))
@@ -336,7 +355,7 @@ class Lobby:
         if not rec.players:
             rec.status = RecordStatus.CANCELLED
         elif user == rec.creator:
-            rec.creator = rec.players[0]
+            rec.creator = cpu.next_creator(rec, user)
 
     async def _start(self, rec: GameRecord, p: Presenter, t: Translator) -> Answer:
         ctx = self.ctx
@@ -349,6 +368,7 @@ class Lobby:
         now = ctx.clock()
         adv = p.advance(state, {}, now)
         rec.seed = seed
+        rec.with_computers = bool(rec.computers)
         rec.status = RecordStatus.PLAYING
         rec.seq += 1
         rec.log = []

@@ -14,9 +14,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot import idle, metrics
+from bot.memory import steps
 from bot.names import shorten
 from bot.old_press import old_press_key
 from bot.presenters.base import Presenter, Refusal
+from bot.service import computers
 from bot.service.context import ACTIVE, LOG_LINES, Answer, Context
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines
@@ -44,6 +46,7 @@ class Moves:
         t: Translator,
     ) -> None:
         names = rec.display_names()
+        steps.capture(rec, state)  # the steps since the stored state (bot/memory/steps.py)
         rec.state = state.model_dump_json()
         rec.ui = ui
         tid = p.turn_id(state)
@@ -53,13 +56,16 @@ class Moves:
             rec.turn_deadline = (
                 self.ctx.clock() + seconds if tid is not None and seconds > 0 else None
             )
+        computers.pace(rec, p, state, self.ctx.clock(), self.ctx.settings.computer_move_seconds)
         deadlines = [d for d in (deadline, rec.turn_deadline) if d is not None]
+        deadlines += computers.due_times(rec)
         rec.deadline = min(deadlines) if deadlines else None
         lines = p.narrate(events, state, names, t)
         if lines:
             rec.log = (rec.log + lines)[-LOG_LINES:]
         rec.outbox.extend(p.summaries(events, state, names, t))
         if p.game.is_over(state):
+            computers.final_note(rec, t)
             rec.status = RecordStatus.OVER
             rec.deadline = None
 
@@ -73,7 +79,9 @@ class Moves:
             if state is None:
                 state = p.load(rec.state)
             actor = p.actor(state)
-            if actor is not None and actor != before_actor:
+            told = actor is not None and not computers.is_computer_seat(rec, actor)
+            if told and actor != before_actor and actor != rec.chat_id:  # (solo: his chat)
+                assert actor is not None
                 self.ctx.spawn(self._private_hand(rec, p, state, actor))
 
     async def _private_hand(
@@ -115,7 +123,7 @@ class Moves:
             if message_id is not None and rec.table_message_id not in (None, message_id):
                 metrics.press("table_moved")
                 return Answer(t("press.table_moved"))  # the table was sent anew, below
-            if user not in rec.players:
+            if user not in rec.players or computers.is_computer_seat(rec, user):
                 metrics.press("not_in_game")
                 return Answer(t("press.not_in_game"), alert=True)
             self._seen(rec)  # a player's press, even one that changes nothing

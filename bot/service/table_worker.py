@@ -20,8 +20,11 @@ from pydantic import BaseModel
 from bot import idle, metrics
 from bot.bottom import Bottom, SentMessages
 from bot.caption_fit import fit_caption
+from bot.memory.keeper import memory_of
 from bot.presenters.base import Presenter
 from bot.service.context import ACTIVE, LOG_LINES, Context
+from bot.service.hands import hands_for
+from bot.service.pings import Pings
 from bot.storage import GameRecord, RecordStatus, StoreUnavailable
 from bot.table import CAPTION_LIMIT, TableView, edit_table, send_table, text_key
 
@@ -39,6 +42,7 @@ class TableWorker:
         self.workers: dict[int, asyncio.Task[None]] = {}
         # how far chatter has pushed each table up (bot/bottom.py): the bot's own sends
         self.bottom = Bottom()
+        self.pings = Pings(ctx)  # the turn ping, after the table and summaries
         ctx.bot.session.middleware(SentMessages(self.bottom))
 
     def hold(self, chat_id: int) -> None:
@@ -95,8 +99,10 @@ class TableWorker:
                         # the flood window) never holds up the table's edit
                         await self._refresh_table(chat_id, rec)
                         metrics.table_lag(since, rec)
+                        await hands_for(self.ctx).refresh(chat_id, rec)  # private hands
                         if rec is not None and rec.outbox:
                             await self._flush_outbox(chat_id, rec)
+                        await self.pings.sync(chat_id, rec)
                     finally:
                         with contextlib.suppress(StoreUnavailable):
                             await store.unlock(lease, token)
@@ -140,7 +146,8 @@ class TableWorker:
         if rec is None or not rec.outbox:
             return
         sent = 0
-        for text in list(rec.outbox):
+        outbox = await memory_of(self.ctx).standings(rec)  # + the ratings (bot/memory/)
+        for text in outbox:
             if await self.ctx.send(chat_id, text) is None:
                 break
             sent += 1
@@ -169,7 +176,9 @@ class TableWorker:
             keep=(LOG_LINES, 1, 0),
         )
         buttons = [] if over else p.keyboard(state, rec.ui, names, t)
-        return TableView(caption=caption, buttons=buttons, picture_key=p.picture_key(state))
+        buttons = hands_for(self.ctx).public(rec, p, state, buttons)  # bot/service/hands.py
+        key = p.picture_key(state, rec.language)  # the board's words: the chat's language
+        return TableView(caption=caption, buttons=buttons, picture_key=key)
 
     async def _refresh_table(self, chat_id: int, rec: GameRecord | None) -> None:
         if rec is None or rec.state is None or rec.status == RecordStatus.LOBBY:
@@ -201,6 +210,7 @@ class TableWorker:
                 p.picture,
                 state,
                 names,
+                rec.language,  # the board's words in the chat's language
                 within=None if msg_id is None else ctx.pictures.late,
                 then=lambda: self.kick(chat_id),
             )
@@ -215,8 +225,9 @@ class TableWorker:
                 msg_id = None
                 late = False
                 if picture is None:
+                    lang = rec.language
                     picture = await ctx.pictures.ready(
-                        chat_id, view.picture_key, p.picture, state, names, within=None
+                        chat_id, view.picture_key, p.picture, state, names, lang, within=None
                     )
         if msg_id is None:
             if rec.status != RecordStatus.PLAYING:

@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Any
 from bot import idle
 from bot.service.context import LOG_LINES, Context
 from bot.storage import Conflict, GameRecord, RecordStatus, StoreUnavailable
+from locales import Translator
 
 if TYPE_CHECKING:
+    from bot.service.computers import Computers
     from bot.service.lobby import Lobby
     from bot.service.moves import Moves
 
@@ -122,17 +124,32 @@ class Deadlines:
                 log.exception("chat %s: its timer could not be re-armed", chat_id)
 
 
+def timeout_line(t: Translator, name: str, moved: list[str]) -> str:
+    """The table's line for a turn the timer played: whose, and what was played.
+
+    >>> from locales import get_translator
+    >>> timeout_line(get_translator("ru"), "Аня", ["Аня захватывает 1 клетку: D3"])
+    '⏰ Аня, время вышло — за вас сыграно: Аня захватывает 1 клетку: D3'
+    """
+    if not moved:
+        return t("timer.auto", name=name)
+    return t("timer.auto_move", name=name, move="; ".join(moved))
+
+
 class Due:
     def __init__(self, ctx: Context, deadlines: Deadlines, moves: Moves, lobby: Lobby) -> None:
         self.ctx = ctx
         self.deadlines = deadlines
         self.moves = moves
         self.lobby = lobby
+        self.computers: Computers | None = None  # computer players' moves, first
 
     async def tick(self, chat_id: int) -> None:
         """Run what is due: the game's automatic steps (the first-move window) and the turn
         timer (an absent player is auto-passed, and removed after repeated timeouts)."""
         ctx = self.ctx
+        if self.computers is not None and await self.computers.tick(chat_id):
+            return  # a computer's move (bot/service/computers.py); the rest at its next tick
         async with ctx.locks[chat_id]:
             rec = await ctx.store.get(chat_id)
             if rec is not None and rec.status == RecordStatus.LOBBY:
@@ -148,6 +165,7 @@ class Due:
             before_actor = p.actor(state)
             events: list[Any] = []
             lines: list[str] = []
+            moved: list[str] = []  # what the bot played for him, as the table narrates it
             timed_out = (
                 rec.turn_deadline is not None
                 and now >= rec.turn_deadline
@@ -163,7 +181,8 @@ class Due:
                     out = p.timeout_move(state, user)
                     state = out.state
                     events.extend(out.events)
-                    lines.append(t("timer.auto", name=name))
+                    moved = p.narrate(out.events, state, rec.display_names(), t)
+                    lines.append(timeout_line(t, name, moved))
                 except Exception:
                     log.exception("auto-move in chat %s failed", chat_id)
                     count = ctx.settings.timeouts_before_removal
@@ -177,7 +196,8 @@ class Due:
             old_json = rec.state
             old_deadline = rec.deadline
             self.moves.absorb(rec, p, adv.state, adv.ui, events, adv.deadline, t)
-            rec.log = (rec.log + lines)[-LOG_LINES:]  # the table says the bot acted (last)
+            # the table says the bot acted (last), and what it played (told once)
+            rec.log = ([x for x in rec.log if x not in moved] + lines)[-LOG_LINES:]
             changed = rec.state != old_json
             if changed and p.seq_changes(p.load(old_json or ""), adv.state):
                 rec.seq += 1

@@ -71,6 +71,21 @@ class GameRecord(BaseModel):
     updated_at: float = Field(default_factory=time.time)
     active_at: float | None = None  # a player's last press (None in older records: bot/idle.py)
     end_reason: str | None = None  # why it closed early: "expired" lobby, "abandoned" game
+    ping: dict[str, int] = Field(default_factory=dict)  # the turn ping (bot/service/pings.py)
+    # player -> his private hand in the group (bot/service/hands.py): {"e": ephemeral id
+    # or None after a failed send (fallback), "k": what it shows (no redundant edits)}
+    hands: dict[int, dict[str, Any]] = Field(default_factory=dict)
+    schema_version: int = 1  # the record format (bot/storage/schema.py; none: 0)
+    # computer players (bot/service/computers.py): seat's player id -> level; a game that
+    # had one is marked (kept out of ratings); when its next move is due; a seat whose
+    # human left, waiting until then for «🤖 Заменить компьютером» before the engine's remove
+    computers: dict[int, str] = Field(default_factory=dict)
+    with_computers: bool = False
+    computer_due: float | None = None
+    vacated: dict[int, float] = Field(default_factory=dict)
+    # the game's replay (bot/memory/steps.py, games/replay.py): the engine's `new` call
+    # ("~n" + JSON) and each step since, in order; None once a step could not be captured
+    steps: list[str] | None = Field(default_factory=list)
 
     def display_names(self, limit: int | None = None) -> dict[int, str]:
         """The players' names as shown (`bot.names.display_names`): «Игрок N» for a blank
@@ -121,6 +136,14 @@ class Store(Protocol):
 
     async def has_started(self, user_id: int) -> bool: ...
 
+    async def get_pref(self, key: str) -> str | None:
+        """A small lasting preference (e.g. "pings:chat:-100"), None when not set."""
+        ...
+
+    async def set_pref(self, key: str, value: str | None) -> None:
+        """Set (None: forget) a preference of `get_pref`."""
+        ...
+
     async def set_deadline(self, chat_id: int, when: float | None) -> None:
         """Remember when the chat's game next needs the bot (None: it doesn't)."""
         ...
@@ -129,6 +152,11 @@ class Store(Protocol):
         """Chats whose deadline is at or before `now`, claimed atomically: each is handed
         to one caller only (its deadline moves to `now + lease`, so a caller that dies
         before finishing is replaced by another after the lease)."""
+        ...
+
+    async def alive_instances(self, instance: str, ttl: float) -> int:
+        """Say that bot instance `instance` is alive for `ttl` seconds; the number of
+        instances alive now, this one included (the send budget's share: bot/budget.py)."""
         ...
 
     async def reserve_send(self, chat_id: int, now: float, limit: int, window: float) -> float:

@@ -20,6 +20,7 @@ class MemoryStore:
         self.check: RecordCheck | None = None
         self.on_unreadable: Callable[[Unreadable], None] | None = None
         self._started: set[int] = set()
+        self._prefs: dict[str, str] = {}
         self._deadlines: dict[int, float] = {}
         self._sent: dict[int, list[float]] = {}
         self._swept = 0.0  # when windows of quiet chats were last dropped from `_sent`
@@ -96,6 +97,15 @@ class MemoryStore:
     async def has_started(self, user_id: int) -> bool:
         return user_id in self._started
 
+    async def get_pref(self, key: str) -> str | None:
+        return self._prefs.get(key)
+
+    async def set_pref(self, key: str, value: str | None) -> None:
+        if value is None:
+            self._prefs.pop(key, None)
+        else:
+            self._prefs[key] = value
+
     async def set_deadline(self, chat_id: int, when: float | None) -> None:
         if when is None:
             self._deadlines.pop(chat_id, None)
@@ -107,6 +117,9 @@ class MemoryStore:
         for c in due:
             self._deadlines[c] = now + lease
         return due
+
+    async def alive_instances(self, instance: str, ttl: float) -> int:
+        return 1  # a memory store is never shared: this instance is the only one
 
     async def reserve_send(self, chat_id: int, now: float, limit: int, window: float) -> float:
         if not now - window < self._swept <= now:  # once a window: quiet chats' go

@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.storage import schema
 from bot.storage.base import GameRecord
 
 log = logging.getLogger("bot.storage")
@@ -78,7 +79,7 @@ def as_bytes(raw: str | bytes) -> bytes:
 def decode(chat_id: int, raw: str | bytes, check: RecordCheck | None) -> GameRecord | Unreadable:
     """The record in `raw`, or what is known about it when it does not load."""
     try:
-        rec = GameRecord.model_validate_json(raw)
+        rec = schema.load(raw)  # an older format is upgraded first
         if rec.chat_id != chat_id:
             raise ValueError(f"the record is of chat {rec.chat_id}")
         if check is not None:

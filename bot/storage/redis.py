@@ -1,13 +1,24 @@
 """Redis store: one JSON value per chat, written with compare-and-set (a Lua script).
 
-Besides the games: a sorted set of deadlines (chat -> when its game next needs the bot,
+Besides the games: sorted sets of deadlines (chat -> when its game next needs the bot,
 claimed atomically by whichever instance polls first) and a per-chat sliding window of
 sent messages (the flood limit, shared by all instances). A connection failure is raised
 as `StoreUnavailable`; redis-py reconnects by itself once Redis is back.
+
+One Redis, a Sentinel-managed primary or a Redis (or Valkey) Cluster (`cluster=True`):
+every key of a chat carries the chat's id as a hash tag (``nastolka:game:{-100123}``), so
+each script touches one slot, and the deadlines are spread over `DEADLINE_SHARDS` sorted
+sets of their own tags, so no slot is hot. Keys of the older untagged format are renamed
+once at start (`migrate_keys`).
+
+    >>> RedisStore.tag(-100123)
+    '{-100123}'
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import secrets
 import time
@@ -16,6 +27,7 @@ from typing import Any, ParamSpec, TypeVar
 from urllib.parse import unquote, urlparse
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 from redis.backoff import ExponentialBackoff
@@ -24,93 +36,19 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from bot.storage import redis_scripts as lua
 from bot.storage.base import Conflict, GameRecord, StoreUnavailable, next_version
 from bot.storage.quarantine import NOTICE_QUIET, RecordCheck, Unreadable, decode, reported
-
-# KEYS[1] the game key; ARGV: expected version, new JSON ('' deletes), ttl seconds.
-_CAS = """
-local cur = redis.call('GET', KEYS[1])
-local expected = tonumber(ARGV[1])
-local have = 0
-if cur then
-  local ok, doc = pcall(cjson.decode, cur)  -- an unreadable value is never `expected`
-  if ok and type(doc) == 'table' then have = tonumber(doc['version']) or 0 else have = -2 end
-end
-if have ~= expected then return have end
-if ARGV[2] == '' then
-  redis.call('DEL', KEYS[1])
-else
-  redis.call('SET', KEYS[1], ARGV[2], 'EX', tonumber(ARGV[3]))
-end
-return -1
-"""
-
-# KEYS[1] the deadlines zset; ARGV: now, now + lease. Due members move to the lease.
-_CLAIM = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 100)
-for _, m in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], m) end
-return due
-"""
-
-# KEYS[1] the chat's window zset; ARGV: limit, window seconds, a unique member.
-# Redis's own clock, so instances with skewed clocks share one window.
-_WINDOW = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local window = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return tostring(tonumber(oldest[2]) + window - now)
-end
-redis.call('ZADD', KEYS[1], now, ARGV[3])
-redis.call('EXPIRE', KEYS[1], math.ceil(window) + 1)
-return '0'
-"""
-
-# An unreadable game value moves to the chat's quarantine list (a value of another type
-# is renamed aside), and the notice markers are set, in one step: one caller only moves
-# it, and the chat is then told once. KEYS: the game, the quarantine list, the chat's
-# notice marker, the game's notice marker ('' when its uid is unknown), the name for a
-# value of another type. ARGV: the value read, the quarantine's ttl, NOTICE_QUIET, the
-# game marker's ttl. Returns 1 when moved, 0 when the value had changed meanwhile.
-_QUARANTINE = """
-local kind = redis.call('TYPE', KEYS[1])['ok']
-if kind == 'none' then return 0 end
-if kind == 'string' then
-  if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-  redis.call('RPUSH', KEYS[2], ARGV[1])
-  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[2]))
-  redis.call('DEL', KEYS[1])
-else
-  redis.call('RENAME', KEYS[1], KEYS[5])
-  redis.call('EXPIRE', KEYS[5], tonumber(ARGV[2]))
-end
-redis.call('SET', KEYS[3], '1', 'EX', math.ceil(tonumber(ARGV[3])))
-if KEYS[4] ~= '' then redis.call('SET', KEYS[4], '1', 'EX', tonumber(ARGV[4])) end
-return 1
-"""
-
-# KEYS: the chat's notice marker, the game's; ARGV: NOTICE_QUIET, the game marker's ttl.
-_NOTICE = """
-if not redis.call('SET', KEYS[2], '1', 'NX', 'EX', tonumber(ARGV[2])) then return 0 end
-if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', math.ceil(tonumber(ARGV[1]))) then
-  return 0
-end
-return 1
-"""
-
-# KEYS[1] the lease; ARGV[1] the holder's token: delete only one's own lease.
-_UNLOCK = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
 
 # redis-py's asyncio pool *raises* MaxConnectionsError past its limit; a burst (25–50
 # games starting at once) lost tables and lobby edits to it. A blocking pool makes a
 # command wait up to POOL_TIMEOUT seconds for a free connection instead.
 POOL_SIZE = 64
 POOL_TIMEOUT = 20.0
+# A cluster client keeps a pool per node and raises past its size instead of waiting.
+CLUSTER_POOL_SIZE = 512
+
+DEADLINE_SHARDS = 16  # sorted sets of deadlines, each of its own slot in a cluster
 
 
 class _BlockingSentinelPool(SentinelConnectionPool, BlockingConnectionPool):
@@ -145,18 +83,23 @@ class RedisStore:
         *,
         sentinels: list[tuple[str, int]] | None = None,
         sentinel_master: str = "mymaster",
+        cluster: bool = False,
     ) -> None:
         """`url` of the Redis; with `sentinels` the current primary of `sentinel_master` is
         asked from them instead (and again after a failover); `url` then gives only the
-        database, user and password."""
+        database, user and password. With `cluster`, `url` is one node of a Redis Cluster
+        (the client learns the others and follows failovers and resharding)."""
         options: dict[str, Any] = {
             "decode_responses": True,
             "socket_connect_timeout": 2,
             "socket_timeout": 3,
             "retry": Retry(ExponentialBackoff(cap=0.2, base=0.05), 2),
         }
-        self._redis: Redis
-        if sentinels:
+        self._redis: Redis | RedisCluster
+        self.cluster = cluster
+        if cluster:
+            self._redis = RedisCluster.from_url(url, max_connections=CLUSTER_POOL_SIZE, **options)
+        elif sentinels:
             parsed = urlparse(url)
             db = int((parsed.path or "/0").lstrip("/") or 0)
             sentinel = Sentinel(  # type: ignore[no-untyped-call]
@@ -179,21 +122,39 @@ class RedisStore:
             self._redis = Redis(connection_pool=pool)
         self._prefix = prefix
         self._ttl = int(ttl_seconds)
-        self._cas: Any = self._redis.register_script(_CAS)
-        self._claim: Any = self._redis.register_script(_CLAIM)
-        self._window: Any = self._redis.register_script(_WINDOW)
-        self._unlock: Any = self._redis.register_script(_UNLOCK)
-        self._move_aside: Any = self._redis.register_script(_QUARANTINE)
-        self._notice: Any = self._redis.register_script(_NOTICE)
+        self._cas: Any = self._redis.register_script(lua.CAS)
+        self._claim: Any = self._redis.register_script(lua.CLAIM)
+        self._window: Any = self._redis.register_script(lua.WINDOW)
+        self._unlock: Any = self._redis.register_script(lua.UNLOCK)
+        self._alive: Any = self._redis.register_script(lua.ALIVE)
+        self._move_aside: Any = self._redis.register_script(lua.QUARANTINE)
+        self._notice: Any = self._redis.register_script(lua.NOTICE)
         self.check: RecordCheck | None = None
         self.on_unreadable: Callable[[Unreadable], None] | None = None
 
-    def _key(self, chat_id: int) -> str:
-        return f"{self._prefix}:game:{chat_id}"
+    @property
+    def client(self) -> Redis | RedisCluster:
+        """The Redis client (bot/memory/records.py keeps its keys with it)."""
+        return self._redis
 
     @property
-    def _deadlines(self) -> str:
-        return f"{self._prefix}:deadlines"
+    def prefix(self) -> str:
+        return self._prefix
+
+    @staticmethod
+    def tag(chat_id: int) -> str:
+        """The hash tag of a chat's keys: a cluster keeps them all in one slot."""
+        return f"{{{chat_id}}}"
+
+    def _key(self, chat_id: int) -> str:
+        return f"{self._prefix}:game:{self.tag(chat_id)}"
+
+    def deadline_key(self, chat_id: int) -> str:
+        """The sorted set of deadlines that holds `chat_id`'s (one of `DEADLINE_SHARDS`)."""
+        return self._deadline_shard(chat_id % DEADLINE_SHARDS)
+
+    def _deadline_shard(self, n: int) -> str:
+        return f"{self._prefix}:deadlines:{{d{n}}}"
 
     @_guarded
     async def ping(self) -> bool:
@@ -204,7 +165,7 @@ class RedisStore:
         key = self._key(chat_id)
         for _ in range(3):  # a value that changed while being moved aside is read again
             try:  # bytes as stored: junk that is not UTF-8 is an unreadable record too
-                raw: bytes | None = await self._redis.execute_command(  # type: ignore[no-untyped-call]
+                raw: bytes | None = await self._redis.execute_command(
                     "GET", key, **{NEVER_DECODE: True}
                 )
             except ResponseError as e:
@@ -223,7 +184,11 @@ class RedisStore:
         return None
 
     def _quarantine_key(self, chat_id: int) -> str:
-        return f"{self._prefix}:quarantine:{chat_id}"
+        return f"{self._prefix}:quarantine:{self.tag(chat_id)}"
+
+    def _lost_key(self, chat_id: int, uid: str = "") -> str:
+        marker = f"{self._prefix}:lost:{self.tag(chat_id)}"
+        return f"{marker}:{uid}" if uid else marker
 
     async def _quarantine(self, info: Unreadable) -> bool:
         chat = info.chat_id
@@ -232,11 +197,11 @@ class RedisStore:
         keys = [
             self._key(chat),
             aside,
-            f"{self._prefix}:lost:{chat}",
-            f"{self._prefix}:lost:{chat}:{info.uid}" if info.uid else "",
+            self._lost_key(chat),
+            self._lost_key(chat, info.uid or "-"),
             other,
         ]
-        args = [info.raw, self._ttl * 12, NOTICE_QUIET, self._ttl]
+        args = [info.raw, self._ttl * 12, NOTICE_QUIET, self._ttl, "1" if info.uid else "0"]
         if not int(await self._move_aside(keys=keys, args=args)):
             return False
         wrong_type = info.reason.startswith("not a string")
@@ -246,14 +211,14 @@ class RedisStore:
     @_guarded
     async def quarantined(self, chat_id: int) -> list[bytes]:
         key = self._quarantine_key(chat_id)
-        values: list[bytes] = await self._redis.execute_command(  # type: ignore[no-untyped-call]
+        values: list[bytes] = await self._redis.execute_command(
             "LRANGE", key, 0, -1, **{NEVER_DECODE: True}
         )
         return list(values)
 
     @_guarded
     async def claim_notice(self, chat_id: int, uid: str) -> bool:
-        keys = [f"{self._prefix}:lost:{chat_id}", f"{self._prefix}:lost:{chat_id}:{uid}"]
+        keys = [self._lost_key(chat_id), self._lost_key(chat_id, uid)]
         return bool(int(await self._notice(keys=keys, args=[NOTICE_QUIET, self._ttl])))
 
     async def _write(self, chat_id: int, expected: int, payload: str) -> None:
@@ -276,13 +241,44 @@ class RedisStore:
     @_guarded
     async def chats(self) -> list[int]:
         out: list[int] = []
-        prefix = f"{self._prefix}:game:"
-        async for key in self._redis.scan_iter(match=prefix + "*", count=200):
+        prefix = f"{self._prefix}:game:{{"
+        async for key in self._redis.scan_iter(match=prefix + "*}", count=200):
             try:
-                out.append(int(key[len(prefix) :]))
+                out.append(int(key[len(prefix) : -1]))
             except ValueError:
                 continue
         return out
+
+    @_guarded
+    async def migrate_keys(self) -> int:
+        """Rename the keys of the older, untagged format (``nastolka:game:-100123``, its
+        quarantine and notice markers, the one sorted set of deadlines) to today's; run at
+        start, safe to run by several instances at once. Returns the keys moved. A cluster
+        never held the old format (its scripts would have failed), so it has none."""
+        if self.cluster:
+            return 0
+        moved = 0
+        for kind in ("game", "quarantine", "lost"):
+            head = f"{self._prefix}:{kind}:"
+            async for key in self._redis.scan_iter(match=head + "*", count=500):
+                chat, sep, rest = key[len(head) :].partition(":")
+                if chat.startswith("{") or not chat.lstrip("-").isdigit():
+                    continue
+                new = f"{head}{self.tag(int(chat))}{sep}{rest}"
+                with contextlib.suppress(ResponseError):  # gone: another instance took it
+                    if not await self._redis.renamenx(key, new):
+                        await self._redis.delete(key)  # today's key was written since
+                    moved += 1
+        old = f"{self._prefix}:deadlines"
+        if await self._redis.type(old) == "zset":
+            entries: Any = await self._redis.zrange(old, 0, -1, withscores=True)
+            for member, score in entries:
+                with contextlib.suppress(ValueError):
+                    shard = self.deadline_key(int(member))
+                    await self._redis.zadd(shard, {member: score}, nx=True)
+                    moved += 1
+            await self._redis.delete(old)
+        return moved
 
     @_guarded
     async def mark_started(self, user_id: int) -> None:
@@ -293,17 +289,43 @@ class RedisStore:
         return bool(await self._redis.exists(f"{self._prefix}:started:{user_id}"))
 
     @_guarded
-    async def set_deadline(self, chat_id: int, when: float | None) -> None:
-        if when is None:
-            await self._redis.zrem(self._deadlines, str(chat_id))
+    async def get_pref(self, key: str) -> str | None:
+        raw = await self._redis.get(f"{self._prefix}:pref:{key}")
+        return None if raw is None else (raw.decode() if isinstance(raw, bytes) else str(raw))
+
+    @_guarded
+    async def set_pref(self, key: str, value: str | None) -> None:
+        name = f"{self._prefix}:pref:{key}"
+        if value is None:
+            await self._redis.delete(name)
         else:
-            await self._redis.zadd(self._deadlines, {str(chat_id): when})
+            await self._redis.set(name, value, ex=self._ttl * 12)
+
+    @_guarded
+    async def set_deadline(self, chat_id: int, when: float | None) -> None:
+        key = self.deadline_key(chat_id)
+        if when is None:
+            await self._redis.zrem(key, str(chat_id))
+        else:
+            await self._redis.zadd(key, {str(chat_id): when})
+
+    @_guarded
+    async def deadline(self, chat_id: int) -> float | None:
+        """When `chat_id`'s game next needs the bot (None: no deadline)."""
+        score = await self._redis.zscore(self.deadline_key(chat_id), str(chat_id))
+        return None if score is None else float(score)
 
     @_guarded
     async def claim_due(self, now: float, lease: float) -> list[int]:
-        due = await self._claim(keys=[self._deadlines], args=[repr(now), repr(now + lease)])
+        args = [repr(now), repr(now + lease)]
+        shards = await asyncio.gather(
+            *(
+                self._claim(keys=[self._deadline_shard(n)], args=args)
+                for n in range(DEADLINE_SHARDS)
+            )
+        )
         out: list[int] = []
-        for member in due:
+        for member in (m for due in shards for m in due):
             try:
                 out.append(int(member))
             except ValueError:
@@ -311,9 +333,14 @@ class RedisStore:
         return out
 
     @_guarded
+    async def alive_instances(self, instance: str, ttl: float) -> int:
+        key = f"{self._prefix}:instances"
+        return int(await self._alive(keys=[key], args=[instance, repr(ttl)]))
+
+    @_guarded
     async def reserve_send(self, chat_id: int, now: float, limit: int, window: float) -> float:
         member = secrets.token_hex(6)
-        key = f"{self._prefix}:sent:{chat_id}"
+        key = f"{self._prefix}:sent:{self.tag(chat_id)}"
         return float(await self._window(keys=[key], args=[limit, repr(window), member]))
 
     @_guarded

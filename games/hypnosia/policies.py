@@ -16,6 +16,10 @@ canonical order (die, token, route). The choice depends on the view alone, and t
 of «Гипнозия» is the whole (public) board, so nothing hidden — the dice to come — can
 change it.
 
+`Experienced` («опытный») adds to that race captures (a two-point swing each, R14),
+safety (no single token left where an opponent's die can land) and pairs. «Мастер» is in
+`games.hypnosia.master`.
+
 Example:
     >>> import random
     >>> from games.hypnosia import GAME
@@ -102,6 +106,67 @@ class Novice:
         return legal[best]
 
 
-NOVICE = Novice()
+def _threatened(view: View, seat: int, cell: str) -> int:
+    """How many opponent units could land on ring cell `cell` with one die (1…6) along
+    their ring, or from their start positions (an approximation: bridges are ignored)."""
+    spot = parse_cell(cell)
+    if spot is None:
+        return 0
+    k, j = spot
+    count = 0
+    for p in view.players:
+        if p.seat == seat or p.left:
+            continue
+        for t, pos in enumerate(p.tokens):
+            here = parse_cell(pos)
+            if here is not None and here[0] == k and 1 <= (j - here[1]) % SIZES[k] <= 6:
+                count += 1
+            elif pos == START and k == 1:
+                gap = (j - entry(p.board_seat)) % SIZES[1] + t + 1
+                if t + 1 <= gap <= 6:
+                    count += 1
+    return count
 
-__all__ = ["NOVICE", "Novice", "landing"]
+
+def _experienced_score(view: View, seat: int, a: Action) -> float:
+    if a.type is not ActionType.MOVE or a.token is None:
+        return 0.0
+    score = float(_score(view, seat, a))
+    me = view.players[seat]
+    src = me.tokens[a.token - 1]
+    dest = landing(view, seat, a) or ""
+    if dest == "C":
+        return score
+    there = view.board.get(dest)
+    moving = 2 if a.pair else 1
+    if there is not None and there.seat != seat:
+        score += 2_500 * len(there.tokens)
+    stays_single = not (there is not None and there.seat == seat) and moving == 1
+    if stays_single:
+        score -= 1_200 * min(2, _threatened(view, seat, dest))
+    else:
+        score += 400  # a pair: safe from single tokens
+    here = view.board.get(src)
+    if here is not None and len(here.tokens) == 1 and _threatened(view, seat, src):
+        score += 900  # out of danger
+    return score
+
+
+class Experienced:
+    """«Опытный»: the novice's race to the centre, plus captures (a two-point swing each),
+    safety (no single token left where an opponent's die can hit it) and pairs."""
+
+    name = "experienced"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        seat = view.current
+        if seat is None or len(legal) == 1:
+            return legal[0]
+        scores = [_experienced_score(view, seat, a) for a in legal]
+        return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
+
+
+NOVICE = Novice()
+EXPERIENCED = Experienced()
+
+__all__ = ["EXPERIENCED", "NOVICE", "Experienced", "Novice", "landing"]

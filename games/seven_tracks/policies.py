@@ -6,6 +6,12 @@ place what fits (colours before whites, a universal only when nothing else fits)
 while he must, finish — and no priority tile is ever spent for him. Every choice comes
 from the legal actions and the view, which hold nothing of another player's hand.
 
+`Experienced` («опытный») sheds tiles: it places all it can (colours, then whites, then
+universals), sets blocks with its blacks and discards them, declares the first move with
+an FM or a universal, spends SK, OP, PV and RS after its move or instead of drawing, and
+never takes a tile back into its hand (no reclaim, no bonus tiles). «Мастер» is in
+`games.seven_tracks.master`.
+
 Example:
     >>> import random
     >>> from games.seven_tracks import GAME
@@ -21,7 +27,10 @@ import random
 from collections.abc import Sequence
 
 from games.seven_tracks.model import (
+    BLACK,
     COLOURS,
+    DEFAULT_TILE_VALUES,
+    FIRST_MOVE,
     UNIVERSAL,
     WHITE,
     Action,
@@ -68,6 +77,64 @@ class Novice:
         return legal[min(ranked)[1]]
 
 
-NOVICE = Novice()
+def _experienced_rank(a: Action) -> float:
+    """Higher is better: shed tiles (the dearest first), block, use priority tiles."""
+    kind = a.kind or ""
+    value = DEFAULT_TILE_VALUES.get(kind, 0)
+    original = a.role is None or kind != UNIVERSAL
+    match a.type:
+        case T.FM_DECLARE:
+            return 50 if kind == FIRST_MOVE else 40  # sheds 15 (replaced) or 25, moves first
+        case T.FM_PASS:
+            return 0
+        case T.CHOOSE_DICE:
+            return 10 if a.n == 2 else 9
+        case T.PLACE if kind in COLOURS:
+            return 100 + value
+        case T.PLACE if kind == WHITE:
+            return 96
+        case T.PLACE:
+            return 90  # a universal as a white: sheds 25
+        case T.PLACE_T7:
+            return 92 + value
+        case T.BLOCK:
+            return 120 if kind == BLACK else 60
+        case T.UNBLOCK:
+            return 98 if kind == WHITE else 88
+        case T.DISCARD_BLACK:
+            return 110
+        case T.AFTER_MOVE | T.WAIVE:
+            return 50 if original else 20  # sheds 15 and hinders the next player
+        case T.CANCEL_RESTRICTION:
+            return 30
+        case T.EXCHANGE_CONFIRM:
+            return 8
+        case T.DRAW:
+            return 5
+        case T.SHIFT:
+            return 4
+        case T.INSTEAD_OF_MOVE:
+            return 3
+        case T.END_PLACING | T.END_TURN:
+            return 1
+        case T.RECLAIM | T.TAKE_BONUS:
+            return -10  # a tile back into the hand
+    return -5  # exchanges and swaps: left to «мастер»
 
-__all__ = ["NOVICE", "Novice"]
+
+class Experienced:
+    """«Опытный»: place all it can (colours, then whites, then universals), set blocks with
+    its blacks, discard blacks, declare the first move with a priority tile, spend SK, OP,
+    PV and RS after its move or instead of drawing, never take tiles back."""
+
+    name = "experienced"
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        ranks = [_experienced_rank(a) for a in legal]
+        return legal[max(range(len(legal)), key=lambda i: (ranks[i], -i))]
+
+
+NOVICE = Novice()
+EXPERIENCED = Experienced()
+
+__all__ = ["EXPERIENCED", "NOVICE", "Experienced", "Novice"]

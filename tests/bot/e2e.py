@@ -23,6 +23,7 @@ def settings_for(tg: FakeTelegram, redis_url: str | None = None, **kw: Any) -> S
         "redis_url": redis_url,
         "redis_prefix": f"e2e-{secrets.token_hex(4)}",
         "first_move_seconds": 0.3,
+        "telegram_calls_per_second": 1000.0,  # the budget paces, barely (test_budget_e2e)
     }
     values.update(kw)
     return Settings(**values)
@@ -64,9 +65,11 @@ async def open_lobby(
 
 
 async def start_game(chat: Chat, creator: User, lobby: StoredMessage) -> StoredMessage:
+    await chat.wait_for(lambda: any("Начать" in x for x in lobby.button_texts))  # the joins
     answer = await chat.press(creator, lobby, contains="Начать")
     assert answer.text == "Поехали!", answer
-    table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+    # generous: a cold render process needs seconds of CPU on a loaded 2-core machine
+    table = await chat.wait_message(lambda m: m.photo is not None, timeout=30)
     return table
 
 
@@ -74,7 +77,7 @@ def data_of(table: StoredMessage) -> list[str | None]:
     return [b.callback_data for row in table.buttons for b in row]
 
 
-async def wait_phase(chat: Chat, table: StoredMessage, label: str, timeout: float = 10) -> None:
+async def wait_phase(chat: Chat, table: StoredMessage, label: str, timeout: float = 20) -> None:
     await chat.wait_for(lambda: label in table.button_texts, timeout)
 
 

@@ -55,9 +55,9 @@ async def test_start_help_rules_and_the_command_menu() -> None:
             hello = await private.wait_message()
             assert "Добавьте меня в группу" in hello.content
             assert any("startgroup" in str(b.get("url")) for row in hello.keyboard for b in row)
-            await private.send(anna, "/new")
-            msg = await private.wait_message()
-            assert "работает в группе" in msg.content
+            await private.send(anna, "/new")  # solo, against computers (issue 14)
+            msg = await private.wait_message(lambda m: "Новая игра" in m.content)
+            assert "🤖 Добавить компьютер" in msg.button_texts
             # Аня has started the bot: her /help and /rules in the group are answered
             # privately (bot/replies.py), the group gets nothing
             await chat.send(anna, "/help")
@@ -77,7 +77,7 @@ async def test_start_help_rules_and_the_command_menu() -> None:
             groups = [c for c in commands if "all_group_chats" in str(c.params)]
             assert groups and all(
                 {c["command"] for c in call.params["commands"] if c.get("is_ephemeral")}
-                == {"rules", "help", "leave"}
+                == {"rules", "help", "leave", "top", "stats", "history", "notify"}
                 for call in groups
             )
 

@@ -15,6 +15,7 @@ from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
 from fake_telegram.server import FloodLimit, StoredMessage
 from tests.bot.e2e import (
     LEAVE_QUESTION,
+    data_of,
     leave_question,
     mover,
     open_lobby,
@@ -137,6 +138,10 @@ async def test_not_modified_is_harmless_and_a_deleted_table_is_posted_again(
             await tg.settle()
             answer = await press_latest(app, chat, player, table, "« Назад")
             assert not answer.show_alert
+            # its labels are on the table already (the menu's edit failed): wait for the
+            # edit that carries the stored version, not for a label
+            seq = (await record(app, chat)).seq
+            await chat.wait_for(lambda: any(f":{seq}:" in (d or "") for d in data_of(table)), 10)
             await wait_phase(chat, table, "▶ Выставить всё")
             answer = await chat.press(player, table, "⭐ Приоритет…")
             await wait_phase(chat, table, "« Назад")

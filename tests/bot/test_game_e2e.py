@@ -128,6 +128,7 @@ async def test_a_full_single_round_game_by_buttons(backend: str | None) -> None:
         chat = tg.group(members=users)
         async with running(settings_for(tg, backend)) as app:
             lobby = await open_lobby(chat, anna, boris, vika)
+            await chat.wait_for(lambda: "Вика" in lobby.content)
             assert "Вика" in lobby.content and "Начать" in lobby.button_texts[-1]
             table = await start_game(chat, anna, lobby)
             assert "Семидорожник" in table.content

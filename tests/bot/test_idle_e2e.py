@@ -95,8 +95,7 @@ async def deadline_of(app: App, chat: Chat) -> float | None:
     if isinstance(store, MemoryStore):
         return store._deadlines.get(chat.id)
     assert isinstance(store, RedisStore)
-    score = await store._redis.zscore(store._deadlines, str(chat.id))
-    return None if score is None else float(score)
+    return await store.deadline(chat.id)
 
 
 def join_data(rec: GameRecord) -> str:

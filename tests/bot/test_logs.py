@@ -17,6 +17,7 @@ from bot import logs, redact
 from fake_telegram import FakeTelegram
 from tests.bot.bot_process import BotRun, start_table
 from tests.bot.e2e import mover, open_lobby
+from tests.bot.hands import hand_of, versions
 from tests.bot.test_processes import play_a_turn
 
 TOKEN = "123456:AAHsecretSECRETsecret_0123456789abc"
@@ -99,13 +100,25 @@ async def test_a_game_at_debug_in_json_shows_no_token_and_no_hidden_tiles(
             lobby = await open_lobby(chat, *users)
             table = await start_table(chat, users[0], lobby)
             hands: list[str] = []
-            for _ in range(4):
+            for turn in range(4):
                 await chat.wait_for(lambda: mover(table, users) is not None, 10)
+                # two turns by the ephemeral hand, two by its fallback (the popup)
+                tg.server.ephemeral.fail = turn >= 2
                 for user in users:  # each looks at his hidden tiles
                     answer = await chat.press(user, table, by_data=hand_data(table), timeout=10)
-                    assert answer.show_alert and answer.text
-                    hands.append(answer.text)
+                    if turn >= 2:
+                        assert answer.show_alert and answer.text
+                        hands.append(answer.text)
+                        continue
+                    assert not answer.show_alert
+                    hand = await chat.wait_for(lambda u=user: hand_of(chat, u), 10)
+                    assert "фишки" in hand.content, hand.content  # his tiles, in words
+                    hands += [text for text, _ in versions(hand) if text]
+                    hands += [b.text for row in hand.buttons for b in row]
                 await play_a_turn(chat, table, users)
+            for user in users:  # the hands' later edits too
+                for hand in chat.ephemeral(user):
+                    hands += [text for text, _ in versions(hand) if text]
         finally:
             await run.stop()
     stderr = run.stderr()
@@ -115,11 +128,13 @@ async def test_a_game_at_debug_in_json_shows_no_token_and_no_hidden_tiles(
     assert any(r["level"] == "DEBUG" for r in records)
     assert any(r["logger"] == "bot.render_worker" for r in records)  # the render process too
     assert tg.token.partition(":")[2] not in stderr
-    # the popup of a player's tiles: none of its lines (a tile list) is ever logged
+    # a player's ephemeral hand (its caption, buttons) and the fallback's popup: none of
+    # their lines (a tile list) is ever logged, nor the hand's picture (a PNG, in base64)
     secret_lines = {line for text in hands for line in text.splitlines() if len(line) >= 6}
     assert secret_lines
     leaked = [line for line in secret_lines if line in stderr]
     assert not leaked, leaked
+    assert "iVBORw0KGgo" not in stderr and "\\x89PNG" not in stderr
 
 
 def hand_data(table: Any) -> str:

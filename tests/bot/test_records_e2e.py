@@ -18,7 +18,7 @@ from redis.asyncio import Redis
 
 from bot.app import App
 from bot.config import Settings
-from bot.storage import MemoryStore, RecordStatus
+from bot.storage import MemoryStore, RecordStatus, RedisStore
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from tests.bot.e2e import mover, open_lobby, record, running, settings_for, start_game, wait_phase
@@ -48,7 +48,8 @@ class Backend:
         assert self.settings.redis_url is not None
         client = Redis.from_url(self.settings.redis_url)
         try:
-            await client.set(f"{self.settings.redis_prefix}:game:{chat_id}", raw, ex=600)
+            tag = RedisStore.tag(chat_id)
+            await client.set(f"{self.settings.redis_prefix}:game:{tag}", raw, ex=600)
         finally:
             await client.aclose()
 

@@ -38,9 +38,9 @@ def _over(single_round: bool) -> State:
 
 
 def test_the_final_board_of_a_one_round_game_says_so() -> None:
-    line, _ = board._status_line(GAME.view(_over(True), None))
+    line, _ = board._status_line(GAME.view(_over(True), None), T)
     assert line == "Игра на один кон сыграна"
-    line, _ = board._status_line(GAME.view(_over(False), None))
+    line, _ = board._status_line(GAME.view(_over(False), None), T)
     assert line == "Игра сыграна до 144 очков"
 
 
@@ -48,8 +48,8 @@ def test_the_board_has_no_unexplained_cycle_or_discard_count() -> None:
     view = GAME.view(build(options={"target_score": 72}), None)
     view = view.model_copy(update={"cycle_no": 2, "round_no": 5, "out_count": 17})
     part = _Texts()
-    board._draw_round(part, view, None)  # type: ignore[arg-type]
-    line, _ = board._status_line(view)
+    board._draw_round(part, view, None, T)  # type: ignore[arg-type]
+    line, _ = board._status_line(view, T)
     drawn = " ".join([*part.texts, line])
     assert "Кон 5" in drawn and "цикл" not in drawn and "сброшено" not in drawn, drawn
 

@@ -19,6 +19,7 @@ from games.seven_tracks import Phase, State
 from games.seven_tracks.model import kind_of
 from tests.bot.e2e import engine_state, open_lobby, record, running, settings_for, start_game
 from tests.bot.e2e import wait_phase as wait_button
+from tests.bot.hands import hand_of
 from tests.games.seven_tracks.builder import build, roll
 
 PRIORITY = "⭐ Приоритет…"
@@ -131,8 +132,11 @@ async def test_place_all_and_the_hint_offer_the_priority_tile_when_nothing_fits(
             assert "⏭" in answer.text and "вместо добора" in answer.text.lower(), answer.text
             s = await engine_state(app, chat)
             assert s.turn.draws == 0 and hand_kinds(s, seat) == ["K", "R", "SK"]  # no draw
-            hint = await chat.press(mover, table, "🂠 Мои фишки")
-            assert "⏭" in hint.text and "Приоритет" in hint.text, hint.text
+            # his private hand says it too, and offers the tile (tests/bot/hands.py)
+            await chat.press(mover, table, "🂠 Мои фишки")
+            hand = await chat.wait_for(lambda: hand_of(chat, mover), 5)
+            assert "⏭" in hand.content and "Приоритет" in hand.content, hand.content
+            assert any("⏭" in x for x in hand.button_texts), hand.button_texts
             # told once, he declines: pressed again, it draws until a tile fits (🟨, then 🟩)
             answer = await chat.press(mover, table, "▶ Выставить всё")
             assert not answer.show_alert, answer

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
 import socket
 import subprocess
 from pathlib import Path
@@ -167,3 +168,28 @@ async def wait_port(port: int) -> None:
         writer.close()
         return
     raise RuntimeError(f"nothing listens on {port}")
+
+
+async def test_keys_of_the_older_untagged_format_are_renamed_once_at_start(
+    redis_url: str,
+) -> None:
+    """Before hash tags (Redis Cluster) the keys read `nastolka:game:-100`; a newer bot
+    renames them at start, so no game, quarantined value or deadline is lost."""
+    store = RedisStore(redis_url, prefix=f"old-{secrets.token_hex(3)}")
+    p, raw = store._prefix, store._redis
+    try:
+        rec = record(chat_id=-100, version=4)
+        await raw.set(f"{p}:game:-100", rec.model_dump_json())
+        await raw.rpush(f"{p}:quarantine:-200", "junk")
+        await raw.zadd(f"{p}:deadlines", {"-100": 7.0, "-300": 9.0})
+        assert await store.get(-100) is None  # not found under today's key
+        assert await store.migrate_keys() == 4
+        got = await store.get(-100)
+        assert got is not None and got.version == 4
+        assert await store.quarantined(-200) == [b"junk"]
+        assert await store.deadline(-100) == 7.0 and await store.deadline(-300) == 9.0
+        assert sorted(await store.claim_due(10.0, 30.0)) == [-300, -100]
+        assert await store.migrate_keys() == 0  # once: nothing of the old format is left
+        assert [k async for k in raw.scan_iter(match=f"{p}:*") if "{" not in k] == []
+    finally:
+        await store.close()

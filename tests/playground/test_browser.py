@@ -44,7 +44,7 @@ ARGS = [
 PHONE = {"width": 412, "height": 915}
 DESKTOP = {"width": 1280, "height": 1000}
 TIMEOUT = 10_000  # ms, for one expectation
-TABLE = ".msg.has-photo"
+TABLE = ".msg.has-photo:not(.ephemeral)"  # a player's hand is a picture too, his alone
 
 # a usual Семидорожник turn: roll, place, finish (the first that is shown is pressed)
 TURN_PLAN = ["Два кубика", "Один кубик", "Выставить всё", "Взять из кассы", "Закончить ход"]
@@ -202,14 +202,16 @@ async def scenario(browser: Any, playground: Playground, tmp_path: Path) -> None
     )
     await synced(anna, playground)
 
-    # a player looks at his tiles: the bot's show_alert answer is a popup
-    await click(boris, "Мои фишки")
-    await expect(boris.locator("#modal")).to_be_visible()
-    await expect(boris.locator("#modal .modal-text")).to_contain_text("фишки")
-    await boris.wait_for_timeout(200)  # the popup's fade-in
-    await boris.screenshot(path=str(tmp_path / "alert.png"))
-    await boris.locator("#modal .modal-ok").click()
-    await expect(boris.locator("#modal")).to_be_hidden()
+    # a player looks at his tiles: an ephemeral message in the group, in his view alone
+    answer = await click(boris, "Мои фишки")
+    assert not answer.get("show_alert"), answer
+    hand = boris.locator(".msg.ephemeral[data-from='bot']").last
+    await expect(hand).to_be_visible()
+    await expect(hand.locator(".only-you")).to_have_text("👁 видно только вам")
+    await expect(hand).to_contain_text("фишки")
+    await expect(hand.locator("img.photo")).to_be_visible()
+    await expect(anna.locator(".msg.ephemeral")).to_have_count(0)  # not in Аня's view
+    await boris.screenshot(path=str(tmp_path / "hand.png"))
 
     # several turns, each by the member whose turn it is, clicking only visible buttons
     turns: list[tuple[str, list[str]]] = []

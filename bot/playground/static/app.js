@@ -209,6 +209,11 @@ function keyboardNode(view) {
   return kb;
 }
 
+// An ephemeral message (Bot API 10.2) is shown only to its one member.
+function hiddenFromMe(view) {
+  return view.visible_to !== undefined && view.visible_to !== null && view.visible_to !== S.me;
+}
+
 function messageNode(view, previous) {
   const service = serviceText(view);
   if (!view.text && !view.caption && !view.photo && service !== null) {
@@ -251,6 +256,10 @@ function messageNode(view, previous) {
     if (view.photo.url) img.src = view.photo.url;
     img.dataset.fileId = view.photo.file_id;
     bubble.append(img);
+  }
+  if (view.ephemeral_id !== undefined && view.ephemeral_id !== null) {
+    row.classList.add("ephemeral");
+    bubble.append(el("div", "only-you", "👁 видно только вам"));
   }
   const content = view.text !== null && view.text !== undefined ? view.text : view.caption;
   const entities = view.text !== null && view.text !== undefined ? view.entities : view.caption_entities;
@@ -387,7 +396,7 @@ function renderMessages() {
   if (!chat) return;
   let previous = null;
   for (const view of chat.messages.values()) {
-    if (view.deleted) continue;
+    if (view.deleted || hiddenFromMe(view)) continue;
     box.append(messageNode(view, previous));
     previous = view;
   }
@@ -435,11 +444,11 @@ function upsert(view) {
   const box = $("#messages");
   const stick = nearBottom();
   const old = box.querySelector(`[data-id="${view.message_id}"]`);
-  if (view.deleted) {
+  if (view.deleted || hiddenFromMe(view)) {
     if (old) old.remove();
     return;
   }
-  const views = [...chat.messages.values()].filter((v) => !v.deleted);
+  const views = [...chat.messages.values()].filter((v) => !v.deleted && !hiddenFromMe(v));
   const index = views.findIndex((v) => v.message_id === view.message_id);
   const node = messageNode(view, index > 0 ? views[index - 1] : null);
   if (old) replaceNode(old, node);
@@ -511,6 +520,7 @@ async function press(view, button, node) {
   try {
     const answer = await post("/api/press", {
       user: S.me, chat_id: view.chat_id, message_id: view.message_id, data: button.callback_data,
+      ephemeral_id: view.ephemeral_id === undefined ? null : view.ephemeral_id,
     });
     if (answer.error) toast(answer.error);
     else if (answer.text && answer.show_alert) alertBox(answer.text);

@@ -1,0 +1,194 @@
+"""The bot-wide send budget: all instances together stay under `rate` Telegram calls a
+second (Telegram allows a bot about 30), fairly between chats, most urgent first.
+
+- **Shared through the store.** Each instance says every `HEARTBEAT` seconds that it is
+  alive (`Store.alive_instances`) and takes an equal share, `rate / instances`; an
+  instance that stops is forgotten after `ALIVE` seconds. No call waits on Redis.
+- **Paced.** An instance's calls leave at most one every `instances / rate` seconds, so
+  no second holds more than its share (Telegram counts calls in a moving second).
+- **Most urgent first** (`Priority`): answers to presses, then table edits, then new game
+  messages (summaries, standings), then pings and replies to commands. The priority of a
+  call comes from its method, or from `priority` set around it (`urgency`).
+- **Fair between chats.** Within a priority, calls are served by start-time fair
+  queueing: each chat's next call is stamped one step after its previous one (or after
+  the last served stamp, when the chat was quiet), so a busy chat takes turns with quiet
+  ones instead of going first with all its calls.
+
+Under overload the table of a chat is coalesced by its worker (one edit in flight, the
+latest state next: `bot/service/table_worker.py`), so nothing queues without bound.
+
+    >>> Priority.of("answerCallbackQuery"), Priority.of("editMessageMedia")
+    (<Priority.ANSWER: 0>, <Priority.TABLE: 1>)
+    >>> Priority.of("getUpdates") is None  # not a call the budget counts
+    True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import logging
+import secrets
+import time
+from collections.abc import Iterator
+from contextvars import ContextVar
+from enum import IntEnum
+from typing import Any
+
+from aiogram import Bot
+from aiogram.client.session.middlewares.base import (
+    BaseRequestMiddleware,
+    NextRequestMiddlewareType,
+)
+from aiogram.methods import Response, TelegramMethod
+
+from bot import metrics
+from bot.storage import Store, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT = 1.0  # seconds between an instance's "alive"
+ALIVE = 3.5  # seconds an instance counts as alive after its last "alive"
+COUNTED = ("send", "edit", "delete", "answer", "copy", "forward", "stop")
+
+
+class Priority(IntEnum):
+    ANSWER = 0  # answerCallbackQuery: the presser waits for it
+    TABLE = 1  # the living table: edits
+    GAME = 2  # new game messages: summaries, standings, the table itself
+    LOW = 3  # pings, replies to commands, clean-up
+
+    @classmethod
+    def of(cls, method: str) -> Priority | None:
+        """The priority of a call by its method; None for calls the budget doesn't count."""
+        if not method.startswith(COUNTED):
+            return None
+        if method == "answerCallbackQuery":
+            return cls.ANSWER
+        if method.startswith("edit"):
+            return cls.TABLE
+        if method.startswith("delete"):
+            return cls.LOW
+        return cls.GAME
+
+
+#: set around a call whose priority is not its method's (a ping, a reply to a command)
+priority: ContextVar[Priority | None] = ContextVar("nastolka_send_priority", default=None)
+
+
+@contextlib.contextmanager
+def urgency(level: Priority) -> Iterator[None]:
+    """Calls made inside go out with priority `level`."""
+    token = priority.set(level)
+    try:
+        yield
+    finally:
+        priority.reset(token)
+
+
+class GlobalBudget(BaseRequestMiddleware):
+    """The session middleware that paces every counted call (see the module's text)."""
+
+    def __init__(self, store: Store, rate: float) -> None:
+        self.store = store
+        self.rate = float(rate)
+        self.instance = secrets.token_hex(6)
+        self.instances = 1
+        self._queue: list[tuple[int, float, int, asyncio.Future[None]]] = []
+        self._seq = itertools.count()
+        self._stamp: dict[int | str | None, float] = {}  # chat -> its last call's stamp
+        self._served = 0.0  # the stamp of the last call served
+        self._next = 0.0  # monotonic time the next call may leave
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def interval(self) -> float:
+        """Seconds between two calls of this instance."""
+        return self.instances / self.rate
+
+    async def start(self) -> None:
+        await self._beat()
+        self._tasks = [
+            asyncio.create_task(self._heartbeat(), name="budget-heartbeat"),
+            asyncio.create_task(self._pump(), name="budget-pump"),
+        ]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        for *_, waiter in self._queue:
+            if not waiter.done():
+                waiter.set_result(None)  # let the last calls of a stopping bot go
+        self._queue.clear()
+
+    async def _beat(self) -> None:
+        try:
+            alive = await self.store.alive_instances(self.instance, ALIVE)
+        except StoreUnavailable:
+            return  # keep the last known share
+        if alive != self.instances:
+            log.info("send budget: %d instances, %.1f calls/s each", alive, self.rate / alive)
+        self.instances = max(1, alive)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            await self._beat()
+
+    def _enqueue(self, level: Priority, chat: int | str | None) -> asyncio.Future[None]:
+        stamp = max(self._served, self._stamp.get(chat, 0.0)) + 1.0
+        if len(self._stamp) > 10_000:  # quiet chats' stamps are below `_served`: drop them
+            self._stamp = {c: s for c, s in self._stamp.items() if s > self._served}
+        self._stamp[chat] = stamp
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, (int(level), stamp, next(self._seq), waiter))
+        self._wake.set()
+        return waiter
+
+    async def _pump(self) -> None:
+        while True:
+            while not self._queue:
+                self._wake.clear()
+                await self._wake.wait()
+            delay = self._next - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            while self._queue:
+                _, stamp, _, waiter = heapq.heappop(self._queue)
+                if not waiter.done():  # a cancelled call gives its place to the next
+                    self._served = max(self._served, stamp)
+                    waiter.set_result(None)
+                    break
+            self._next = max(self._next, time.monotonic()) + self.interval
+
+    async def wait_turn(self, method: str, chat: int | str | None) -> None:
+        """Wait until a call of `method` in `chat` may leave."""
+        level = priority.get() or Priority.of(method)
+        if level is None:
+            return
+        started = time.monotonic()
+        await self._enqueue(level, chat)
+        waited = time.monotonic() - started
+        if waited > 0.05:
+            metrics.flood_wait("global", waited)
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[Any],
+        bot: Bot,
+        method: TelegramMethod[Any],
+    ) -> Response[Any]:
+        if self._tasks:
+            chat = getattr(method, "chat_id", None)
+            await self.wait_turn(method.__api_method__, chat)
+        return await make_request(bot, method)
+
+
+__all__ = ["GlobalBudget", "Priority", "priority", "urgency"]

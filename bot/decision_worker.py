@@ -1,0 +1,60 @@
+"""The decision process: `python -m bot.decision_worker`, started by bot/decisions.py.
+
+The pipes and frames of bot/pipes.py: jobs on stdin, answers on
+its own copy of stdout, one frame each — a 4-byte big-endian length, then a pickle:
+`(function, args)` in (`bot.decisions.decide_job` and the job: the game, the level, the
+seat's view as JSON, the legal actions encoded, the seed), `(True, action)` or
+`(False, exception)` out, in order. It imports the games only (no renderer, no bot), runs
+below the bot's CPU priority, and ends when stdin closes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import typing
+from functools import cache
+
+from pydantic import BaseModel
+
+import games
+from bot.pipes import serve
+from games.players import decide
+
+NICE = 10  # as the render processes' (bot/pictures.py RENDER_NICE)
+
+
+@cache
+def view_type(game_id: str) -> type[BaseModel]:
+    """The class of the game's views (the return type of its engine's `view`)."""
+    engine = type(games.get(game_id))
+    found: type[BaseModel] = typing.get_type_hints(engine.view)["return"]
+    return found
+
+
+def decide_job(game_id: str, level: str, view_json: str, legal: list[str], seed: int) -> str:
+    """The worker's side: the chosen action of `level`, encoded."""
+    game = games.get(game_id)
+    view = view_type(game_id).model_validate_json(view_json)
+    actions = [game.decode_action(x) for x in legal]
+    return game.encode_action(decide(game_id, level, view, actions, seed))
+
+
+def main() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot decides when we stop
+    results = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # a stray print goes to stderr, never into the answers
+    with contextlib.suppress(OSError):  # not allowed: decide at the normal priority
+        os.nice(NICE)
+    for game_id in games.ids():  # the games and their policies, before "ready"
+        games.get(game_id)
+        with contextlib.suppress(ModuleNotFoundError):
+            __import__(f"games.{game_id}.policies")
+
+    serve(results, sys.stdin.buffer)
+
+
+if __name__ == "__main__":
+    main()

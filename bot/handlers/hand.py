@@ -1,0 +1,66 @@
+"""The private hand's presses (bot/service/hands.py): «🂠 Мои фишки» on the table, the
+buttons of a player's ephemeral hand in the group, and those of the private-chat
+fallback. Every game press still goes through `GameService.play_press` and its checks."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.types import CallbackQuery
+
+from bot.callbacks import PlayCB
+from bot.service import GameService
+from bot.service.hands import HandCB, hands_for
+
+
+async def _press(query: CallbackQuery, service: GameService, chat_id: int, data: PlayCB) -> None:
+    """A game press from outside the table message (no table message id to check)."""
+    try:
+        answer = await service.play_press(
+            chat_id, query.from_user.id, None, data, hold_picture=True
+        )
+        await query.answer(answer.text, show_alert=answer.alert)
+    finally:
+        service.answered(chat_id)
+
+
+async def hand_button(query: CallbackQuery, callback_data: PlayCB, service: GameService) -> None:
+    """«🂠 Мои фишки»: his hand ephemerally (or the fallback's popup)."""
+    msg = query.message
+    if msg is None:
+        await query.answer(service.t()("press.old_button"))
+        return
+    answer = await hands_for(service.ctx).open(query, callback_data)
+    if answer is not None:
+        service.table.kick(msg.chat.id)  # the table's keyboard follows how he sees his hand
+    else:  # not a private-hand game, an old button...: the table's answer
+        answer = await service.play_press(
+            msg.chat.id, query.from_user.id, msg.message_id or None, callback_data
+        )
+    await query.answer(answer.text, show_alert=answer.alert)
+
+
+async def ephemeral_button(
+    query: CallbackQuery, callback_data: PlayCB, service: GameService
+) -> None:
+    """A button of his ephemeral hand in the group."""
+    msg = query.message
+    assert msg is not None
+    await _press(query, service, msg.chat.id, callback_data)
+
+
+async def private_button(query: CallbackQuery, callback_data: HandCB, service: GameService) -> None:
+    """A hand button in his private chat (the fallback): a press in the group's game."""
+    data = PlayCB(g=callback_data.g, s=callback_data.s, c=callback_data.c)
+    await _press(query, service, callback_data.ch, data)
+
+
+def make_router() -> Router:
+    """A fresh router (a router can be attached to one dispatcher only); before the
+    table's (bot/handlers/play.py), which answers every other PlayCB."""
+    router = Router(name="hand")
+    router.callback_query.register(hand_button, PlayCB.filter(F.c == "hand"))
+    router.callback_query.register(
+        ephemeral_button, PlayCB.filter(), F.message.ephemeral_message_id
+    )
+    router.callback_query.register(private_button, HandCB.filter())
+    return router

@@ -1,0 +1,100 @@
+"""A player's private hand in the group, per game: what his ephemeral hand message shows.
+
+A `HandKeeper` (one per game with hidden hands, `keeper(game_id)`) turns the state into
+what one player alone may see — `view`: his tiles as a picture, a caption and, when it is
+his decision, the buttons that depend on his hand — and says which of the table's public
+buttons the private hand replaces (`public`). The buttons carry the presenter's short
+codes (with the record's `seq`, like the table's), so a press on them goes through the
+same checks as any press (bot/service/moves.py) and says nothing of the hand beyond
+what the player himself sees.
+
+    >>> from games.dominas import GAME
+    >>> s = GAME.new([1, 2], seed=3)
+    >>> v = keeper("dominas").view(s, s.players[s.current], {}, {}, get_translator("ru"))
+    >>> v is not None and v.picture()[:4] == b"\\x89PNG" and bool(v.buttons)
+    True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from bot.presenters.base import Btn
+from locales import Translator, get_translator
+
+__all__ = ["HandKeeper", "HandView", "Shown", "get_translator", "keeper"]
+
+
+class Shown(StrEnum):
+    """How the player to move sees his hand now (what the public keyboard may leave out)."""
+
+    NONE = "none"  # he has not opened it yet
+    EPHEMERAL = "ephemeral"  # an ephemeral message in the group, kept up to date
+    FALLBACK = "fallback"  # ephemeral messages failed: the popup, the private chat, the table
+
+
+@dataclass(frozen=True)
+class HandView:
+    """One player's private hand: `caption` (HTML), `buttons` (only on his decision) and
+    the picture, drawn by `picture()`; `picture_key` changes exactly when it would."""
+
+    caption: str
+    buttons: list[list[Btn]]
+    picture_key: str
+    picture: Callable[[], bytes] = field(compare=False)
+
+    def key(self, seq: int) -> str:
+        """What the message shows (the `seq` only while it has buttons): equal keys, no edit."""
+        rows = [[(b.text, b.code) for b in row] for row in self.buttons]
+        payload = json.dumps(
+            [self.caption, rows, self.picture_key, seq if rows else None], ensure_ascii=False
+        )
+        return hashlib.sha1(payload.encode()).hexdigest()[:16]
+
+
+def digest(value: Any) -> str:
+    return hashlib.sha1(json.dumps(value, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+class HandKeeper(Protocol):
+    def view(
+        self,
+        state: BaseModel,
+        user: int,
+        ui: dict[str, Any],
+        names: dict[int, str],
+        t: Translator,
+    ) -> HandView | None:
+        """What `user` alone sees of his hand (None: he holds no hand in this game)."""
+        ...
+
+    def public(self, state: BaseModel, buttons: list[list[Btn]], shown: Shown) -> list[list[Btn]]:
+        """The table's keyboard without what the private hand of the player to move,
+        shown as `shown`, carries."""
+        ...
+
+
+def keeper(game_id: str) -> HandKeeper | None:
+    """The game's hand keeper; None for a game without private hands."""
+    if game_id == "dominas":
+        from bot.hands.dominas import DominasHand
+
+        return DominasHand()
+    if game_id == "seven_tracks":
+        from bot.hands.seven_tracks import SevenTracksHand
+
+        return SevenTracksHand()
+    return None
+
+
+def without(buttons: list[list[Btn]], drop: Callable[[str], bool]) -> list[list[Btn]]:
+    """`buttons` without those whose code `drop` says; empty rows go too."""
+    rows = [[b for b in row if not drop(b.code)] for row in buttons]
+    return [row for row in rows if row]

@@ -1,0 +1,72 @@
+"""«Мастер» of «ДОМИНА*С»: determinized Monte Carlo over the placements (games.search).
+
+Each sample deals the tiles this seat cannot see into the other hands and the bazaar at
+random, in the sizes the view shows (`games.dominas.determinize`); every candidate
+placement is tried on the same deal and played on by «опытный» for every seat for six
+actions (the next players' answers), and the position is scored by tiles in hand (the
+fewer the better: a game is won by the first empty hand and scored by the tiles left)
+and the match totals. A placement must look better by `margin` (about one tile) to
+overturn «опытный»'s choice: a few samples are noisy.
+
+Example:
+    >>> import random
+    >>> from games.dominas import GAME
+    >>> s = GAME.new([1, 2], seed=2)
+    >>> s, _ = GAME.apply(s, GAME.legal_actions(s)[0])
+    >>> quick = MASTER.with_budget(0.05, iterations=2)
+    >>> quick.choose(GAME.view(s, GAME.to_act(s)), GAME.legal_actions(s), random.Random(0)) \\
+    ...     in GAME.legal_actions(s)
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.dominas.determinize import sample
+from games.dominas.engine import GAME, side_tiles, totals
+from games.dominas.model import Action, ActionType, State, View
+from games.dominas.policies import EXPERIENCED
+from games.search import Master, place_value
+
+
+def evaluate(state: State, seat: int) -> float:
+    """`seat`'s side in [0, 1]: match totals and tiles in hand against the best other side."""
+    if GAME.is_over(state):
+        return place_value(GAME, state, seat)
+    side = state.side_of[seat]
+    tiles = side_tiles(state)
+    points = totals(state)
+    value = [points[x] - 3 * tiles[x] for x in range(len(tiles))]
+    best = max((v for x, v in enumerate(value) if x != side), default=value[side])
+    return min(1.0, max(0.0, 0.5 + (value[side] - best) / 60.0))
+
+
+def _prune(view: View, legal: Sequence[Action]) -> Sequence[Action]:
+    """One placement per tile (its first nest and variant) when there are many."""
+    if len(legal) <= 8:
+        return legal
+    seen: set[str] = set()
+    out: list[Action] = []
+    for a in legal:
+        key = a.tile or a.type.value
+        if a.type is ActionType.PLACE and key in seen:
+            continue
+        seen.add(key)
+        out.append(a)
+    return out
+
+
+MASTER = Master(
+    game=GAME,
+    sample=sample,
+    evaluate=evaluate,
+    rollout=EXPERIENCED,
+    fallback=EXPERIENCED,
+    horizon=6,
+    iterations=40,
+    margin=0.04,
+    prune=_prune,
+)
+
+__all__ = ["MASTER", "evaluate"]

@@ -1,0 +1,82 @@
+"""No wasted calls (issue 19): the bot never sends an edit that would change nothing.
+
+Presses that come together in a lobby each start an edit to the latest lobby; the first
+of them already shows the later presses, so the others must not be sent at all
+(bot/shown.py) — before, each earned «message is not modified».
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from fake_telegram import FakeTelegram
+from fake_telegram.server import ApiCall
+from tests.bot.e2e import open_lobby, running, settings_for, start_game
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        yield server
+
+
+def not_modified(calls: list[ApiCall]) -> list[ApiCall]:
+    return [c for c in calls if not c.ok and "not modified" in (c.description or "")]
+
+
+async def test_presses_together_in_a_lobby_send_no_edit_that_changes_nothing(
+    tg: FakeTelegram,
+) -> None:
+    users = [tg.user(4100 + i, name) for i, name in enumerate(["Аня", "Борис", "Вера", "Глеб"])]
+    chats = [tg.group(members=users) for _ in range(4)]
+    async with running(settings_for(tg)):
+        lobbies = []
+        for chat in chats:
+            await chat.send(users[0], "/new")
+            lobbies.append(await chat.wait_message(lambda m: "Новая игра" in m.content))
+        # in every chat three players join at once, then the creator picks options fast
+        await asyncio.gather(
+            *(
+                chat.press(user, lobby, contains="Играть")
+                for chat, lobby in zip(chats, lobbies, strict=True)
+                for user in users[1:]
+            )
+        )
+        for chat, lobby in zip(chats, lobbies, strict=True):
+            await chat.wait_for(lambda lobby=lobby: "Глеб" in lobby.content, timeout=10)
+            await chat.wait_for(lambda lobby=lobby: "Вера" in lobby.content, timeout=10)
+        await tg.settle(quiet=0.3)
+        edits = tg.server.calls_of("editMessageText")
+        assert edits, "the lobbies were edited"
+        assert not_modified(edits) == [], [c.description for c in not_modified(edits)]
+        for lobby in lobbies:
+            assert all(name in lobby.content for name in ("Аня", "Борис", "Вера", "Глеб"))
+
+
+def uploads(call: ApiCall) -> bool:
+    return any(key.startswith("<upload:") for key in call.params)
+
+
+async def test_a_picture_telegram_has_is_sent_by_its_file_id(tg: FakeTelegram) -> None:
+    """`/table` sends the table anew at the bottom, its picture unchanged: by the file_id
+    Telegram gave the first upload (bot/uploaded.py), not uploaded again."""
+    anna, boris = tg.user(4201, "Аня"), tg.user(4202, "Борис")
+    chat = tg.group(members=[anna, boris])
+    async with running(settings_for(tg, first_move_seconds=0)):
+        lobby = await open_lobby(chat, anna, boris)
+        table = await start_game(chat, anna, lobby)
+        await tg.settle(quiet=0.3)
+        assert table.photo is not None
+        before = len(tg.server.upload_digests)
+        await chat.send(anna, "/table")
+        again = await chat.wait_message(lambda m: m.photo is not None, after=table, timeout=10)
+        await tg.settle(quiet=0.3)
+        assert again.photo is not None and again.photo.file_id == table.photo.file_id
+        assert again.photo.data == table.photo.data  # the same picture, shown twice
+        sends = [c for c in tg.server.calls_of("sendPhoto") if c.ok]
+        assert len(sends) == 2 and not uploads(sends[-1]), sends[-1].params
+        assert len(tg.server.upload_digests) == before
+        assert sum(tg.server.upload_digests.values()) == before
