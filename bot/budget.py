@@ -51,6 +51,7 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT = 1.0  # seconds between an instance's "alive"
 ALIVE = 3.5  # seconds an instance counts as alive after its last "alive"
+PRUNE_AT = 10_000  # chats' stamps kept before the quiet ones are dropped
 COUNTED = ("send", "edit", "delete", "answer", "copy", "forward", "stop")
 
 
@@ -99,6 +100,7 @@ class GlobalBudget(BaseRequestMiddleware):
         self._queue: list[tuple[int, float, int, asyncio.Future[None]]] = []
         self._seq = itertools.count()
         self._stamp: dict[int | str | None, float] = {}  # chat -> its last call's stamp
+        self._prune_at = PRUNE_AT
         self._served = 0.0  # the stamp of the last call served
         self._next = 0.0  # monotonic time the next call may leave
         self._wake = asyncio.Event()
@@ -144,8 +146,9 @@ class GlobalBudget(BaseRequestMiddleware):
 
     def _enqueue(self, level: Priority, chat: int | str | None) -> asyncio.Future[None]:
         stamp = max(self._served, self._stamp.get(chat, 0.0)) + 1.0
-        if len(self._stamp) > 10_000:  # quiet chats' stamps are below `_served`: drop them
+        if len(self._stamp) > self._prune_at:  # quiet chats' stamps are below `_served`
             self._stamp = {c: s for c, s in self._stamp.items() if s > self._served}
+            self._prune_at = max(PRUNE_AT, 2 * len(self._stamp))  # not again at every call
         self._stamp[chat] = stamp
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._queue, (int(level), stamp, next(self._seq), waiter))
@@ -170,7 +173,8 @@ class GlobalBudget(BaseRequestMiddleware):
 
     async def wait_turn(self, method: str, chat: int | str | None) -> None:
         """Wait until a call of `method` in `chat` may leave."""
-        level = priority.get() or Priority.of(method)
+        chosen = priority.get()  # (Priority.ANSWER is 0: not `or`)
+        level = Priority.of(method) if chosen is None else chosen
         if level is None:
             return
         started = time.monotonic()

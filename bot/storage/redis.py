@@ -255,7 +255,8 @@ class RedisStore:
         quarantine and notice markers, the one sorted set of deadlines) to today's; run at
         start, safe to run by several instances at once. Returns the keys moved. A cluster
         never held the old format (its scripts would have failed), so it has none."""
-        if self.cluster:
+        done = f"{self._prefix}:{{keys}}:tagged"  # set once renamed: later starts skip the scan
+        if self.cluster or await self._redis.exists(done):
             return 0
         moved = 0
         for kind in ("game", "quarantine", "lost"):
@@ -278,6 +279,7 @@ class RedisStore:
                     await self._redis.zadd(shard, {member: score}, nx=True)
                     moved += 1
             await self._redis.delete(old)
+        await self._redis.set(done, "1")
         return moved
 
     @_guarded
