@@ -13,7 +13,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.methods import EditMessageText
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import idle, phone
+from bot import idle, phone, turn_timers
 from bot.callbacks import LobbyCB
 from bot.memory.keeper import memory_of
 from bot.presenters.base import Presenter
@@ -51,11 +51,7 @@ class Lobby:
         return [*minutes, 0.0]
 
     def timer_label(self, seconds: float, t: Translator) -> str:
-        if seconds <= 0:
-            return t("lobby.timer_off")
-        if seconds % 60 == 0:
-            return t("lobby.timer_min", n=int(seconds // 60))
-        return t("lobby.timer_sec", n=int(seconds))
+        return turn_timers.label(seconds, t)
 
     def lobby_text(self, rec: GameRecord) -> str:
         ctx = self.ctx
