@@ -5,11 +5,16 @@ picture, the summaries and the standings."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
+
+import pytest
 
 from bot.app import App
 from bot.storage import RecordStatus
-from fake_telegram import FakeTelegram
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 from tests.bot.e2e import (
     leave_question,
     open_lobby,
@@ -66,3 +71,46 @@ async def test_at_the_end_of_a_game_the_chat_keeps_only_what_lasts(backend: str 
             assert "Итоговые места" in final.content and moved.buttons == []
             delete_calls = chat.calls("deleteMessages")
             assert delete_calls and all(c.ok for c in delete_calls)
+
+
+async def close_a_lobby(
+    tg: FakeTelegram, app: App, chat: Chat, anna: User, vika: User, *, refused: bool
+) -> tuple[StoredMessage, StoredMessage, StoredMessage]:
+    """Аня opens a lobby, Вика's /leave (or /cancel) is refused in the group, Аня closes the lobby
+    (`refused`: Telegram refuses the deletion): the lobby, the refusal, the question."""
+    await chat.send(anna, "/new")
+    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    # a refusal in the group (another one each time: a repeat within minutes gets none)
+    await chat.send(vika, "/cancel" if refused else "/leave")
+    not_in = await chat.wait_message(lambda m: "закроется" in m.content or "не участ" in m.content)
+    await chat.send(anna, "/cancel")
+    question = await chat.wait_message(lambda m: "Да, завершить" in " ".join(m.button_texts))
+    if refused:  # e.g. the bot lost its rights meanwhile
+        tg.server.inject_error("deleteMessages", 400, "Bad Request: CHAT_FORBIDDEN")
+    calls = len(chat.calls("deleteMessages"))
+    await chat.press(anna, question, contains="Да, завершить")
+    await chat.wait_for(lambda: not lobby.buttons)
+    await chat.wait_for(lambda: len(chat.calls("deleteMessages")) > calls, 10)
+    async with asyncio.timeout(10):
+        while (await record(app, chat)).transient:
+            await asyncio.sleep(0.05)
+    await tg.settle()
+    return lobby, not_in, question
+
+
+async def test_a_closed_lobby_takes_its_refusals_along_and_a_failed_delete_is_let_go(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with FakeTelegram() as tg:
+        anna, vika = tg.user(16411, "Аня"), tg.user(16412, "Вика")
+        chat = tg.group(members=[anna, vika])
+        async with running(settings_for(tg)) as app:
+            lobby, not_in, question = await close_a_lobby(tg, app, chat, anna, vika, refused=False)
+            assert not_in.deleted
+            assert not question.deleted and not lobby.deleted  # lasting: what happened
+            lobby, not_in, question = await close_a_lobby(tg, app, chat, anna, vika, refused=True)
+            assert not not_in.deleted  # Telegram refused: it stays, the bot goes on
+            assert not question.deleted and not lobby.deleted
+    assert any("not deleted" in r.getMessage() for r in caplog.records)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
