@@ -170,8 +170,8 @@ class Pings:
         await self.ctx.update(chat_id, store)
 
     def _left(self, rec: GameRecord, t: Translator) -> str | None:
-        """A slow turn's time left in words («23 часа»), else None (a fast timer: the
-        table's caption counts it down)."""
+        """A slow turn's time left in words («23 часа»), else None (a fast turn is
+        played at one sitting: the ping needs no clock)."""
         if rec.turn_deadline is None or not is_slow(self.ctx.turn_seconds(rec)):
             return None
         return idle.span(rec.turn_deadline - self.ctx.clock(), t, up=True)
