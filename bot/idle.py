@@ -3,7 +3,8 @@
 A record's `active_at` is the last press of a player (the lobby's creation, a lobby
 button, a move); records stored before the field existed use their last write.
 
-- A lobby with no press for `LOBBY_EXPIRE_MINUTES` (30; 0 = never) is closed by the
+- A lobby with no press for `LOBBY_EXPIRE_MINUTES` (30; 0 = never; with a slow turn
+  timer picked, that timer: 12 hours of a 12-hour game) is closed by the
   deadline poller: its deadline in the store's shared set is the expiry time, so it
   fires once, on whichever instance is alive, also after a restart.
 - A game (or a lobby that never expires) whose players all stayed silent longer than
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import math
 
+from bot import turn_timers
 from bot.config import Settings
 from bot.storage import GameRecord, RecordStatus
 from locales import Translator
@@ -35,11 +37,23 @@ def last_active(rec: GameRecord) -> float:
     return rec.active_at if rec.active_at is not None else rec.updated_at
 
 
+def lobby_lifetime(rec: GameRecord, settings: Settings) -> float:
+    """Seconds without a press after which the lobby closes (0: never): LOBBY_EXPIRE_MINUTES,
+    or the turn timer when a slow one is picked (a game over days gathers its players
+    over hours too)."""
+    if settings.lobby_expire_minutes <= 0:
+        return 0.0
+    seconds = settings.turn_seconds if rec.turn_seconds is None else rec.turn_seconds
+    lifetime = settings.lobby_expire_minutes * 60
+    return max(lifetime, seconds) if turn_timers.is_slow(seconds) else lifetime
+
+
 def lobby_expires_at(rec: GameRecord, settings: Settings) -> float | None:
     """When the open lobby closes by itself (None: it doesn't)."""
-    if rec.status != RecordStatus.LOBBY or settings.lobby_expire_minutes <= 0:
+    lifetime = lobby_lifetime(rec, settings)
+    if rec.status != RecordStatus.LOBBY or lifetime <= 0:
         return None
-    return last_active(rec) + settings.lobby_expire_minutes * 60
+    return last_active(rec) + lifetime
 
 
 def lobby_expired(rec: GameRecord, settings: Settings, now: float) -> bool:

@@ -25,7 +25,7 @@ import contextlib
 import html
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -86,6 +86,8 @@ class Replies:
         self.store = store
         self.repeat = repeat
         self._local: dict[str, float] = {}  # once-a-while marks while the store is down
+        # told of each reply posted in a group (chat, message id): bot/service/clean_chat.py
+        self.on_group_message: Callable[[int, int], None] | None = None
 
     async def answer(
         self,
@@ -141,6 +143,8 @@ class Replies:
             if msg is None:
                 break
             sent += 1
+            if self.on_group_message is not None:
+                self.on_group_message(asked.chat_id, int(msg.message_id))
         if not sent:
             await self._forget(key, mark)  # nothing went out: the next ask may try again
             return Delivery.DROPPED

@@ -1758,12 +1758,19 @@ class FakeBotApi(EphemeralMethods):
         return True
 
     async def m_deleteMessages(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:
+        """1–100 ids; those that can't be found, or may not be deleted (deleteMessage's
+        limits: a member's message needs the bot to be an admin), are skipped."""
         chat = self._resolve_chat(params.get("chat_id"))
-        for message_id in params.get("message_ids") or []:
+        ids = params.get("message_ids")
+        if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
+            raise bad_request("MESSAGE_IDS_INVALID")
+        admin = chat.type == "private" or chat.bot_status in {"administrator", "creator"}
+        for message_id in ids:
             message = chat.messages.get(int(message_id))
-            if message is not None and not message.deleted:
-                message.deleted = True
-                self._release(message.photo)
+            if message is None or message.deleted or not (message.from_bot or admin):
+                continue
+            message.deleted = True
+            self._release(message.photo)
         return True
 
     async def m_pinChatMessage(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:

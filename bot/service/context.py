@@ -29,6 +29,7 @@ from bot.presenters.base import Presenter
 from bot.records import LostGames, PlayableCheck
 from bot.replies import Asked, Replies
 from bot.sender import Sender
+from bot.service.clean_chat import CleanChat
 from bot.storage import Conflict, GameRecord, RecordStatus, Store
 from locales import Translator, get_translator
 
@@ -65,6 +66,9 @@ class Context:
         self.presenters = presenters
         self.sender = sender  # every send, edit and delete goes through it
         self.replies = Replies(sender, store)  # replies to commands (bot/replies.py)
+        # the game's transient messages, deleted at its end (bot/service/clean_chat.py)
+        self.clean_chat = CleanChat(self)
+        self.replies.on_group_message = self.clean_chat.remember
         self.pictures = Pictures(
             presenters,
             threads=settings.render_threads,
@@ -164,7 +168,7 @@ class Context:
         """A command's refusal: as a reply to `asked` that costs the group nothing where
         Telegram allows it (bot/replies.py); without `asked`, a message in the chat."""
         if asked is None:
-            await self.send(chat_id, text)
+            self.clean_chat.remember(chat_id, await self.send(chat_id, text))
         else:
             await self.replies.answer(asked, text, t, topic=topic)
 

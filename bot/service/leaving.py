@@ -104,8 +104,8 @@ class Leaving:
         # outside the lock: a full flood window may make a send wait
         if absent:
             await ctx.refuse(chat_id, t("leave.not_in"), t, asked, "leave.not_in")
-        else:
-            await ctx.send(chat_id, text, markup=kb)
+        else:  # a question: gone at the game's end, unless he leaves (`keep`)
+            ctx.clean_chat.remember(chat_id, await ctx.send(chat_id, text, markup=kb))
 
     def _in_play(self, rec: GameRecord, user: int) -> bool:
         """Whether `user` still plays the running game (a player who left, or was removed
@@ -152,6 +152,7 @@ class Leaving:
             adv = p.advance(state, dict(rec.ui), ctx.clock())
             self.moves.absorb(rec, p, adv.state, adv.ui, [*events, *adv.events], adv.deadline, t)
             rec.seq += 1
+            ctx.clean_chat.keep(rec, message_id)  # the question becomes the notice he left
             try:
                 rec = await ctx.save(rec)
             except Conflict:
@@ -209,7 +210,7 @@ class Leaving:
         if not privileged:  # an abandoned game: any member may end it
             key = "cancel.confirm_abandoned" if playing else "cancel.confirm_abandoned_lobby"
             text = t(key, ago=idle.span(now - idle.last_active(rec), t))
-        await ctx.send(chat_id, text, markup=kb)
+        ctx.clean_chat.remember(chat_id, await ctx.send(chat_id, text, markup=kb))
 
     def _until_abandoned(self, rec: GameRecord, now: float, t: Translator) -> str:
         """Why a member who is neither the creator nor an admin can't end it yet, and
@@ -254,6 +255,7 @@ class Leaving:
             rec.status = RecordStatus.CANCELLED
             rec.deadline = None
             rec.seq += 1
+            ctx.clean_chat.keep(rec, message_id)  # the question becomes the notice of the end
             try:
                 rec = await ctx.save(rec)
             except Conflict:

@@ -46,9 +46,9 @@ class Lobby:
     # ------------------------------------------------------------------ its message
 
     def timer_choices(self) -> list[float]:
-        """The lobby's turn-timer row: 2, 3 (the usual default), 10 minutes and off."""
-        minutes = sorted({120.0, 180.0, 600.0, self.ctx.settings.turn_seconds} - {0.0})
-        return [*minutes, 0.0]
+        """The lobby's turn timers (bot/turn_timers.py): the fast ones (2, 3 — the usual
+        default —, 10 minutes), the slow ones (1, 12, 24 hours) and off."""
+        return turn_timers.choices(self.ctx.settings.turn_seconds)
 
     def timer_label(self, seconds: float, t: Translator) -> str:
         return turn_timers.label(seconds, t)
@@ -83,8 +83,8 @@ class Lobby:
         elif rec.status == RecordStatus.PLAYING:
             lines.append(t("lobby.started"))
         elif rec.status == RecordStatus.CANCELLED and rec.end_reason == idle.EXPIRED:
-            minutes = ctx.settings.lobby_expire_minutes
-            lines.append(t("lobby.expired", span=idle.span(minutes * 60, t)))
+            lifetime = idle.lobby_lifetime(rec, ctx.settings)
+            lines.append(t("lobby.expired", span=idle.span(lifetime, t)))
         elif rec.status == RecordStatus.CANCELLED:
             lines.append(t("lobby.cancelled"))
         return "\n".join(lines)
@@ -123,11 +123,14 @@ class Lobby:
             ]
             rows.extend(phone.rows(options, spare=phone.MARK))
         current = ctx.turn_seconds(rec)
-        timers = [
-            btn(("✅ " if x == current else "⏱ ") + self.timer_label(x, t), "tmr", f"{x:g}")
-            for x in self.timer_choices()
-        ]
-        rows.extend(phone.rows(timers))
+        # a row of fast timers, a row of slow ones (a game over days), then «off»
+        groups: list[list[InlineKeyboardButton]] = [[], [], []]
+        for x in self.timer_choices():
+            mark = "✅ " if x == current else "⏱ " if x < turn_timers.HOUR else "⏳ "
+            kind = 2 if x <= 0 else 1 if turn_timers.is_slow(x) else 0
+            groups[kind].append(btn(mark + self.timer_label(x, t), "tmr", f"{x:g}"))
+        for group in groups:
+            rows.extend(phone.rows(group))
         rows.extend(cpu.main_rows(rec, p, t, btn))
         rows.append(join)
         if p.min_players <= len(rec.players) <= p.max_players:
@@ -147,6 +150,8 @@ class Lobby:
                 current = await ctx.store.get(rec.chat_id)
                 if current is not None and current.uid == rec.uid:
                     await self.deadlines.schedule(current)
+            if current is not None and current.uid == rec.uid:
+                await ctx.clean_chat.sweep(rec.chat_id, current)  # bot/service/clean_chat.py
             self.table.forget(rec.chat_id)
 
     async def edit(self, rec: GameRecord) -> None:

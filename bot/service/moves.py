@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bot import idle, metrics
+from bot import idle, metrics, turn_reminder
 from bot.memory import steps
 from bot.names import shorten
 from bot.old_press import old_press_key
@@ -59,6 +59,9 @@ class Moves:
         computers.pace(rec, p, state, self.ctx.clock(), self.ctx.settings.computer_move_seconds)
         deadlines = [d for d in (deadline, rec.turn_deadline) if d is not None]
         deadlines += computers.due_times(rec)
+        reminder = turn_reminder.due_at(rec, self.ctx.turn_seconds(rec))  # a slow turn's
+        if reminder is not None and rec.turn_deadline is not None:
+            deadlines.append(reminder)
         rec.deadline = min(deadlines) if deadlines else None
         lines = p.narrate(events, state, names, t)
         if lines:

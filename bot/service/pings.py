@@ -19,6 +19,9 @@ of moves gives at most one ping, for whoever moves in the end:
   dropped when the window is busy or the chat on hold, never waits in front of the table
   or a summary, and does not count as pushing the table up (bot/bottom.py `passing`);
   the bot-wide budget sends it after every game call (bot/budget.py, `Priority.LOW`);
+- in a slow game (a turn timer of an hour or more: bot/turn_timers.py) the ping says
+  when the turn's time runs out, «время выйдет через 24 часа»; before the deadline
+  (bot/turn_reminder.py) it is sent anew as the reminder, «⏳ … ваш ход ждёт»;
 - a player may choose a private ping (in his private chat with the bot) or none
   (`/pings` there: `user_mode`); a chat may turn pings off (`/pings off`: `chat_on`).
 
@@ -39,11 +42,14 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import DeleteMessage
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot import idle, turn_reminder
 from bot.bottom import passing
 from bot.budget import Priority, urgency
 from bot.service.computers import is_computer_seat
 from bot.service.context import Context
 from bot.storage import GameRecord, RecordStatus, StoreUnavailable
+from bot.turn_timers import is_slow
+from locales import Translator
 
 log = logging.getLogger(__name__)
 
@@ -126,11 +132,19 @@ class Pings:
         want = self.due(rec)
         old = dict(rec.ping)
         live = old.get("user")
-        if live is not None and live == want:
-            return  # his turn goes on: his ping stays
+        remind = want is not None and turn_reminder.reminded(rec) and rec.turn_deadline
+        reminder = int(rec.turn_deadline or 0) if remind else 0  # which deadline it tells
         now = int(self.ctx.clock() * 1000)
         players = {f"ended:{u}" for u in rec.players}
         new: dict[str, int] = {k: v for k, v in old.items() if k in players}
+        if live is not None and live == want:
+            if not reminder or old.get("reminder") == reminder:
+                return  # his turn goes on: his ping stays
+            await self._delete(old)  # the reminder comes in its place, notifying him again
+            assert want is not None
+            where, message = await self._send(chat_id, rec, want, reminder=True)
+            new.update(user=want, chat=where, message=message, reminder=reminder)
+            live = want = None  # (nothing more to do below)
         if live is not None:
             await self._delete(old)
             new[f"ended:{live}"] = now  # when his turn ended
@@ -139,8 +153,10 @@ class Pings:
             if now - new.get(f"ended:{want}", -quiet) < quiet:
                 new.update(user=want, chat=0, message=0)  # he has just played
             else:
-                where, message = await self._send(chat_id, rec, want)
+                where, message = await self._send(chat_id, rec, want, reminder=bool(reminder))
                 new.update(user=want, chat=where, message=message)
+                if reminder:  # (its reminder is due already: this ping is it)
+                    new["reminder"] = reminder
         if new == old:
             return
         uid = rec.uid
@@ -153,15 +169,27 @@ class Pings:
 
         await self.ctx.update(chat_id, store)
 
-    async def _send(self, chat_id: int, rec: GameRecord, user: int) -> tuple[int, int]:
-        """Ping `user`: (chat, message id), or (0, 0) when no ping was sent (dropped
-        under pressure, or nobody is to be pinged)."""
+    def _left(self, rec: GameRecord, t: Translator) -> str | None:
+        """A slow turn's time left in words («23 часа»), else None (a fast turn is
+        played at one sitting: the ping needs no clock)."""
+        if rec.turn_deadline is None or not is_slow(self.ctx.turn_seconds(rec)):
+            return None
+        return idle.span(rec.turn_deadline - self.ctx.clock(), t, up=True)
+
+    async def _send(
+        self, chat_id: int, rec: GameRecord, user: int, *, reminder: bool = False
+    ) -> tuple[int, int]:
+        """Ping `user` (or remind him, before a slow turn's deadline): (chat, message id),
+        or (0, 0) when no ping was sent (dropped under pressure, or nobody is to be
+        pinged)."""
         if not await self.chat_on(chat_id):
             return 0, 0
         mode = await self.user_mode(user)
         if mode == OFF:
             return 0, 0
         t = self.ctx.t(rec.language)
+        left = self._left(rec, t)
+        kind = "remind" if reminder and left is not None else "slow" if left is not None else ""
         if mode == PRIVATE and await self.ctx.store.has_started(user):
             game = t(self.ctx.presenter(rec.game_id).title_key)
             url = supergroup_link(chat_id, rec.table_message_id)
@@ -171,15 +199,16 @@ class Pings:
                 markup = InlineKeyboardMarkup(inline_keyboard=[[button]])
             try:
                 with urgency(Priority.LOW):  # after every game call (bot/budget.py)
-                    msg = await self.ctx.sender.send_text(
-                        user, t("ping.private", game=html.escape(game)), markup=markup
-                    )
+                    key = f"ping.{kind}_private" if kind else "ping.private"
+                    text = t(key, game=html.escape(game), left=left)
+                    msg = await self.ctx.sender.send_text(user, text, markup=markup)
             except TelegramAPIError as e:  # he blocked the bot: the group ping instead
                 log.info("private ping to %s failed (%s): in the group", user, e)
             else:
                 if msg is not None:
                     return user, int(msg.message_id)
-        text = t("ping.group", mention=mention(user, rec.name(user)))
+        key = f"ping.{kind}_group" if kind else "ping.group"
+        text = t(key, mention=mention(user, rec.name(user)), left=left)
         token = passing.set(True)  # deleted soon: it pushes the table up by nothing
         try:
             with urgency(Priority.LOW):

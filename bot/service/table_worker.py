@@ -103,6 +103,7 @@ class TableWorker:
                         if rec is not None and rec.outbox:
                             await self._flush_outbox(chat_id, rec)
                         await self.pings.sync(chat_id, rec)
+                        await self.ctx.clean_chat.sweep(chat_id, rec)  # the game is over
                     finally:
                         with contextlib.suppress(StoreUnavailable):
                             await store.unlock(lease, token)
@@ -253,6 +254,7 @@ class TableWorker:
         self.bottom.shown(chat_id, msg_id)
         if moved is not None:
             await ctx.drop_markup(chat_id, moved)
+            ctx.clean_chat.remember(chat_id, moved)  # an older copy: gone at the game's end
 
     async def close_chat(self, chat_id: int) -> None:
         """The bot was removed from the chat (or may not write there): its lobby or game

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from bot import idle
+from bot import idle, turn_reminder
 from bot.service.context import LOG_LINES, Context
 from bot.storage import Conflict, GameRecord, RecordStatus, StoreUnavailable
 from locales import Translator
@@ -191,6 +191,10 @@ class Due:
                     events.extend(ev)
                     rec.outbox.append(t("timer.removed", name=name, n=count))
                 rec.turn_id = None  # a new timer for whoever moves now
+                rec.reminder_turn = None
+            reminded = not timed_out and turn_reminder.due(rec, ctx.turn_seconds(rec), now)
+            if reminded:  # the turn ping is sent anew as the reminder (bot/service/pings.py)
+                rec.reminder_turn = rec.turn_id
             adv = p.advance(state, dict(rec.ui), now)
             events.extend(adv.events)
             old_json = rec.state
@@ -201,7 +205,7 @@ class Due:
             changed = rec.state != old_json
             if changed and p.seq_changes(p.load(old_json or ""), adv.state):
                 rec.seq += 1
-            elif not changed and rec.deadline == old_deadline and not lines:
+            elif not changed and rec.deadline == old_deadline and not lines and not reminded:
                 await self.deadlines.schedule(rec)  # not due yet (or stale): keep it
                 return
             try:

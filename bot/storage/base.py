@@ -66,12 +66,16 @@ class GameRecord(BaseModel):
     turn_seconds: float | None = None  # the lobby's turn-timer choice (None: the default)
     turn_id: str | None = None
     turn_deadline: float | None = None
+    reminder_turn: str | None = None  # the turn reminded before its end (bot/turn_reminder.py)
     timeouts: dict[int, int] = Field(default_factory=dict)
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
     active_at: float | None = None  # a player's last press (None in older records: bot/idle.py)
     end_reason: str | None = None  # why it closed early: "expired" lobby, "abandoned" game
     ping: dict[str, int] = Field(default_factory=dict)  # the turn ping (bot/service/pings.py)
+    # the bot's messages that serve only while the game runs, deleted at its end
+    # (bot/service/clean_chat.py)
+    transient: list[int] = Field(default_factory=list)
     # player -> his private hand in the group (bot/service/hands.py): {"e": ephemeral id
     # or None after a failed send (fallback), "k": what it shows (no redundant edits)}
     hands: dict[int, dict[str, Any]] = Field(default_factory=dict)

@@ -62,11 +62,15 @@ def counted(chat: Chat) -> list[ApiCall]:
     ]
 
 
-def replies_to(chat: Chat, user: User) -> list[str]:
+def replies_to(chat: Chat, user: User, *, deleted: bool = True) -> list[str]:
+    """The bot's replies to `user`'s messages; `deleted`: also those deleted since (at a
+    game's end the bot deletes its replies of the game: bot/service/clean_chat.py)."""
     return [
         m.content
-        for m in chat.bot_messages
-        if m.reply_to is not None and (m.reply_to.from_user or {}).get("id") == user.id
+        for m in (chat.all_messages if deleted else chat.messages)
+        if m.from_bot
+        and m.reply_to is not None
+        and (m.reply_to.from_user or {}).get("id") == user.id
     ]
 
 
@@ -158,6 +162,7 @@ async def test_chatter_never_delays_the_game_and_telegram_never_says_429(
             to_vika = replies_to(chat, vika)
             assert len([t for t in to_vika if "ДОМИНА" in t and "📖" in t]) == 1, to_vika
             assert len(to_vika) <= 4, to_vika
+            await chat.wait_for(lambda: not replies_to(chat, vika, deleted=False), 10)
             assert not replies_to(chat, gosha)
             private_rules = [m for m in gosha_private.bot_messages if "📖" in m.content]
             assert len(private_rules) == 1 and "«Настольщики»" in private_rules[0].content

@@ -155,6 +155,23 @@ async def test_text_messages_edit_delete_and_unknown_ids(tg: FakeTelegram, bot: 
         await bot.send_message(-42, "x")
 
 
+async def test_delete_messages_skips_what_it_cannot_delete(tg: FakeTelegram, bot: Bot) -> None:
+    """deleteMessages: 1–100 ids; unknown ones, deleted ones and (the bot not an admin) a
+    member's message are skipped, and the call still succeeds."""
+    anna = tg.user(1, "Аня")
+    chat = tg.group(members=[anna])
+    mine = [(await bot.send_message(chat.id, f"Отказ {i}")).message_id for i in range(3)]
+    hers = await chat.send(anna, "/new")
+    await bot.delete_message(chat.id, mine[2])
+    assert await bot.delete_messages(chat.id, [*mine, hers.message_id, 9999])
+    assert all(chat.message(m).deleted for m in mine)
+    assert not hers.deleted and chat.messages == [hers]
+    with pytest.raises(TelegramBadRequest, match="MESSAGE_IDS_INVALID"):
+        await bot.delete_messages(chat.id, [])
+    with pytest.raises(TelegramBadRequest, match="MESSAGE_IDS_INVALID"):
+        await bot.delete_messages(chat.id, list(range(1, 102)))
+
+
 async def test_callback_data_is_limited_to_64_bytes(tg: FakeTelegram, bot: Bot) -> None:
     chat = tg.group()
     ok = "я" * 32  # 64 bytes in UTF-8
