@@ -95,7 +95,7 @@ def own_rules(p: Presenter, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def options_model(game_id: str) -> type[BaseModel]:
-    model: type[BaseModel] = importlib.import_module(f"games.{game_id}").Options
+    model: type[BaseModel] = importlib.import_module(f"games.{game_id}.model").Options
     return model
 
 

@@ -32,12 +32,13 @@ LANGUAGE_CHOICES: tuple[str | None, ...] = (None, *LANGUAGES)  # None: the asker
 
 
 class SettingsCB(CallbackData, prefix="S1"):
-    """A /settings button: a = main | games | game (x = a game id) | dg (the default
-    game) | tmr | ping | lang | rule (x = «game:option», or «game:len») | reset (x = a
-    game id)."""
+    """A /settings button: a = main | games | game | dg (the default game) | tmr | ping |
+    lang | rule | reset; g = the game of game, rule and reset; o = the rule's option (or
+    LENGTH)."""
 
     a: str
-    x: str = ""
+    g: str = ""
+    o: str = ""
 
 
 @dataclass
@@ -81,7 +82,8 @@ class SettingsMenu:
         ctx = self.ctx
         game = ctx.presenter(self.default_game(s))
         timer = turn_timers.label(self.timer(s), t)
-        language = t(f"settings.lang.{s.language or 'auto'}")
+        auto = "auto" if pings_on is not None else "auto_private"  # a group's, or his own
+        language = t(f"settings.lang.{s.language or auto}")
         lines = [t("settings.title.chat" if pings_on is not None else "settings.title.private")]
         lines.append(t("settings.game", game=html.escape(t(game.title_key))))
         lines.append(t("settings.timer", timer=timer))
@@ -124,11 +126,11 @@ class SettingsMenu:
             length = t(choice.label_key)
             lines.append(t("house.length_line", value=length))
             label = t("house.button", label=t("house.length"), value=length)
-            rows.append([button(label, "rule", f"{gid}:{house_rules.LENGTH}")])
+            rows.append([button(label, "rule", gid, house_rules.LENGTH)])
         lines.extend(house_rules.explained(p, options, t))
         for rule in house_rules.rules_of(gid):
             label = house_rules.button_label(p, rule, options, t)
-            rows.append([button(label, "rule", f"{gid}:{rule.key}")])
+            rows.append([button(label, "rule", gid, rule.key)])
         if choice is None and not house_rules.rules_of(gid):
             lines.append(t("settings.no_rules"))
         if options:
@@ -166,9 +168,9 @@ class SettingsMenu:
             if data.a in (MAIN, GAMES):
                 return Pressed(""), data.a, ""
             if data.a == GAME:
-                if data.x not in self.ctx.presenters:
+                if data.g not in self.ctx.presenters:
                     return Pressed(t("press.old_button")), MAIN, ""
-                return Pressed(""), GAME, data.x
+                return Pressed(""), GAME, data.g
             if data.a == "ping":
                 if not group:
                     return Pressed(t("press.old_button")), MAIN, ""
@@ -179,7 +181,7 @@ class SettingsMenu:
                 await chat_settings.save(self.ctx.store, key, self.cycle_main(s, data.a))
                 return Pressed(t("settings.saved")), MAIN, ""
             if data.a in ("rule", "reset"):
-                gid, _, code = data.x.partition(":")
+                gid, code = data.g, data.o
                 if gid not in self.ctx.presenters:
                     return Pressed(t("press.old_button")), MAIN, ""
                 p = self.ctx.presenter(gid)
@@ -240,5 +242,5 @@ def cycle_rule(p: Presenter, options: dict[str, Any], code: str) -> dict[str, An
     return house_rules.cycled(p, opts, rule)
 
 
-def button(text: str, a: str, x: str = "") -> InlineKeyboardButton:
-    return InlineKeyboardButton(text=text, callback_data=SettingsCB(a=a, x=x).pack())
+def button(text: str, a: str, g: str = "", o: str = "") -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=SettingsCB(a=a, g=g, o=o).pack())
