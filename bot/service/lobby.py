@@ -346,8 +346,10 @@ class Lobby:
                     choice = next((c for c in p.choices() if c.code == data.x), None)
                     if choice is None:
                         return Answer(t("press.old_button"))
-                    rec.option_choice = choice.code
-                    rec.options = house_rules.with_length(p, rec.options, choice)
+                    options = house_rules.with_length(p, rec.options, choice)
+                    if not house_rules.valid(p, options):
+                        return Answer(t("house.refused"), alert=True)
+                    rec.option_choice, rec.options = choice.code, options
                 answer = Answer(t("lobby.choose_game" if data.a == "menu" else "lobby.option_set"))
             elif data.a in cpu.ACTIONS:
                 answer, changed = cpu.press(rec, user, data.a, data.x, p, t)

@@ -41,6 +41,15 @@ async def open_game_page(chat: Chat, admin: User, menu: StoredMessage, game: str
     await chat.wait_for(lambda: f"{game}: свои правила" in menu.content)
 
 
+async def main_text(chat: Chat, user: User, menu: StoredMessage) -> str:
+    """Back to the main page from a game's page: its text."""
+    await chat.press(user, menu, "« Назад")
+    await chat.wait_for(lambda: "Выберите игру" in menu.content)
+    await chat.press(user, menu, "« Назад")
+    await chat.wait_for(lambda: "⚙️" in menu.content)
+    return menu.content
+
+
 async def stored(app: App, key: str) -> ChatSettings:
     return await chat_settings.load(app.store, key)
 
@@ -177,6 +186,8 @@ async def test_private_settings_are_the_users_own_defaults() -> None:
             assert s.default_game == "hypnosia"
             assert s.house_rules == {"hypnosia": {"pairs_cross_bridges": True}}
             assert await stored(app, chat_settings.chat_key(chat.id)) == ChatSettings()
+            assert "Свои правила, Гипнозия: пары по мостам" in await main_text(private, anna, menu)
+            await open_game_page(private, anna, menu, "Гипнозия")
             # a group without settings of its own: her lobby follows her defaults
             await chat.send(anna, "/new")
             lobby = await chat.wait_message(lambda m: NEW_LOBBY in m.content)
@@ -190,6 +201,14 @@ async def test_private_settings_are_the_users_own_defaults() -> None:
             await private.press(anna, menu, "Морской крест")
             await private.wait_for(lambda: "Морской крест: свои правила" in menu.content)
             assert "нет вариантов правил" in menu.content
+            await private.press(anna, menu, "« Назад")
+            await private.wait_for(lambda: "Выберите игру" in menu.content)
+            await private.press(anna, menu, "Гипнозия")
+            await private.wait_for(lambda: "↩ Как в правилах" in menu.button_texts)
+            answer = await private.press(anna, menu, "↩ Как в правилах")
+            assert answer.text == "Сохранено."
+            await private.wait_for(lambda: "↩ Как в правилах" not in menu.button_texts)
+            assert (await stored(app, chat_settings.user_key(anna.id))).house_rules == {}
 
 
 async def test_stale_and_forged_buttons_are_answered_without_a_crash() -> None:
