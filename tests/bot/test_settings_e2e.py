@@ -5,7 +5,7 @@ refusals to non-admins, and stale or forged buttons."""
 
 from __future__ import annotations
 
-from bot import chat_settings
+from bot import chat_settings, phone
 from bot.app import App
 from bot.chat_settings import ChatSettings
 from fake_telegram import Chat, FakeTelegram, User
@@ -247,3 +247,36 @@ async def test_an_anonymous_admin_opens_the_menu() -> None:
             await chat.send_anonymous("/settings")
             menu = await chat.wait_message(lambda m: "Настройки чата" in m.content)
             assert "🎲 Игра: Семидорожник" in menu.button_texts
+
+
+async def walk_pages(chat: Chat, admin: User, menu: StoredMessage, games: list[str]) -> None:
+    """Every page of the menu, every game's: each keyboard fits a phone (bot/phone.py)."""
+    assert phone.fits(menu.buttons), menu.buttons  # type: ignore[arg-type]
+    for game in games:
+        await chat.press(admin, menu, contains="📜")
+        await chat.wait_for(lambda: "« Back" in menu.button_texts or "« Назад" in menu.button_texts)
+        assert phone.fits(menu.buttons), menu.buttons  # type: ignore[arg-type]
+        await chat.press(admin, menu, game)
+        await chat.wait_for(lambda g=game: g in menu.content)  # type: ignore[misc]
+        assert phone.fits(menu.buttons), (game, menu.buttons)  # type: ignore[arg-type]
+        await chat.press(admin, menu, by_data="S1:main::", check=False)  # straight back
+        await chat.wait_for(lambda: "⚙️" in menu.content)
+
+
+async def test_every_page_fits_a_phone_and_the_chats_language_opens_its_lobbies() -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(7701, "Аня"), tg.user(7702, "Борис")
+        chat = tg.group(members=[boris], admins=[anna])
+        async with running(settings_for(tg)) as app:
+            menu = await menu_of(chat, anna)
+            ru = ["Семидорожник", "Захват клеток", "Морской крест", "Гипнозия", "ДОМИНА*С"]
+            await walk_pages(chat, anna, menu, ru)
+            await press_until(chat, anna, menu, "🌐", "Language: English")  # it speaks it now
+            assert "Chat settings" in menu.content
+            en = [app.service.t("en")(p.title_short_key) for p in app.service.presenters.values()]
+            await walk_pages(chat, anna, menu, en)
+            assert (await stored(app, chat_settings.chat_key(chat.id))).language == "en"
+            await chat.send(boris, "/new")  # the chat's language, whoever opens the lobby
+            lobby = await chat.wait_message(lambda m: "New game" in m.content)
+            assert (await record(app, chat)).language == "en"
+            assert "🙋 Play" in lobby.button_texts
