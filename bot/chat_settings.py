@@ -83,3 +83,12 @@ async def for_lobby(store: Store, chat_id: int, user: int) -> ChatSettings:
         language=chat.language or mine.language,
         house_rules=chat.house_rules or mine.house_rules,
     )
+
+
+async def move(store: Store, old_chat_id: int, new_chat_id: int) -> None:
+    """A group that became a supergroup keeps its settings (unless the new id has some)."""
+    raw = await store.get_pref(chat_key(old_chat_id))
+    if raw is None or await store.get_pref(chat_key(new_chat_id)) is not None:
+        return
+    await store.set_pref(chat_key(new_chat_id), raw)
+    await store.set_pref(chat_key(old_chat_id), None)

@@ -280,3 +280,20 @@ async def test_every_page_fits_a_phone_and_the_chats_language_opens_its_lobbies(
             lobby = await chat.wait_message(lambda m: "New game" in m.content)
             assert (await record(app, chat)).language == "en"
             assert "🙋 Play" in lobby.button_texts
+
+
+async def test_a_group_upgraded_to_a_supergroup_keeps_its_settings() -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(7801, "Аня"), tg.user(7802, "Борис")
+        chat = tg.group(members=[boris], admins=[anna], supergroup=False)
+        async with running(settings_for(tg)) as app:
+            menu = await menu_of(chat, anna)
+            await press_until(chat, anna, menu, "🎲 Игра", "Игра по умолчанию: Гипнозия")
+            new_chat = await chat.migrate_to_supergroup(anna)
+            await tg.settle()
+            s = await stored(app, chat_settings.chat_key(new_chat.id))
+            assert s.default_game == "hypnosia"
+            assert await stored(app, chat_settings.chat_key(chat.id)) == ChatSettings()
+            await new_chat.send(boris, "/new")
+            lobby = await new_chat.wait_message(lambda m: NEW_LOBBY in m.content)
+            assert "Гипнозия" in lobby.content
