@@ -165,6 +165,8 @@ class SettingsMenu:
         key = self.key(chat_id, group)
         async with self.locks[chat_id]:
             s = await chat_settings.load(self.ctx.store, key)
+            if s.language:  # answered in the menu's language
+                t = self.ctx.t(s.language)
             if data.a in (MAIN, GAMES):
                 return Pressed(""), data.a, ""
             if data.a == GAME:
