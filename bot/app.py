@@ -108,6 +108,7 @@ COMMANDS = (
     *("new", "table", "leave", "cancel", "rules", "help"),
     *("top", "stats", "history", "notify"),  # the group's memory (bot/handlers/memory.py)
     "pings",  # turn reminders (bot/handlers/pings.py)
+    "settings",  # the chat's settings and house rules (bot/handlers/settings.py)
 )
 # Sent as ephemeral messages in groups (Bot API 10.2): the asker alone sees the command
 # and the bot's answer, which costs the group's flood budget nothing (bot/replies.py).

@@ -13,7 +13,9 @@ MAX_CALLBACK_BYTES = 64
 
 
 class LobbyCB(CallbackData, prefix="L1"):
-    """Lobby buttons: a = join | leave | start | game | opt; x = the chosen game/option."""
+    """Lobby buttons: a = join | leave | start | game | opt | tmr | menu | back | rules |
+    rule (a house rule of this game, bot/house_rules.py) | the computers' (bot/service/
+    computer_lobby.py); x = the chosen game, option, timer or rule."""
 
     g: str
     a: str

@@ -67,3 +67,28 @@ async def save(store: Store, key: str, settings: ChatSettings) -> None:
     """Store `settings` under `key`; all-default settings are forgotten."""
     value = None if settings == ChatSettings() else settings.model_dump_json(exclude_defaults=True)
     await store.set_pref(key, value)
+
+
+async def for_lobby(store: Store, chat_id: int, user: int) -> ChatSettings:
+    """What a lobby `user` opens in `chat_id` starts from: the chat's settings, and for
+    what the chat did not set, the user's own defaults (his private `/settings`; the
+    house rules as a whole: the chat's when it has any)."""
+    mine = await load(store, user_key(user))
+    if chat_id == user:  # his private chat: his own defaults are its settings
+        return mine
+    chat = await load(store, chat_key(chat_id))
+    return ChatSettings(
+        default_game=chat.default_game or mine.default_game,
+        turn_seconds=mine.turn_seconds if chat.turn_seconds is None else chat.turn_seconds,
+        language=chat.language or mine.language,
+        house_rules=chat.house_rules or mine.house_rules,
+    )
+
+
+async def move(store: Store, old_chat_id: int, new_chat_id: int) -> None:
+    """A group that became a supergroup keeps its settings (unless the new id has some)."""
+    raw = await store.get_pref(chat_key(old_chat_id))
+    if raw is None or await store.get_pref(chat_key(new_chat_id)) is not None:
+        return
+    await store.set_pref(chat_key(new_chat_id), raw)
+    await store.set_pref(chat_key(old_chat_id), None)

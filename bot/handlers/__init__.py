@@ -2,7 +2,18 @@
 
 from aiogram import Router
 
-from bot.handlers import admin, computers, hand, help, lobby, memory, pings, play, table
+from bot.handlers import (
+    admin,
+    computers,
+    hand,
+    help,
+    lobby,
+    memory,
+    pings,
+    play,
+    settings,
+    table,
+)
 
 
 def routers() -> list[Router]:
@@ -12,6 +23,7 @@ def routers() -> list[Router]:
         lobby.make_router(),
         admin.make_router(),
         pings.make_router(),
+        settings.make_router(),  # /settings (bot/service/settings_menu.py)
         memory.make_router(),  # /top /stats /history /notify /season (bot/memory/)
         computers.make_router(),
         hand.make_router(),  # before play: «🂠 Мои фишки» and the private hands' presses

@@ -37,6 +37,7 @@ from bot.service.leaving import Leaving
 from bot.service.lobby import Lobby
 from bot.service.migration import Migration
 from bot.service.moves import Moves
+from bot.service.settings_menu import SettingsMenu
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines, Due
 from bot.storage import RecordStatus, Store, StoreUnavailable
@@ -75,6 +76,7 @@ class GameService:
         self.migration = Migration(ctx, self.deadlines, self.table, self.lobby)
         self.computers = Computers(ctx, self.deadlines, self.moves)  # computer players
         self.due.computers = self.leaving.computers = self.computers
+        self.settings_menu = SettingsMenu(ctx, self.table.pings)  # /settings
 
         # what the handlers call
         self.new_game, self.lobby_press = self.lobby.new_game, self.lobby.lobby_press

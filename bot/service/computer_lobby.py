@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from aiogram.types import InlineKeyboardButton
 
-from bot import phone
+from bot import house_rules, phone
 from bot.presenters.base import Presenter
 from bot.service.context import Answer
 from bot.storage import GameRecord
@@ -102,7 +102,7 @@ def status_line(rec: GameRecord, p: Presenter, t: Translator) -> str | None:
     """The lobby's last line when computers change it (None: the usual one)."""
     if rec.players and not humans(rec):
         return t("computers.only_computers")
-    missing = p.min_players - len(rec.players)
+    missing = house_rules.min_players(p, rec.options) - len(rec.players)
     if missing > 0 and rec.chat_id > 0:  # solo, in the private chat: add computers
         return t("computers.need_more_solo", n=missing)
     return None

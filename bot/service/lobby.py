@@ -13,7 +13,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.methods import EditMessageText
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import idle, phone, turn_timers
+from bot import chat_settings, house_rules, idle, phone, turn_timers
 from bot.callbacks import LobbyCB
 from bot.memory.keeper import memory_of
 from bot.presenters.base import Presenter
@@ -31,6 +31,7 @@ from locales import Translator
 log = logging.getLogger(__name__)
 
 GAME_MENU = "lobby_games"  # in the lobby's `ui`: its keyboard is the menu of games
+RULES_MENU = "lobby_rules"  # … or this game's own rules (bot/house_rules.py)
 
 
 class Lobby:
@@ -61,12 +62,17 @@ class Lobby:
         choice = next((c for c in p.choices() if c.code == rec.option_choice), None)
         if choice is not None:
             lines.append(t("lobby.length", length=t(choice.label_key)))
+        if own := house_rules.summary(p, rec.options, t):
+            lines.append(t("house.lobby_line", rules=own))
+        if rec.ui.get(RULES_MENU):
+            lines.extend(house_rules.explained(p, rec.options, t))
+        least = house_rules.min_players(p, rec.options)
         lines.append(t("lobby.timer", timer=self.timer_label(ctx.turn_seconds(rec), t)))
         lines.append(
             t(
                 "lobby.players",
                 count=len(rec.players),
-                min=p.min_players,
+                min=least,
                 max=p.max_players,
             )
         )
@@ -76,8 +82,8 @@ class Lobby:
         if rec.status == RecordStatus.LOBBY:
             if (line := cpu.status_line(rec, p, t)) is not None:
                 lines.append(line)
-            elif len(rec.players) < p.min_players:
-                lines.append(t("lobby.need_more", n=p.min_players - len(rec.players)))
+            elif len(rec.players) < least:
+                lines.append(t("lobby.need_more", n=least - len(rec.players)))
             else:
                 lines.append(t("lobby.can_start", name=html.escape(rec.name(rec.creator))))
         elif rec.status == RecordStatus.PLAYING:
@@ -111,6 +117,14 @@ class Lobby:
             ]
             rows = [*phone.rows(games, spare=phone.MARK), [btn(t("lobby.back"), "back")], join]
             return InlineKeyboardMarkup(inline_keyboard=rows)
+        if rec.ui.get(RULES_MENU):  # this game's rules, each value cycled by its button
+            rules = [
+                [btn(house_rules.button_label(p, r, rec.options, t), "rule", r.key)]
+                for r in house_rules.rules_of(p.game_id)
+            ]
+            return InlineKeyboardMarkup(
+                inline_keyboard=[*rules, [btn(t("lobby.back"), "back")], join]
+            )
         if rec.ui.get(cpu.MENU):  # the computers' menu: add one of a level, remove one
             return InlineKeyboardMarkup(inline_keyboard=[*cpu.menu_rows(rec, p, t, btn), join])
         if len(ctx.presenters) > 1:
@@ -122,6 +136,8 @@ class Lobby:
                 for c in choices
             ]
             rows.extend(phone.rows(options, spare=phone.MARK))
+        if house_rules.rules_of(p.game_id):
+            rows.append([btn(t("house.lobby_button"), "rules")])
         current = ctx.turn_seconds(rec)
         # a row of fast timers, a row of slow ones (a game over days), then «off»
         groups: list[list[InlineKeyboardButton]] = [[], [], []]
@@ -133,7 +149,7 @@ class Lobby:
             rows.extend(phone.rows(group))
         rows.extend(cpu.main_rows(rec, p, t, btn))
         rows.append(join)
-        if p.min_players <= len(rec.players) <= p.max_players:
+        if house_rules.min_players(p, rec.options) <= len(rec.players) <= p.max_players:
             rows.append([btn(t("lobby.start"), "start")])
         return InlineKeyboardMarkup(inline_keyboard=rows)
 
@@ -193,11 +209,15 @@ class Lobby:
         reply_to: int | None = None
         markup: InlineKeyboardMarkup | None = None
         new: GameRecord | None = None
+        prefs = await chat_settings.for_lobby(ctx.store, chat_id, user)  # /settings
         async with ctx.locks[chat_id]:
             rec = await ctx.store.get(chat_id)
-            lang = rec.language if rec else (language or ctx.settings.bot_language)
+            old = rec.language if rec else None
+            lang = prefs.language or language or old or ctx.settings.bot_language
             t = ctx.t(lang)
             game_id: str | None = next(iter(ctx.presenters))
+            if prefs.default_game in ctx.presenters:
+                game_id = prefs.default_game
             now = ctx.clock()
             expired = rec if rec and idle.lobby_expired(rec, ctx.settings, now) else None
             if rec is not None and rec.status in ACTIVE and expired is None:
@@ -217,7 +237,8 @@ class Lobby:
                 topic = "new.unknown_game"
             if game_id is not None:
                 p = ctx.presenter(game_id)
-                choices = p.choices()
+                code, options = house_rules.lobby_options(p, prefs.house_rules.get(game_id, {}))
+                timer = rec.turn_seconds if rec else None  # the chat's last choice
                 new = GameRecord(
                     chat_id=chat_id,
                     uid=secrets.token_hex(3),
@@ -225,11 +246,11 @@ class Lobby:
                     creator=user,
                     players=[user],
                     names={user: name},
-                    option_choice=choices[0].code if choices else "",
-                    options=dict(choices[0].options) if choices else {},
+                    option_choice=code,
+                    options=options,
                     language=lang,
                     seq=1,
-                    turn_seconds=rec.turn_seconds if rec else None,  # the chat's last choice
+                    turn_seconds=timer if prefs.turn_seconds is None else prefs.turn_seconds,
                     active_at=now,
                 )
                 try:
@@ -296,31 +317,44 @@ class Lobby:
                     return Answer(t("lobby.not_in"))
                 self.remove_player(rec, user)
                 answer = Answer(t("lobby.left"))
-            elif data.a in ("game", "opt", "tmr", "menu", "back"):
+            elif data.a in ("game", "opt", "tmr", "menu", "back", "rules", "rule"):
                 if user != rec.creator:
                     return Answer(t("lobby.only_creator"), alert=True)
-                if data.a in ("menu", "back"):  # the menu of games opens or closes
-                    rec.ui = {GAME_MENU: True} if data.a == "menu" else {}
+                if data.a in ("menu", "back", "rules"):  # a menu opens, or closes
+                    menus = {"menu": {GAME_MENU: True}, "rules": {RULES_MENU: True}}
+                    rec.ui = menus.get(data.a, {})
                 elif data.a == "game":
                     if data.x not in ctx.presenters:
                         return Answer(t("press.old_button"))
                     rec.ui = {}  # picked: the lobby's own keyboard again
                     rec.game_id = data.x
                     p = ctx.presenter(data.x)
-                    choices = p.choices()
-                    rec.option_choice = choices[0].code if choices else ""
-                    rec.options = dict(choices[0].options) if choices else {}
+                    prefs = await chat_settings.for_lobby(ctx.store, chat_id, rec.creator)
+                    rules = prefs.house_rules.get(data.x, {})
+                    rec.option_choice, rec.options = house_rules.lobby_options(p, rules)
                 elif data.a == "tmr":
                     seconds = next((x for x in self.timer_choices() if f"{x:g}" == data.x), None)
                     if seconds is None:
                         return Answer(t("press.old_button"))
                     rec.turn_seconds = seconds
+                elif data.a == "rule":  # this game's options, not the chat's
+                    rule = next(
+                        (r for r in house_rules.rules_of(p.game_id) if r.key == data.x), None
+                    )
+                    if rule is None or not rec.ui.get(RULES_MENU):
+                        return Answer(t("press.old_button"))
+                    options = house_rules.cycled(p, rec.options, rule)
+                    if not house_rules.valid(p, options):
+                        return Answer(t("house.refused"), alert=True)
+                    rec.options = options
                 else:
                     choice = next((c for c in p.choices() if c.code == data.x), None)
                     if choice is None:
                         return Answer(t("press.old_button"))
-                    rec.option_choice = choice.code
-                    rec.options = dict(choice.options)
+                    options = house_rules.with_length(p, rec.options, choice)
+                    if not house_rules.valid(p, options):
+                        return Answer(t("house.refused"), alert=True)
+                    rec.option_choice, rec.options = choice.code, options
                 answer = Answer(t("lobby.choose_game" if data.a == "menu" else "lobby.option_set"))
             elif data.a in cpu.ACTIONS:
                 answer, changed = cpu.press(rec, user, data.a, data.x, p, t)
@@ -331,10 +365,9 @@ class Lobby:
                     return Answer(
                         t("lobby.only_creator_start", name=rec.name(rec.creator)), alert=True
                     )
-                if not p.min_players <= len(rec.players) <= p.max_players:
-                    return Answer(
-                        t("lobby.need_more", n=p.min_players - len(rec.players)), alert=True
-                    )
+                least = house_rules.min_players(p, rec.options)
+                if not least <= len(rec.players) <= p.max_players:
+                    return Answer(t("lobby.need_more", n=least - len(rec.players)), alert=True)
                 if (refusal := cpu.start_refusal(rec, t)) is not None:
                     return Answer(refusal, alert=True)
                 return await self._start(rec, p, t)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from bot import chat_settings
 from bot.service.context import ACTIVE, Context
 from bot.service.lobby import Lobby
 from bot.service.table_worker import TableWorker
@@ -26,6 +27,7 @@ class Migration:
         """The game moves to the new chat id and its table (or lobby) is sent there anew
         (messages of the old chat can't be edited any more)."""
         ctx = self.ctx
+        await chat_settings.move(ctx.store, old_chat_id, new_chat_id)  # /settings
         async with ctx.locks[old_chat_id], ctx.locks[new_chat_id]:
             rec = await ctx.store.get(old_chat_id)
             if rec is None or rec.status not in ACTIVE:
