@@ -1,4 +1,5 @@
-"""/cancel and /leave, each with its confirmation buttons; migration; the bot removed."""
+"""/cancel and /leave, each with its confirmation buttons; migration; the bot removed or
+added."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 from bot.callbacks import CancelCB, LeaveCB
 from bot.handlers.common import display_name, is_chat_admin, plays_here
 from bot.memory.keeper import memory_of
+from bot.onboarding import greet, move_greeting
 from bot.replies import Asked
 from bot.service import GameService
 
@@ -41,16 +43,21 @@ async def leave_command(message: Message, service: GameService) -> None:
 
 async def migrated(message: Message, service: GameService) -> None:
     if message.migrate_to_chat_id is not None:
+        await move_greeting(service.store, message.chat.id, message.migrate_to_chat_id)
         await service.migrate(message.chat.id, message.migrate_to_chat_id)
     elif message.migrate_from_chat_id is not None:
+        await move_greeting(service.store, message.migrate_from_chat_id, message.chat.id)
         await service.migrate(message.migrate_from_chat_id, message.chat.id)
 
 
 async def bot_membership(event: ChatMemberUpdated, service: GameService) -> None:
-    """The bot was removed from a group (kicked or left): that chat's game is closed."""
+    """The bot was removed from a group (kicked or left): that chat's game is closed.
+    Added to one: its hello, once (bot/onboarding.py)."""
     if event.new_chat_member.status in ("kicked", "left"):
         await service.close_chat(event.chat.id)
         await memory_of(service.ctx).forget_later(event.chat.id)  # within the retention
+    else:
+        await greet(event, service)
 
 
 async def cancel_button(
