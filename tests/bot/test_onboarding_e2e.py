@@ -5,7 +5,9 @@ the bot is removed and added back."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram.exceptions import TelegramBadRequest
@@ -13,7 +15,8 @@ from aiogram.exceptions import TelegramBadRequest
 from bot.descriptions import DESCRIPTION_LIMIT, SHORT_DESCRIPTION_LIMIT, descriptions
 from bot.memory.keeper import memory_of
 from bot.memory.records import RedisBackend
-from bot.storage import RecordStatus
+from bot.service import pings
+from bot.storage import RecordStatus, RedisStore, Store
 from fake_telegram import Chat, FakeTelegram
 from fake_telegram.server import StoredMessage
 from locales import get_translator
@@ -36,6 +39,15 @@ def links(message: StoredMessage) -> list[str]:
 
 def hellos(chat: Chat) -> list[StoredMessage]:
     return [m for m in chat.bot_messages if any(h in m.content for h in HELLO.values())]
+
+
+async def until(read: Callable[[], Awaitable[object]], wanted: object, timeout: float = 10) -> None:
+    """Poll `read()` until it gives `wanted` (something the bot stores, not a message)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while (got := await read()) != wanted:
+        assert loop.time() < end, f"still {got!r}, not {wanted!r}"
+        await asyncio.sleep(0.02)
 
 
 def outside(tg: FakeTelegram, **kw: Any) -> Chat:
@@ -249,7 +261,7 @@ async def test_removed_the_memory_expires_within_the_retention_and_a_re_add_keep
     retention = retention_days * 86400
     async with FakeTelegram() as tg:
         anna, boris, vika = tg.user(8701, "Аня"), tg.user(8702, "Борис"), tg.user(8703, "Вика")
-        chat = tg.group(members=[anna, boris, vika])
+        chat = tg.group(members=[vika, boris], admins=[anna])
         settings = settings_for(
             tg, redis_url, memory_retention_days=retention_days, **memory_play.FAST
         )
@@ -263,10 +275,15 @@ async def test_removed_the_memory_expires_within_the_retention_and_a_re_add_keep
             keys = [keeper.backend.key(chat.id, kind) for kind in ("doc", "games", "lines")]
             await chat.wait_message(lambda m: "Игра окончена" in m.content)  # recorded first
             assert (await keeper.load(chat.id)).count == 1
+            await chat.send(anna, "/pings off")  # a preference of the chat
+            await until(lambda: app.store.get_pref(pings.chat_key(chat.id)), "off")
+            pref = f"{app.store.prefix}:pref:{pings.chat_key(chat.id)}"  # type: ignore[attr-defined]
+            usual = settings.game_ttl_days * 86400 * 12
+            assert retention < await client.ttl(pref) <= usual
 
             await chat.remove_bot(anna)
             await tg.settle()
-            ttls = [await client.ttl(key) for key in keys]
+            ttls = [await client.ttl(key) for key in [*keys, pref]]
             assert all(0 < ttl <= retention for ttl in ttls), ttls  # gone within it
 
             await chat.add_bot(anna)  # back before the retention: kept
@@ -278,3 +295,18 @@ async def test_removed_the_memory_expires_within_the_retention_and_a_re_add_keep
             assert get_translator("ru")("game.cell_capture.title") in top.content
             ttls = [await client.ttl(key) for key in keys]
             assert all(0 < ttl <= retention for ttl in ttls), ttls
+            assert retention < await client.ttl(pref) <= usual  # its usual lifetime again
+            assert await app.service.store.get_pref(pings.chat_key(chat.id)) == "off"
+
+
+async def test_expire_prefs_shortens_never_lengthens_and_none_restores(store: Store) -> None:
+    await store.set_pref("pings:chat:-5", "off")
+    await store.expire_prefs(["pings:chat:-5", "never:set"], 100)
+    await store.expire_prefs(["pings:chat:-5"], 10**6)  # not later than it would go
+    assert await store.get_pref("pings:chat:-5") == "off"
+    assert await store.get_pref("never:set") is None  # expiring creates nothing
+    if isinstance(store, RedisStore):
+        name = f"{store.prefix}:pref:pings:chat:-5"
+        assert 0 < await store.client.ttl(name) <= 100
+        await store.expire_prefs(["pings:chat:-5"], None)
+        assert 600 * 12 - 60 < await store.client.ttl(name) <= 600 * 12  # the usual lifetime
