@@ -199,7 +199,9 @@ async def _ephemeral_for_press(
     return True
 
 
-async def rules_button(query: CallbackQuery, callback_data: RulesCB, service: GameService) -> None:
+async def rules_button(
+    query: CallbackQuery, callback_data: RulesCB, service: GameService, bot: Bot
+) -> None:
     """«📖 Полные правила» (or a game's «📖» on /start): the rules to the presser. In a
     private chat they are sent there; in a group ephemerally to him alone, else in his
     private chat if he has started the bot, else as one reply in the group (chatter)."""
@@ -208,12 +210,13 @@ async def rules_button(query: CallbackQuery, callback_data: RulesCB, service: Ga
     if game_id not in service.presenters or callback_data.a not in ("s", "f"):
         await query.answer(t("press.old_button"))
         return
+    msg = query.message
     if callback_data.a == "s":
-        text, markup = short_rules(game_id, t)
+        in_group = msg is not None and is_group(msg.chat)
+        text, markup = short_rules(game_id, t, None if in_group else await bot_username(bot))
         parts, topic = [text], f"rules:{game_id}"
     else:
         parts, markup, topic = split(t(f"rules.{game_id}")), None, f"rules.full:{game_id}"
-    msg = query.message
     user = query.from_user.id
     if msg is None or not is_group(msg.chat):
         chat_id = msg.chat.id if msg is not None else user

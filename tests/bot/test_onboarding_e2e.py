@@ -222,7 +222,11 @@ async def test_the_start_rules_link_opens_that_games_rules_in_private() -> None:
             assert all(title in unknown.content for title in TITLES["ru"])
             # any other payload (the hello's «open the bot»): the usual /start
             await tg.follow_link(anna, "https://t.me/nastolka_bot?start=hello")
-            await chat.wait_message(lambda m: "Как играть" in m.content)
+            start = await chat.wait_message(lambda m: "Как играть" in m.content)
+            # its game buttons: the rules with the same «play it in a group» link
+            await chat.press(anna, start, "📖 Гипнозия")
+            rules = await chat.wait_message(lambda m: "«Гипнозия»" in m.content, after=start)
+            assert links(rules) == ["https://t.me/nastolka_bot?startgroup=new_hypnosia"]
 
 
 # ---------------------------------------------------------------- privacy mode
