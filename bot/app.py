@@ -43,6 +43,7 @@ from aiogram.types import (
 from bot import logs, metrics
 from bot.budget import GlobalBudget
 from bot.config import Settings
+from bot.descriptions import set_descriptions
 from bot.handlers import routers
 from bot.health import Ops
 from bot.lifecycle import GRACE, InFlightUpdates, StopSignals, until_stopped
@@ -263,6 +264,7 @@ class App:
                 log.info("storage: %d keys of the older format renamed", moved)
         await self.service.pictures.start()  # first: its imports overlap what follows
         await set_commands(self.bot, self.settings)
+        await set_descriptions(self.bot, self.settings)  # the profile's texts (bot/descriptions.py)
         freeze_heap()
         await self.service.resume()
         self.service.start_timers()

@@ -757,15 +757,29 @@ class FakeTelegram:
         await chat.send(user, "/start" if payload is None else f"/start {payload}")
         return chat
 
-    async def follow_link(self, user: User, url: str) -> Chat:
-        """``user`` opens a ``https://t.me/<bot>?start=<payload>`` link."""
+    async def follow_link(self, user: User, url: str, group: Chat | None = None) -> Chat:
+        """``user`` opens a ``https://t.me/<bot>?start=<payload>`` link (his private chat
+        with the bot), or a ``?startgroup=<payload>`` one and picks ``group``: the bot is
+        added there unless it is in already (a ``my_chat_member`` update and the service
+        message), then ``/start@<bot> <payload>`` is sent there in his name, as Telegram's
+        clients do. Returns the chat."""
         parsed = urlparse(url)
         if parsed.netloc not in {"t.me", "telegram.me"}:
             raise ValueError(f"not a t.me link: {url}")
         if parsed.path.strip("/").lower() != self.bot_username.lower():
             raise ValueError(f"link is for another bot: {url}")
-        payload = parse_qs(parsed.query).get("start", [None])[0]
-        return await self.start_private(user, payload)
+        query = parse_qs(parsed.query, keep_blank_values=True)
+        if "startgroup" not in query:
+            return await self.start_private(user, query.get("start", [None])[0])
+        if group is None or group.type not in {"group", "supergroup"}:
+            raise ValueError("a startgroup link needs the group the user picks")
+        group._join(user)
+        if group.state.bot_status in {"left", "kicked"}:
+            await group.add_bot(user)
+        payload = query["startgroup"][0]
+        command = f"/start@{self.bot_username}" + (f" {payload}" if payload else "")
+        await group.send(user, command)
+        return group
 
     def block(self, user: User) -> None:
         """``user`` blocks the bot: sends to him fail with 403 "bot was blocked by the user"."""

@@ -167,6 +167,9 @@ class TelegramError(Exception):
         return body
 
 
+_DESCRIPTION_LIMITS = {"description": 512, "short_description": 120}  # characters
+
+
 def bad_request(reason: str) -> TelegramError:
     return TelegramError(400, f"Bad Request: {reason}")
 
@@ -1539,13 +1542,44 @@ class FakeBotApi(EphemeralMethods):
         self.bot_settings[f"{name}:{params.get('language_code') or ''}"] = params.get(name)
         return True
 
+    # The bot's description (shown in an empty private chat, "What can this bot do?") and
+    # short description (its profile page, a shared link), per `language_code`: an empty
+    # string or none removes the language's own text; a get falls back to the text for
+    # all languages (set without a code), else "".
+    def _set_description(self, name: str, params: dict[str, Any]) -> bool:
+        text = str(params.get(name) or "")
+        if len(text) > _DESCRIPTION_LIMITS[name]:
+            raise bad_request("BOT_DESCRIPTION_INVALID")
+        lang = str(params.get("language_code") or "")
+        if lang and not (len(lang) == 2 and lang.isascii() and lang.isalpha()):
+            raise bad_request("LANG_CODE_INVALID")
+        key = f"{name}:{lang}"
+        if text:
+            self.bot_settings[key] = text
+        else:
+            self.bot_settings.pop(key, None)
+        return True
+
+    def _get_description(self, name: str, params: dict[str, Any]) -> dict[str, str]:
+        lang = str(params.get("language_code") or "")
+        text = self.bot_settings.get(f"{name}:{lang}") or self.bot_settings.get(f"{name}:", "")
+        return {name: str(text)}
+
     async def m_setMyDescription(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:
-        return await self._set_setting("description", params)
+        return self._set_description("description", params)
 
     async def m_setMyShortDescription(
         self, params: dict[str, Any], uploads: dict[str, _Upload]
     ) -> Any:
-        return await self._set_setting("short_description", params)
+        return self._set_description("short_description", params)
+
+    async def m_getMyDescription(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:
+        return self._get_description("description", params)
+
+    async def m_getMyShortDescription(
+        self, params: dict[str, Any], uploads: dict[str, _Upload]
+    ) -> Any:
+        return self._get_description("short_description", params)
 
     async def m_setMyName(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:
         return await self._set_setting("name", params)

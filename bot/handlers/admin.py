@@ -1,4 +1,5 @@
-"""/cancel and /leave, each with its confirmation buttons; migration; the bot removed."""
+"""/cancel and /leave, each with its confirmation buttons; migration; the bot removed or
+added."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
+from bot import retention
 from bot.callbacks import CancelCB, LeaveCB
 from bot.handlers.common import display_name, is_chat_admin, plays_here
-from bot.memory.keeper import memory_of
+from bot.onboarding import greet, joined, move_greeting
 from bot.replies import Asked
 from bot.service import GameService
 
@@ -41,16 +43,23 @@ async def leave_command(message: Message, service: GameService) -> None:
 
 async def migrated(message: Message, service: GameService) -> None:
     if message.migrate_to_chat_id is not None:
+        await move_greeting(service.store, message.chat.id, message.migrate_to_chat_id)
         await service.migrate(message.chat.id, message.migrate_to_chat_id)
     elif message.migrate_from_chat_id is not None:
+        await move_greeting(service.store, message.migrate_from_chat_id, message.chat.id)
         await service.migrate(message.migrate_from_chat_id, message.chat.id)
 
 
 async def bot_membership(event: ChatMemberUpdated, service: GameService) -> None:
-    """The bot was removed from a group (kicked or left): that chat's game is closed."""
+    """The bot was removed from a group (kicked or left): that chat's game is closed.
+    Added to one: what is kept of it stays (bot/retention.py); its hello, once
+    (bot/onboarding.py)."""
     if event.new_chat_member.status in ("kicked", "left"):
         await service.close_chat(event.chat.id)
-        await memory_of(service.ctx).forget_later(event.chat.id)  # within the retention
+        await retention.removed(service, event.chat.id)  # kept within the retention
+    elif joined(event):
+        await retention.back(service, event.chat.id)
+        await greet(event, service)
 
 
 async def cancel_button(

@@ -18,7 +18,9 @@ from aiogram.types import (
     Message,
 )
 
+from bot.deep_links import bot_username, new_game_arg, new_payload, rules_arg, startgroup_link
 from bot.handlers.common import is_group
+from bot.handlers.lobby import open_lobby
 from bot.replies import Asked, Delivery
 from bot.service import GameService
 from bot.storage import RecordStatus
@@ -37,13 +39,20 @@ class RulesCB(CallbackData, prefix="R1"):
     g: str
 
 
-def short_rules(game_id: str, t: Translator) -> tuple[str, InlineKeyboardMarkup]:
+def short_rules(
+    game_id: str, t: Translator, username: str | None = None
+) -> tuple[str, InlineKeyboardMarkup]:
     """A game's rules on one phone screen (the goal, a turn, how it ends), with a button
-    for the full rules."""
+    for the full rules; with the bot's `username` (private chats) also «➕ Play it in a
+    group»: a `?startgroup=new_<game>` link that adds the bot and opens its lobby."""
     button = InlineKeyboardButton(
         text=t("rules.full_button"), callback_data=RulesCB(a="f", g=game_id).pack()
     )
-    return t(f"rules.{game_id}.short"), InlineKeyboardMarkup(inline_keyboard=[[button]])
+    rows = [[button]]
+    if username:
+        url = startgroup_link(username, new_payload(game_id))
+        rows.append([InlineKeyboardButton(text=t("rules.play_in_group_button"), url=url)])
+    return t(f"rules.{game_id}.short"), InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def game_buttons(service: GameService, t: Translator) -> list[list[InlineKeyboardButton]]:
@@ -60,14 +69,31 @@ def game_buttons(service: GameService, t: Translator) -> list[list[InlineKeyboar
     ]
 
 
-async def start_private(message: Message, service: GameService, bot: Bot) -> None:
+async def start_private(
+    message: Message, command: CommandObject, service: GameService, bot: Bot
+) -> None:
+    """`/start`: how to play, the games' rules as buttons. `/start rules_<game>` (a link
+    of the group's hello): that game's rules (bot/deep_links.py)."""
     t = service.t()
     if message.from_user is not None:
         await service.store.mark_started(message.from_user.id)
-    me = await bot.me()
+    username = await bot_username(bot)
+    wanted = rules_arg(command.args)
+    if wanted is not None:
+        game_id = service.find_game(wanted)
+        if game_id is None:
+            await service.replies.answer(
+                Asked.of(message), t("rules.unknown"), t, topic="rules.unknown"
+            )
+            return
+        text, markup = short_rules(game_id, t, username)
+        await service.replies.answer(
+            Asked.of(message), text, t, topic=f"rules:{game_id}", markup=markup
+        )
+        return
     rows = game_buttons(service, t)
-    if me.username:
-        url = f"https://t.me/{me.username}?startgroup=new"
+    if username:
+        url = startgroup_link(username, new_payload())
         rows.insert(0, [InlineKeyboardButton(text=t("start.add_button"), url=url)])
     games = "\n".join(
         t("start.game_line", game=t(p.title_key)) for p in service.presenters.values()
@@ -81,7 +107,13 @@ async def start_private(message: Message, service: GameService, bot: Bot) -> Non
     )
 
 
-async def start_group(message: Message, service: GameService) -> None:
+async def start_group(message: Message, command: CommandObject, service: GameService) -> None:
+    """`/start` in a group. `/start new` (`/start@bot new_<game>`): what Telegram sends
+    after a `?startgroup=new` link added the bot: a lobby, exactly as `/new` opens it."""
+    arg = new_game_arg(command.args)
+    if arg is not None:
+        await open_lobby(message, service, arg)
+        return
     t = service.t()
     await service.replies.answer(Asked.of(message), t("start.group"), t, topic="start")
 
@@ -111,7 +143,9 @@ def split(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return parts
 
 
-async def rules_command(message: Message, command: CommandObject, service: GameService) -> None:
+async def rules_command(
+    message: Message, command: CommandObject, service: GameService, bot: Bot
+) -> None:
     """`/rules [game]`: the game's rules in short, with a button for the full ones. Without
     a name: the game open in this group (its lobby or table), else the first game."""
     t = service.t()
@@ -129,7 +163,8 @@ async def rules_command(message: Message, command: CommandObject, service: GameS
         active = (RecordStatus.LOBBY, RecordStatus.PLAYING)
         if rec is not None and rec.status in active and rec.game_id in service.presenters:
             game_id = rec.game_id
-    text, markup = short_rules(game_id, t)
+    username = None if is_group(message.chat) else await bot_username(bot)
+    text, markup = short_rules(game_id, t, username)
     await service.replies.answer(
         Asked.of(message), text, t, topic=f"rules:{game_id}", markup=markup
     )
@@ -164,7 +199,9 @@ async def _ephemeral_for_press(
     return True
 
 
-async def rules_button(query: CallbackQuery, callback_data: RulesCB, service: GameService) -> None:
+async def rules_button(
+    query: CallbackQuery, callback_data: RulesCB, service: GameService, bot: Bot
+) -> None:
     """«📖 Полные правила» (or a game's «📖» on /start): the rules to the presser. In a
     private chat they are sent there; in a group ephemerally to him alone, else in his
     private chat if he has started the bot, else as one reply in the group (chatter)."""
@@ -173,12 +210,13 @@ async def rules_button(query: CallbackQuery, callback_data: RulesCB, service: Ga
     if game_id not in service.presenters or callback_data.a not in ("s", "f"):
         await query.answer(t("press.old_button"))
         return
+    msg = query.message
     if callback_data.a == "s":
-        text, markup = short_rules(game_id, t)
+        in_group = msg is not None and is_group(msg.chat)
+        text, markup = short_rules(game_id, t, None if in_group else await bot_username(bot))
         parts, topic = [text], f"rules:{game_id}"
     else:
         parts, markup, topic = split(t(f"rules.{game_id}")), None, f"rules.full:{game_id}"
-    msg = query.message
     user = query.from_user.id
     if msg is None or not is_group(msg.chat):
         chat_id = msg.chat.id if msg is not None else user

@@ -13,6 +13,11 @@ from bot.service import GameService
 
 
 async def new_command(message: Message, command: CommandObject, service: GameService) -> None:
+    await open_lobby(message, service, command.args or "")
+
+
+async def open_lobby(message: Message, service: GameService, arg: str) -> None:
+    """`/new [game]` (also `/start new` from a `?startgroup=new` link: bot/deep_links.py)."""
     t = service.t()
     asked = Asked.of(message)
     if not plays_here(message.chat):
@@ -25,7 +30,7 @@ async def new_command(message: Message, command: CommandObject, service: GameSer
         message.chat.id,
         message.from_user.id,
         display_name(message.from_user),
-        command.args or "",
+        arg,
         asked=asked,
     )
 

@@ -148,6 +148,12 @@ class Store(Protocol):
         """Set (None: forget) a preference of `get_pref`."""
         ...
 
+    async def expire_prefs(self, keys: list[str], seconds: float | None) -> None:
+        """The preferences `keys` go within `seconds` (never later than they would have);
+        None: they get their usual lifetime back (the bot was removed from a chat, then
+        added back: bot/retention.py)."""
+        ...
+
     async def set_deadline(self, chat_id: int, when: float | None) -> None:
         """Remember when the chat's game next needs the bot (None: it doesn't)."""
         ...

@@ -106,6 +106,9 @@ class MemoryStore:
         else:
             self._prefs[key] = value
 
+    async def expire_prefs(self, keys: list[str], seconds: float | None) -> None:
+        return None  # kept for the process's life, shorter than any retention
+
     async def set_deadline(self, chat_id: int, when: float | None) -> None:
         if when is None:
             self._deadlines.pop(chat_id, None)

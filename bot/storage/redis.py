@@ -304,6 +304,17 @@ class RedisStore:
             await self._redis.set(name, value, ex=self._ttl * 12)
 
     @_guarded
+    async def expire_prefs(self, keys: list[str], seconds: float | None) -> None:
+        for key in keys:
+            name = f"{self._prefix}:pref:{key}"
+            if seconds is None:
+                await self._redis.expire(name, self._ttl * 12)
+                continue
+            left = await self._redis.ttl(name)  # -2: none, -1: no expiry
+            if left == -1 or left > seconds:
+                await self._redis.expire(name, max(1, int(seconds)))
+
+    @_guarded
     async def set_deadline(self, chat_id: int, when: float | None) -> None:
         key = self.deadline_key(chat_id)
         if when is None:
