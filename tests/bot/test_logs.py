@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
 import secrets
 from pathlib import Path
 from typing import Any
@@ -78,9 +79,30 @@ def test_bad_level_or_format_falls_back_and_text_is_the_default() -> None:
     assert logs.choose("loud", "xml") == ("INFO", "text")
 
 
-async def test_a_game_at_debug_in_json_shows_no_token_and_no_hidden_tiles(
-    tmp_path: Path, redis_url: str
-) -> None:
+# A deliberately leaking build, for the check below to be shown failing: every Bot API
+# request the bot makes is logged with its fields (the hands' texts and buttons too) and
+# the token, as a careless debug line would. Loaded into the bot's process only.
+LEAKING_BUILD = """
+import logging
+from aiogram.client.session.aiohttp import AiohttpSession
+
+_make_request = AiohttpSession.make_request
+
+
+async def make_request(self, bot, method, timeout=None):
+    logging.getLogger("bot.leak").info("request %r with token %s", method, bot.token)
+    return await _make_request(self, bot, method, timeout)
+
+
+AiohttpSession.make_request = make_request
+"""
+
+
+async def play_at_debug_in_json(
+    tmp_path: Path, redis_url: str, **env: str
+) -> tuple[str, str, set[str]]:
+    """Two players, four turns with their hidden hands looked at, the bot at DEBUG in
+    JSON: (the bot's stderr, the token, every line of a hidden hand they saw)."""
     async with FakeTelegram() as tg:
         users = [tg.user(101, "Аня"), tg.user(102, "Борис")]
         chat = tg.group(members=users)
@@ -93,6 +115,7 @@ async def test_a_game_at_debug_in_json_shows_no_token_and_no_hidden_tiles(
             REDIS_PREFIX=f"logs-{secrets.token_hex(4)}",
             LOG_LEVEL="DEBUG",
             LOG_FORMAT="json",
+            **env,
         )
         await run.start()
         try:
@@ -121,20 +144,39 @@ async def test_a_game_at_debug_in_json_shows_no_token_and_no_hidden_tiles(
                     hands += [text for text, _ in versions(hand) if text]
         finally:
             await run.stop()
-    stderr = run.stderr()
+    # a player's ephemeral hand (its caption, buttons) and the fallback's popup
+    secret_lines = {line for text in hands for line in text.splitlines() if len(line) >= 6}
+    assert secret_lines
+    return run.stderr(), tg.token, secret_lines
+
+
+async def test_a_game_at_debug_in_json_shows_no_token_and_no_hidden_tiles(
+    tmp_path: Path, redis_url: str
+) -> None:
+    stderr, token, secret_lines = await play_at_debug_in_json(tmp_path, redis_url)
     records = [json.loads(line) for line in stderr.splitlines() if line.strip()]  # all JSON
     assert len(records) > 10
     assert all({"ts", "level", "logger", "event"} <= set(r) for r in records)
     assert any(r["level"] == "DEBUG" for r in records)
     assert any(r["logger"] == "bot.render_worker" for r in records)  # the render process too
-    assert tg.token.partition(":")[2] not in stderr
-    # a player's ephemeral hand (its caption, buttons) and the fallback's popup: none of
-    # their lines (a tile list) is ever logged, nor the hand's picture (a PNG, in base64)
-    secret_lines = {line for text in hands for line in text.splitlines() if len(line) >= 6}
-    assert secret_lines
+    assert token.partition(":")[2] not in stderr
+    # none of a hidden hand's lines (a tile list) is ever logged, nor the hand's picture
+    # (a PNG, in base64)
     leaked = [line for line in secret_lines if line in stderr]
     assert not leaked, leaked
     assert "iVBORw0KGgo" not in stderr and "\\x89PNG" not in stderr
+
+
+async def test_the_check_catches_a_leaking_build(tmp_path: Path, redis_url: str) -> None:
+    """The check above, run against a build that logs every request: it finds the hidden
+    tiles (so it can fail), while the token is still masked by the redacting formatter."""
+    (tmp_path / "sitecustomize.py").write_text(LEAKING_BUILD, encoding="utf-8")
+    path = os.pathsep.join(p for p in (str(tmp_path), os.environ.get("PYTHONPATH")) if p)
+    stderr, token, secret_lines = await play_at_debug_in_json(tmp_path, redis_url, PYTHONPATH=path)
+    assert '"logger": "bot.leak"' in stderr  # the leaking build ran
+    leaked = [line for line in secret_lines if line in stderr]
+    assert leaked  # the hands' lines are found in the log: the check would fail
+    assert token.partition(":")[2] not in stderr  # the token is masked even so
 
 
 def hand_data(table: Any) -> str:
