@@ -65,7 +65,7 @@ def main() -> None:
         picked, positions, palette = replay.plan(p, steps, names, "ru", animation.POSITIONS)
         boards = [replay.frame(p, v, names, "ru", palette) for v in picked]
         title = get_translator("ru")(p.title_key)
-        data, _ = replay.assemble(boards, standings, names, "ru", palette, title)
+        data, _ = replay.assemble(boards, standings, names, "ru", title)
         took = time.perf_counter() - t0
         module = renderer(game_id)
         assert module is not None

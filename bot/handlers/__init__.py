@@ -2,7 +2,7 @@
 
 from aiogram import Router
 
-from bot.handlers import admin, computers, hand, help, lobby, memory, pings, play, table
+from bot.handlers import admin, computers, hand, help, lobby, memory, pings, play, replay, table
 
 
 def routers() -> list[Router]:
@@ -13,6 +13,7 @@ def routers() -> list[Router]:
         admin.make_router(),
         pings.make_router(),
         memory.make_router(),  # /top /stats /history /notify /season (bot/memory/)
+        replay.make_router(),  # /replay (bot/memory/replay.py)
         computers.make_router(),
         hand.make_router(),  # before play: «🂠 Мои фишки» and the private hands' presses
         play.make_router(),

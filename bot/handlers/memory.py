@@ -38,7 +38,7 @@ def keeper(service: GameService) -> Keeper:
     return memory_of(service.ctx)
 
 
-async def _in_group(message: Message, service: GameService) -> bool:
+async def in_group(message: Message, service: GameService) -> bool:
     if is_group(message.chat) and message.from_user is not None:
         return True
     t = service.t()
@@ -67,7 +67,7 @@ def top_text(k: Keeper, doc: ChatMemory, game_id: str, t: Translator) -> str:
 
 
 async def top_command(message: Message, command: CommandObject, service: GameService) -> None:
-    if not await _in_group(message, service):
+    if not await in_group(message, service):
         return
     t = service.t()
     k = keeper(service)
@@ -145,7 +145,7 @@ def _named(doc: ChatMemory, message: Message, arg: str) -> int | None:
 
 
 async def stats_command(message: Message, command: CommandObject, service: GameService) -> None:
-    if not await _in_group(message, service):
+    if not await in_group(message, service):
         return
     assert message.from_user is not None
     t = service.t()
@@ -198,7 +198,7 @@ def history_text(k: Keeper, doc: ChatMemory, lines: list[ResultLine], t: Transla
 
 
 async def history_command(message: Message, service: GameService) -> None:
-    if not await _in_group(message, service):
+    if not await in_group(message, service):
         return
     t = service.t()
     k = keeper(service)
@@ -211,7 +211,7 @@ async def history_command(message: Message, service: GameService) -> None:
 
 
 async def notify_command(message: Message, service: GameService, bot: Bot) -> None:
-    if not await _in_group(message, service):
+    if not await in_group(message, service):
         return
     assert message.from_user is not None
     t = service.t()
@@ -239,7 +239,7 @@ async def notify_command(message: Message, service: GameService, bot: Bot) -> No
 async def season_command(
     message: Message, command: CommandObject, service: GameService, bot: Bot
 ) -> None:
-    if not await _in_group(message, service):
+    if not await in_group(message, service):
         return
     assert message.from_user is not None
     t = service.t()

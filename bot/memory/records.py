@@ -87,6 +87,7 @@ class Backend(Protocol):
     async def put_doc(self, chat_id: int, doc: str, ttl: int) -> None: ...
     async def push_game(self, chat_id: int, entry: str, line: str, ttl: int) -> None: ...
     async def games(self, chat_id: int, count: int) -> list[str]: ...
+    async def game_at(self, chat_id: int, index: int) -> str | None: ...
     async def lines(self, chat_id: int, count: int) -> list[str]: ...
     async def ratings(self, game_id: str, players: list[int]) -> dict[int, str]: ...
     async def set_ratings(self, game_id: str, values: dict[int, str]) -> None: ...
@@ -122,6 +123,11 @@ class RedisBackend:
 
     async def games(self, chat_id: int, count: int) -> list[str]:
         return [str(x) for x in await self.r.lrange(self.key(chat_id, "games"), 0, count - 1)]
+
+    async def game_at(self, chat_id: int, index: int) -> str | None:
+        """The finished game `index` places from the newest (0), None past the last."""
+        raw = await self.r.lindex(self.key(chat_id, "games"), index)
+        return None if raw is None else str(raw)
 
     async def lines(self, chat_id: int, count: int) -> list[str]:
         return [str(x) for x in await self.r.lrange(self.key(chat_id, "lines"), 0, count - 1)]
@@ -171,6 +177,10 @@ class MemoryBackend:
 
     async def games(self, chat_id: int, count: int) -> list[str]:
         return self.full.get(chat_id, [])[:count]
+
+    async def game_at(self, chat_id: int, index: int) -> str | None:
+        kept = self.full.get(chat_id, [])
+        return kept[index] if 0 <= index < len(kept) else None
 
     async def lines(self, chat_id: int, count: int) -> list[str]:
         return self.result_lines.get(chat_id, [])[:count]

@@ -37,6 +37,13 @@ class Animation(BaseModel):
     frames: int
     positions: int
     shown: int
+    width: int
+    height: int
+
+    @property
+    def seconds(self) -> float:
+        """How long it plays once."""
+        return (animation.board_ms(self.shown) * self.shown + animation.LAST_MS) / 1000
 
 
 def views(p: Presenter, steps: list[str]) -> list[BaseModel]:
@@ -97,14 +104,14 @@ def assemble(
     standings: list[tuple[int, int, int]],
     names: Mapping[int, str],
     language: str,
-    palette: Image.Image,
     title: str,
 ) -> tuple[bytes, int]:
     """A job: the distinct boards, the standings frame, one GIF; and its frames."""
     boards = distinct(boards)
     size = (max(b.width for b in boards), max(b.height for b in boards))
     last = animation.standings_frame(size, standings, names, language, title)
-    frames = [*boards, animation.indexed(last, palette)]
+    # the standings on a palette of their own (a GIF frame may have its own colours)
+    frames = [*boards, animation.indexed(last, animation.shared_palette([last]))]
     durations = [animation.board_ms(len(boards))] * len(boards) + [animation.LAST_MS]
     return animation.gif(frames, durations), len(frames)
 
@@ -123,5 +130,12 @@ async def animate(
     game's `title` on its last frame."""
     picked, positions, palette = await pictures.draw(plan, p, steps, names, language, limit)
     boards = [await pictures.draw(frame, p, v, names, language, palette) for v in picked]
-    data, frames = await pictures.draw(assemble, boards, standings, names, language, palette, title)
-    return Animation(data=data, frames=frames, positions=positions, shown=frames - 1)
+    data, frames = await pictures.draw(assemble, boards, standings, names, language, title)
+    return Animation(
+        data=data,
+        frames=frames,
+        positions=positions,
+        shown=frames - 1,
+        width=max(b.width for b in boards),
+        height=max(b.height for b in boards),
+    )
