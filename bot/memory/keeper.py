@@ -153,7 +153,7 @@ class Keeper:
                 options=dict(rec.options),
                 names={x: rec.name(x) for x, _, _ in standings if not is_computer(x)},
                 levels=dict(rec.computers),
-                steps=rec.steps,
+                steps=await self.ctx.store.steps(rec),
                 started_at=rec.created_at,
             )
             doc.count += 1
