@@ -9,6 +9,10 @@ palette, a job per frame, the GIF), here in this process, one after the other. T
 baseline in the same run: the same boards drawn and encoded as the table's PNG pictures
 (`render/<game>.py` `render`), which the table would have sent for those positions.
 `--save DIR` keeps each GIF as DIR/<game>.gif.
+
+Beside them, the game's hot record at its end (the JSON read and compare-and-set at
+every press): with its steps inside, as before they moved to a list of their own, and
+as it is stored now (bot/storage/base.py `moved_steps`).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from bench.render import NAMES
 from bench.report import table
 from bot.memory import replay
 from bot.presenters import registry
+from bot.storage.base import GameRecord, moved_steps
 from bot.warm_up import renderer
 from games.replay import states
 from locales import get_translator
@@ -73,6 +78,17 @@ def main() -> None:
         pngs = [module.render(v, names, language="ru") for v in picked]
         base = time.perf_counter() - t0
         frames = animation.frame_count(data)
+        rec = GameRecord(
+            chat_id=-1,
+            uid="bench",
+            game_id=game_id,
+            creator=1,
+            players=ids,
+            names=names,
+            state=final.model_dump_json(),
+            steps=steps,
+        )
+        inside, now = len(rec.model_dump_json()), len(moved_steps(rec)[0].model_dump_json())
         seconds = (animation.board_ms(len(boards)) * len(boards) + animation.LAST_MS) / 1000
         rows.append(
             [
@@ -85,6 +101,8 @@ def main() -> None:
                 f"{len(data) / 1e6:.2f} MB",
                 f"{base:.2f} s",
                 f"{sum(map(len, pngs)) / 1e6:.2f} MB",
+                f"{inside / 1e3:.1f} KB",
+                f"{now / 1e3:.1f} KB",
             ]
         )
         if args.save is not None:
@@ -100,6 +118,8 @@ def main() -> None:
         "GIF",
         "baseline: PNGs",
         "PNG total",
+        "record: steps inside",
+        "steps out",
     ]
     print(table(head, rows))
 
