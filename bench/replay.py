@@ -4,10 +4,11 @@ pictures of the same positions.
     python -m bench.replay [--seed S] [--save DIR]
 
 For every game one random full game (random legal play from seed `S`) is recorded as
-its steps, then drawn as the bot draws a replay (bot/memory/replay.py: the views and the
-palette, a job per frame, the GIF), here in this process, one after the other. The
-baseline in the same run: the same boards drawn and encoded as the table's PNG pictures
-(`render/<game>.py` `render`), which the table would have sent for those positions.
+its steps, then drawn as the bot draws a replay (bot/memory/replay.py: its jobs — the
+game walked twice, the palette, a job per frame, the GIF — here in this process, one
+after the other). The baseline in the same run: the same boards drawn and encoded as
+the table's PNG pictures (`render/<game>.py` `render`), which the table would have sent
+for those positions.
 `--save DIR` keeps each GIF as DIR/<game>.gif.
 
 Beside them, the game's hot record at its end (the JSON read and compare-and-set at
@@ -18,6 +19,7 @@ as it is stored now (bot/storage/base.py `moved_steps`).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import time
 from pathlib import Path
@@ -66,16 +68,17 @@ def main() -> None:
         game = games.get(game_id)
         final = list(states(game_id, ids, args.seed, None, steps[1:]))[-1]
         standings = [(s.player, s.place, s.score) for s in game.result(final).standings]
-        t0 = time.perf_counter()
-        picked, positions, palette = replay.plan(p, steps, names, "ru", animation.POSITIONS)
-        boards = [replay.frame(p, v, names, "ru", palette) for v in picked]
         title = get_translator("ru")(p.title_key)
-        data, _ = replay.assemble(boards, standings, names, "ru", title)
+        t0 = time.perf_counter()
+        shown = asyncio.run(replay.animate(replay.inline, p, steps, standings, names, "ru", title))
         took = time.perf_counter() - t0
+        data, positions = shown.data, shown.positions
+        views = replay.views(p, steps)
+        boards = [views[i] for i in animation.sample(len(views))]
         module = renderer(game_id)
         assert module is not None
         t0 = time.perf_counter()
-        pngs = [module.render(v, names, language="ru") for v in picked]
+        pngs = [module.render(v, names, language="ru") for v in boards]
         base = time.perf_counter() - t0
         frames = animation.frame_count(data)
         rec = GameRecord(
@@ -89,7 +92,7 @@ def main() -> None:
             steps=steps,
         )
         inside, now = len(rec.model_dump_json()), len(moved_steps(rec)[0].model_dump_json())
-        seconds = (animation.board_ms(len(boards)) * len(boards) + animation.LAST_MS) / 1000
+        seconds = shown.seconds
         rows.append(
             [
                 game_id,

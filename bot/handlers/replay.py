@@ -133,7 +133,7 @@ async def replay_command(message: Message, command: CommandObject, service: Game
             try:
                 async with replays.gate:
                     shown = await animate(
-                        service.ctx.pictures,
+                        service.ctx.pictures.draw,
                         p,
                         entry.steps,
                         entry.standings,

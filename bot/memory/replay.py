@@ -6,27 +6,29 @@ on the board being one position; at most `POSITIONS` of them are drawn, evenly s
 the first and the last always (render/animation.py), then the final standings.
 
 The drawing is done where the tables' pictures are (bot/pictures.py: the render process,
-or the render threads), in small jobs — the views and the palette, then one job per
-frame, then the GIF — so a table's picture waits for one frame at most, never for a
-whole replay, and the event loop draws nothing.
+or the render threads), in small jobs — the game walked `CHUNK` steps at a time, the
+palette, one job per frame, then the GIF — so a table's picture waits for one such job at
+most, never for a whole replay, and the event loop draws nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 from pydantic import BaseModel
 
+import games
 from bot.memory.steps import start_of
 from bot.warm_up import renderer
-from games.replay import states
+from games.replay import advance, states
 from render import animation
 
 if TYPE_CHECKING:
-    from bot.pictures import Pictures
     from bot.presenters import Presenter
+
+CHUNK = 400  # steps walked per job (about 0.15 s of a long game's engine)
 
 
 class Animation(BaseModel):
@@ -70,16 +72,56 @@ def board(p: Presenter, view: BaseModel, names: Mapping[int, str], language: str
     return animation.downscaled(img)
 
 
-def plan(
-    p: Presenter, steps: list[str], names: Mapping[int, str], language: str, limit: int
-) -> tuple[list[BaseModel], int, Image.Image]:
-    """A job: the views to draw (sampled), the game's positions, the shared palette
-    (fitted to the first, middle and last boards)."""
-    every = views(p, steps)
-    picked = [every[i] for i in animation.sample(len(every), limit)]
+def _walk(
+    p: Presenter, steps: list[str], lo: int, hi: int, state: BaseModel | None
+) -> Iterator[tuple[int, BaseModel]]:
+    """Positions `lo`..`hi - 1` of the game (0: its start; i: after `steps[i]`) and their
+    states, from `state`, the position before `lo` (None when `lo` is 0)."""
+    for i in range(lo, hi):
+        if state is None:
+            start = start_of(steps)
+            state = games.get(p.game_id).new(
+                players=start["players"], seed=start["seed"], options=start["options"] or None
+            )
+        else:
+            state = advance(p.game_id, state, steps[i])
+        yield i, state
+
+
+def changes(
+    p: Presenter, steps: list[str], lo: int, hi: int, state: BaseModel | None, last: str
+) -> tuple[list[int], BaseModel | None, str]:
+    """A job: the positions of `lo`..`hi - 1` whose view differs from the one before
+    (`last`: the view of the position before `lo`, as JSON), the state at `hi - 1`, the
+    view there."""
+    marks: list[int] = []
+    at = state
+    for i, at in _walk(p, steps, lo, hi, state):
+        raw = p.public_view(at).model_dump_json()
+        if raw != last:
+            marks.append(i)
+            last = raw
+    return marks, at, last
+
+
+def chosen(
+    p: Presenter, steps: list[str], lo: int, hi: int, state: BaseModel | None, wanted: set[int]
+) -> tuple[list[BaseModel], BaseModel | None]:
+    """A job: the views of the `wanted` positions of `lo`..`hi - 1`, the state at `hi - 1`."""
+    out: list[BaseModel] = []
+    at = state
+    for i, at in _walk(p, steps, lo, hi, state):
+        if i in wanted:
+            out.append(p.public_view(at))
+    return out, at
+
+
+def palette_of(
+    p: Presenter, picked: list[BaseModel], names: Mapping[int, str], language: str
+) -> Image.Image:
+    """A job: the shared palette, fitted to the first, middle and last boards."""
     probes = [picked[i] for i in animation.sample(len(picked), animation.PALETTE_SAMPLES)]
-    palette = animation.shared_palette([board(p, v, names, language) for v in probes])
-    return picked, len(every), palette
+    return animation.shared_palette([board(p, v, names, language) for v in probes])
 
 
 def frame(
@@ -116,8 +158,16 @@ def assemble(
     return animation.gif(frames, durations), len(frames)
 
 
+Run = Callable[..., Awaitable[Any]]  # runs a job: `Pictures.draw`, or `inline`
+
+
+async def inline(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run a job here and now (the benchmark)."""
+    return fn(*args)
+
+
 async def animate(
-    pictures: Pictures,
+    run: Run,
     p: Presenter,
     steps: list[str],
     standings: list[tuple[int, int, int]],
@@ -127,14 +177,30 @@ async def animate(
     limit: int = animation.POSITIONS,
 ) -> Animation:
     """The replay of a recorded game (`steps`: its `new` call, then every step), the
-    game's `title` on its last frame."""
-    picked, positions, palette = await pictures.draw(plan, p, steps, names, language, limit)
-    boards = [await pictures.draw(frame, p, v, names, language, palette) for v in picked]
-    data, frames = await pictures.draw(assemble, boards, standings, names, language, title)
+    game's `title` on its last frame, drawn in jobs given to `run` (`Pictures.draw`):
+    the game walked through in `CHUNK` steps a job, twice — to find its distinct
+    positions, then to take the views of those sampled — then a job for the palette,
+    one per board, and the GIF."""
+    n = len(steps)
+    marks: list[int] = []
+    state: BaseModel | None = None
+    last = ""
+    for lo in range(0, n, CHUNK):
+        found, state, last = await run(changes, p, steps, lo, min(n, lo + CHUNK), state, last)
+        marks += found
+    wanted = {marks[j] for j in animation.sample(len(marks), limit)}
+    picked: list[BaseModel] = []
+    state = None
+    for lo in range(0, min(n, max(wanted) + 1), CHUNK):
+        got, state = await run(chosen, p, steps, lo, min(n, lo + CHUNK), state, wanted)
+        picked += got
+    palette = await run(palette_of, p, picked, names, language)
+    boards = [await run(frame, p, v, names, language, palette) for v in picked]
+    data, frames = await run(assemble, boards, standings, names, language, title)
     return Animation(
         data=data,
         frames=frames,
-        positions=positions,
+        positions=len(marks),
         shown=frames - 1,
         width=max(b.width for b in boards),
         height=max(b.height for b in boards),
