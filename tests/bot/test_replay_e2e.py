@@ -12,7 +12,7 @@ import random
 from PIL import Image, ImageSequence
 
 from bot.memory.keeper import memory_of
-from bot.memory.records import GameEntry
+from bot.memory.records import FULL, ChatMemory, GameEntry
 from bot.memory.replay import distinct, views
 from fake_telegram import FakeTelegram
 from fake_telegram.server import StoredMessage
@@ -142,3 +142,30 @@ def test_boards_drawn_alike_are_one_frame_and_the_standings_come_last() -> None:
     assert count == len(frames) == 4
     last = frames[-1]
     assert last.size == (480, 300) and last.getpixel((5, 5)) != frames[0].getpixel((5, 5))
+
+
+async def test_a_game_without_its_steps_or_too_old_is_refused_clearly() -> None:
+    async with FakeTelegram() as tg:
+        anna = tg.user(2551, "Аня")
+        chat = tg.group(members=[anna])
+        async with running(settings_for(tg, **FAST)) as app:
+            anna_private = await tg.start_private(anna)
+            keeper = memory_of(app.service.ctx)
+            for n in range(1, FULL + 3):  # games №1..№202: the first two no longer in full
+                entry = GameEntry(n=n, uid=f"g{n}", game_id="sea_cross", ended_at=0.0, standings=[])
+                await keeper.backend.push_game(chat.id, entry.model_dump_json(), "{}", 600)
+
+            def counted(d: ChatMemory) -> None:
+                d.count = FULL + 2
+
+            await keeper.change(chat.id, counted)
+            await chat.send(anna, "/replay")  # №202 was kept without its steps
+            await anna_private.wait_message(
+                lambda m: "Игру №202 повторить не получится" in m.content, timeout=10
+            )
+            await chat.send(anna, "/replay 2")
+            told = await anna_private.wait_message(
+                lambda m: "Игра №2 слишком давняя" in m.content, timeout=10
+            )
+            assert "последние 200 игр" in told.content
+            assert not [m for m in chat.messages if _animation(m)]
