@@ -25,6 +25,7 @@ from render.common import (
     LINE,
     PAPER,
     PAPER_DARK,
+    clean_text,
     draw_text,
     fit_palette,
 )
@@ -99,7 +100,8 @@ def standings_frame(
         mid = y + (row - 8) / 2
         points = t.plural(score, "render.points")
         right = draw_text(d, (width - 2 * pad, mid), points, size=line, fill=INK_SOFT, anchor="rm")
-        label = t("render.replay.place", place=place, name=names.get(player, "?"))
+        name = clean_text(names.get(player, "")) or t("render.player", n=place)
+        label = t("render.replay.place", place=place, name=name)
         room = width - 4 * pad - right - 8
         draw_text(
             d,
@@ -110,6 +112,7 @@ def standings_frame(
             fill=INK,
             anchor="lm",
             max_width=room,
+            min_size=max(14, line * 3 // 4),
         )
         y += row
     return img
