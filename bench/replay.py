@@ -54,19 +54,16 @@ def recorded(game_id: str, players: int, seed: int) -> tuple[list[str], list[int
     return steps, ids
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--save", type=Path, default=None)
-    args = ap.parse_args()
+def report(seed: int = 1, save: Path | None = None) -> str:
+    """The table of every game's replay (`python -m bench` prints it too)."""
     presenters = registry()
     rows: list[list[str]] = []
     for game_id, p in presenters.items():
         n = PLAYERS.get(game_id, 2)
-        steps, ids = recorded(game_id, n, args.seed)
+        steps, ids = recorded(game_id, n, seed)
         names = {i: NAMES[i - 1] for i in ids}
         game = games.get(game_id)
-        final = list(states(game_id, ids, args.seed, None, steps[1:]))[-1]
+        final = list(states(game_id, ids, seed, None, steps[1:]))[-1]
         standings = [(s.player, s.place, s.score) for s in game.result(final).standings]
         title = get_translator("ru")(p.title_key)
         t0 = time.perf_counter()
@@ -108,9 +105,9 @@ def main() -> None:
                 f"{now / 1e3:.1f} KB",
             ]
         )
-        if args.save is not None:
-            args.save.mkdir(parents=True, exist_ok=True)
-            (args.save / f"{game_id}.gif").write_bytes(data)
+        if save is not None:
+            save.mkdir(parents=True, exist_ok=True)
+            (save / f"{game_id}.gif").write_bytes(data)
     head = [
         "game",
         "steps",
@@ -124,7 +121,15 @@ def main() -> None:
         "record: steps inside",
         "steps out",
     ]
-    print(table(head, rows))
+    return table(head, rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--save", type=Path, default=None)
+    args = ap.parse_args()
+    print(report(args.seed, args.save))
 
 
 if __name__ == "__main__":
