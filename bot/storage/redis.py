@@ -221,9 +221,11 @@ class RedisStore:
         keys = [self._lost_key(chat_id), self._lost_key(chat_id, uid)]
         return bool(int(await self._notice(keys=keys, args=[NOTICE_QUIET, self._ttl])))
 
-    def steps_key(self, chat_id: int, uid: str) -> str:
-        """The step list of the chat's game `uid` (`GameRecord.steps`)."""
-        return f"{self._prefix}:steps:{self.tag(chat_id)}:{uid}"
+    def steps_key(self, chat_id: int) -> str:
+        """The step list of the chat's game (`GameRecord.steps`): the game's uid, then
+        its steps; the chat's next game starts it anew (one list per chat at most, as
+        there is one record)."""
+        return f"{self._prefix}:steps:{self.tag(chat_id)}"
 
     async def _write(
         self,
@@ -244,7 +246,9 @@ class RedisStore:
     @_guarded
     async def put(self, record: GameRecord, expected: int) -> GameRecord:
         new, pending, fresh = moved_steps(next_version(record, expected))
-        key = self.steps_key(record.chat_id, record.uid)
+        if fresh:
+            pending = [record.uid, *pending]
+        key = self.steps_key(record.chat_id)
         await self._write(record.chat_id, expected, new.model_dump_json(), (key, pending, fresh))
         return new
 
@@ -254,11 +258,10 @@ class RedisStore:
             return None
         if not record.steps_stored:
             return list(record.steps)
-        key = self.steps_key(record.chat_id, record.uid)
-        stored = [str(x) for x in await self._redis.lrange(key, 0, -1)]
-        if len(stored) != record.steps_stored:
-            return None  # expired (or never written): no replay rather than a wrong one
-        return stored + record.steps
+        stored = [str(x) for x in await self._redis.lrange(self.steps_key(record.chat_id), 0, -1)]
+        if stored[:1] != [record.uid] or len(stored) - 1 != record.steps_stored:
+            return None  # expired, or the chat's next game began: no replay, not a wrong one
+        return stored[1:] + record.steps
 
     @_guarded
     async def delete(self, chat_id: int, expected: int) -> None:

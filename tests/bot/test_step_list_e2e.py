@@ -48,13 +48,22 @@ async def test_the_hot_record_stays_small_and_the_game_still_replays(kind: str) 
             whole = len(rec.model_copy(update={"steps": entry.steps}).model_dump_json())
             assert hot < whole - 5 * entry.length  # ≥ 5 bytes a step out of the record
             if isinstance(app.store, RedisStore):
-                key = app.store.steps_key(chat.id, rec.uid)
-                assert await app.store.client.llen(key) == len(entry.steps)
+                key = app.store.steps_key(chat.id)
+                assert await app.store.client.llen(key) == 1 + len(entry.steps)  # uid first
                 assert await app.store.client.ttl(key) > 0
 
 
-async def test_an_older_record_with_its_steps_inside_moves_them_out_at_its_next_put() -> None:
-    store = MemoryStore()
+@pytest.mark.parametrize("kind", ["memory", "redis"])
+async def test_an_older_record_with_its_steps_inside_moves_them_out_at_its_next_put(
+    kind: str,
+) -> None:
+    if kind == "redis" and not REDIS_URL:
+        pytest.skip("TEST_REDIS_URL is not set")
+    store: MemoryStore | RedisStore = (
+        RedisStore(REDIS_URL, prefix=f"test-steps-{random.random()}", ttl_seconds=600)
+        if kind == "redis"
+        else MemoryStore()
+    )
     old = GameRecord(chat_id=-7, uid="g1", game_id="sea_cross", creator=1, steps=["~n{}", "a"])
     saved = await store.put(old, 0)
     assert saved.steps == [] and saved.steps_stored == 2
@@ -68,3 +77,8 @@ async def test_an_older_record_with_its_steps_inside_moves_them_out_at_its_next_
     other = GameRecord(chat_id=-7, uid="g2", game_id="sea_cross", creator=1, steps=["~n{}"])
     saved = await store.put(other, saved.version)  # the chat's next game: a list anew
     assert await store.steps(saved) == ["~n{}"]
+    assert await store.steps(old.model_copy(update={"steps": [], "steps_stored": 2})) is None
+    if isinstance(store, RedisStore):
+        await store.client.delete(store.steps_key(-7))
+        await store.delete(-7, saved.version)
+        await store.close()
