@@ -40,7 +40,7 @@ async def test_the_overall_top_names_this_chats_players_and_only_them() -> None:
             lines = [x for x in top.content.splitlines() if x[:1].isdigit()]
             assert len(lines) == 4, top.content
             assert sum("Аня —" in x or "Борис —" in x for x in lines) == 2
-            assert sum("игрок другого чата —" in x for x in lines) == 2
+            assert sum("Игрок другого чата —" in x for x in lines) == 2
             assert "Вика" not in top.content and "Гоша" not in top.content
 
             await ours.send(anna, "/top крест")  # the chat's season: only its own two
