@@ -4,6 +4,8 @@ Each number is printed beside a baseline measured in the same run, with the targ
 verdict (✓/✗). These are measurements, not pass/fail tests.
 
 - Board pictures: render time of mid-game states vs encoding the finished image.
+- Replays: a `/replay` animation per game, time and size, vs the table's PNGs of the
+  same boards; the hot record with the game's steps inside vs out.
 - The bot end to end: the real bot process (`bot`; `before`: the bot of the commit
   before the fixes of docs/performance.md) vs a minimal aiogram echo bot, against the
   fake Bot API server
@@ -31,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import e2e, engine, render, restart
+from bench import e2e, engine, render, replay, restart
 from bench.report import e2e_table, engine_table, memory_table, render_table
 from bench.waste import waste_table
 
@@ -77,7 +79,7 @@ def main() -> None:
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--profile", default=None, help="write py-spy profiles of the bot here")
     parser.add_argument(
-        "--skip", nargs="*", default=[], choices=["render", "engine", "e2e", "restart"]
+        "--skip", nargs="*", default=[], choices=["render", "replay", "engine", "e2e", "restart"]
     )
     args = parser.parse_args()
     quick = args.quick
@@ -92,6 +94,9 @@ def main() -> None:
 
     if "render" not in args.skip:
         print(render_table(render.run(n_states=8 if quick else 20, repeat=2 if quick else 3)))
+        print()
+    if "replay" not in args.skip:  # /replay animations, one game each (bench/replay.py)
+        print(replay.report())
         print()
 
     if "e2e" not in args.skip:

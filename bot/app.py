@@ -108,6 +108,7 @@ def stale_query(e: BaseException) -> bool:
 COMMANDS = (
     *("new", "table", "leave", "cancel", "rules", "help"),
     *("top", "stats", "history", "notify"),  # the group's memory (bot/handlers/memory.py)
+    "replay",  # a finished game as an animation (bot/handlers/replay.py)
     "pings",  # turn reminders (bot/handlers/pings.py)
     "settings",  # the chat's settings and house rules (bot/handlers/settings.py)
 )

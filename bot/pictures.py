@@ -38,7 +38,7 @@ import sys
 import threading
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bot import metrics
 from bot.pipes import HEADER, frame
@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 
 RENDER_NICE = 10  # niceness added to the render process and threads
 LATE = 0.25  # seconds: a table's picture not drawn by then is late (caption edited first)
+
+T = TypeVar("T")
 
 
 def lower_priority(nice: int = RENDER_NICE) -> None:
@@ -240,11 +242,11 @@ class Pictures:
             deflate.current().name,
         )
 
-    async def draw(self, fn: Callable[..., bytes], *args: Any) -> bytes:
+    async def draw(self, fn: Callable[..., T], *args: Any) -> T:
         while self._workers:
             worker = min(self._workers, key=RenderWorker.queued)  # the least busy
             try:
-                result: bytes = await worker.call(fn, *args)
+                result: T = await worker.call(fn, *args)
                 return result
             except WorkerGone:
                 if worker in self._workers:

@@ -143,6 +143,7 @@ _FLOOD_METHODS = frozenset(
     }
 )
 _MAX_PHOTO_BYTES = 10 * 1024 * 1024
+_MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # any other file the bot uploads
 
 
 class TelegramError(Exception):
@@ -196,6 +197,7 @@ class FileRecord:
     height: int = 0
     filename: str = ""
     kind: str = "photo"
+    duration: int = 0  # seconds (an animation)
     refs: int = 0
     """How many stored messages show this file now."""
 
@@ -231,6 +233,19 @@ class FileRecord:
         )
         return sizes
 
+    def animation_object(self) -> dict[str, Any]:
+        """An `Animation` like Telegram's (a GIF is kept as it was sent)."""
+        return {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_unique_id,
+            "width": self.width,
+            "height": self.height,
+            "duration": self.duration,
+            "file_name": self.filename or "animation.gif",
+            "mime_type": "image/gif" if self.data[:3] == b"GIF" else "video/mp4",
+            "file_size": self.size,
+        }
+
 
 @dataclass
 class StoredMessage:
@@ -252,6 +267,7 @@ class StoredMessage:
     sender_chat: dict[str, Any] | None = None
     reply_to: StoredMessage | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    animation: FileRecord | None = None
     edit_count: int = 0
     edit_date: int | None = None
     deleted: bool = False
@@ -337,6 +353,9 @@ class StoredMessage:
                 body["entities"] = self.entities
         if self.photo is not None:
             body["photo"] = self.photo.photo_sizes()
+        if self.animation is not None:  # Telegram sends both for an animation
+            body["animation"] = self.animation.animation_object()
+            body["document"] = self.animation.animation_object()
         if self.caption:
             body["caption"] = self.caption
             if self.caption_entities:
@@ -349,7 +368,7 @@ class StoredMessage:
     def __repr__(self) -> str:
         who = "bot" if self.from_bot else (self.from_user or {}).get("first_name", "?")
         flags = " deleted" if self.deleted else ""
-        photo = " [photo]" if self.photo else ""
+        photo = " [photo]" if self.photo else (" [animation]" if self.animation else "")
         return (
             f"<Message {self.chat.id}/{self.message_id} {who}{photo}{flags}: "
             f"{self.content[:60]!r} buttons={self.button_texts}>"
@@ -1643,6 +1662,69 @@ class FakeBotApi(EphemeralMethods):
         )
         return message.to_api()
 
+    async def m_sendAnimation(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:
+        """An animation (a GIF or an H.264 MP4 without sound, up to 50 MB uploaded): the
+        file (an upload, or the file_id of an animation sent before), `duration`, `width`
+        and `height` when given, a caption up to 1024 characters."""
+        chat = self._writable_chat(params)
+        caption, caption_entities = self._text(
+            params, "caption", "caption_entities", 1024, required=False
+        )
+        markup = self._markup(params, inline_only=False)
+        reply_to = self._reply_to(chat, params)
+        animation = self._animation(params, uploads)
+        message = self.store_message(
+            chat,
+            from_user=self.bot_user,
+            caption=caption,
+            caption_entities=caption_entities,
+            reply_markup=markup,
+            reply_to=reply_to,
+        )
+        message.animation = animation
+        self._retain(animation)
+        return message.to_api()
+
+    def _animation(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> FileRecord:
+        value = params.get("animation")
+        upload: _Upload | None = None
+        if isinstance(value, str) and value.startswith("attach://"):
+            upload = uploads.get(value[len("attach://") :])
+        elif value is None:
+            upload = uploads.get("animation")
+        elif isinstance(value, str):
+            if value.startswith(("http://", "https://")):
+                raise bad_request("failed to get HTTP URL content")
+            record = self._file(value)
+            if record.kind != "animation":
+                raise bad_request("wrong file identifier/HTTP URL specified")
+            return record
+        if upload is None:
+            raise bad_request("there is no animation in the request")
+        if not upload.data:
+            raise bad_request("file must be non-empty")
+        if len(upload.data) > _MAX_UPLOAD_BYTES:
+            raise TelegramError(413, "Request Entity Too Large")
+        if upload.data[:3] == b"GIF":
+            width, height = _image_size(upload.data)
+        elif upload.data[4:8] == b"ftyp":
+            width, height = 0, 0
+        else:
+            raise bad_request("wrong type of the web page content")
+        number = next(self._file_seq)
+        record = FileRecord(
+            file_id=f"CgAC{self.bot_id:x}F{number:07d}{secrets.token_hex(4)}",
+            file_unique_id=f"AgAD{number:07d}",
+            data=upload.data,
+            width=_int(params.get("width")) or width,
+            height=_int(params.get("height")) or height,
+            filename=upload.filename,
+            kind="animation",
+            duration=_int(params.get("duration")),
+        )
+        self.files[record.file_id] = record
+        return record
+
     async def m_sendChatAction(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:
         self._writable_chat(params)
         if not params.get("action"):
@@ -1789,6 +1871,7 @@ class FakeBotApi(EphemeralMethods):
             raise bad_request("message can't be deleted")
         message.deleted = True
         self._release(message.photo)
+        self._release(message.animation)
         return True
 
     async def m_deleteMessages(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:
@@ -1805,6 +1888,7 @@ class FakeBotApi(EphemeralMethods):
                 continue
             message.deleted = True
             self._release(message.photo)
+            self._release(message.animation)
         return True
 
     async def m_pinChatMessage(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:
@@ -2042,6 +2126,14 @@ def _summarise(params: dict[str, Any], uploads: dict[str, _Upload]) -> dict[str,
     for name, upload in uploads.items():
         summary[f"<upload:{name}>"] = f"{upload.filename} ({len(upload.data)} bytes)"
     return summary
+
+
+def _int(value: Any) -> int:
+    """An integer parameter as multipart form data carries it (text), 0 when absent."""
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        raise bad_request("wrong integer parameter") from None
 
 
 def _image_size(data: bytes) -> tuple[int, int]:

@@ -52,13 +52,21 @@ def states(
     state: BaseModel = game.new(players=list(players), seed=seed, options=options or None)
     yield state
     for step in steps:
-        if step == TIMEOUT:
-            state, _ = game.timeout(state)
-        elif step.startswith(REMOVE):
-            state, _ = game.remove(state, int(step[len(REMOVE) :]))
-        else:
-            state, _ = game.apply(state, game.decode_action(step))
+        state = advance(game_id, state, step)
         yield state
+
+
+def advance(game_id: str, state: BaseModel, step: str) -> BaseModel:
+    """The state after one recorded step."""
+    game = games.get(game_id)
+    out: BaseModel
+    if step == TIMEOUT:
+        out, _ = game.timeout(state)
+    elif step.startswith(REMOVE):
+        out, _ = game.remove(state, int(step[len(REMOVE) :]))
+    else:
+        out, _ = game.apply(state, game.decode_action(step))
+    return out
 
 
 def replay(

@@ -11,6 +11,7 @@ from bot.handlers import (
     memory,
     pings,
     play,
+    replay,
     settings,
     table,
 )
@@ -25,6 +26,7 @@ def routers() -> list[Router]:
         pings.make_router(),
         settings.make_router(),  # /settings (bot/service/settings_menu.py)
         memory.make_router(),  # /top /stats /history /notify /season (bot/memory/)
+        replay.make_router(),  # /replay (bot/memory/replay.py)
         computers.make_router(),
         hand.make_router(),  # before play: «🂠 Мои фишки» and the private hands' presses
         play.make_router(),

@@ -1,7 +1,7 @@
-"""The group's memory (bot/memory/): `/top [игра]`, `/stats [игрок|off|on]`, `/history`,
-`/notify`, `/season [reset]`. Every answer goes through `bot/replies.py` (ephemeral to
-the asker where Telegram allows, else private, else one reply), so the group's flood
-budget is kept for the game."""
+"""The group's memory (bot/memory/): `/top [игра] [всё]`, `/stats [игрок|off|on]`,
+`/history`, `/notify`, `/season [reset|month|quarter]` (`/replay`: bot/handlers/replay.py).
+Every answer goes through `bot/replies.py` (ephemeral to the asker where Telegram allows,
+else private, else one reply), so the group's flood budget is kept for the game."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def keeper(service: GameService) -> Keeper:
     return memory_of(service.ctx)
 
 
-async def _in_group(message: Message, service: GameService) -> bool:
+async def in_group(message: Message, service: GameService) -> bool:
     if is_group(message.chat) and message.from_user is not None:
         return True
     t = service.t()
@@ -66,13 +66,46 @@ def top_text(k: Keeper, doc: ChatMemory, game_id: str, t: Translator) -> str:
     return "\n".join(lines)
 
 
+ALL = ("all", "все", "всё", "везде")
+
+
+def overall_asked(arg: str) -> tuple[str, bool]:
+    """The game asked for and whether the overall leaderboard is: `/top крест всё`.
+
+    >>> overall_asked("крест всё"), overall_asked("all"), overall_asked("доминас")
+    (('крест', True), ('', True), ('доминас', False))
+    """
+    words = arg.split()
+    if words and words[-1].lower() in ALL:
+        return " ".join(words[:-1]), True
+    return arg, False
+
+
+def overall_text(
+    k: Keeper, doc: ChatMemory, game_id: str, board: list[tuple[int, int]], t: Translator
+) -> str:
+    """The game's overall leaderboard, over all chats: this chat's players by name (unless
+    they hid), everyone else as a player of another chat."""
+    title = k.title(game_id, t)
+    if not board:
+        return t("memory.top_all_empty", game=title)
+    lines = [t("memory.top_all_head", game=title)]
+    hidden = set(doc.hidden)
+    for i, (x, score) in enumerate(board, 1):
+        known = x in doc.names and x not in hidden
+        name = html.escape(doc.names[x]) if known else t("memory.top_all_other")
+        lines.append(t("memory.top_line", place=i, name=name, score=number(score)))
+    lines.append(t("memory.top_all_note"))
+    return "\n".join(lines)
+
+
 async def top_command(message: Message, command: CommandObject, service: GameService) -> None:
-    if not await _in_group(message, service):
+    if not await in_group(message, service):
         return
     t = service.t()
     k = keeper(service)
     doc = await k.change(message.chat.id, lambda d: None)  # (a season that ended rolls over)
-    arg = (command.args or "").strip()
+    arg, overall = overall_asked((command.args or "").strip())
     game_id = service.find_game(arg) if arg else None
     if arg and game_id is None:
         titles = ", ".join(t(p.title_key) for p in service.presenters.values())
@@ -83,8 +116,13 @@ async def top_command(message: Message, command: CommandObject, service: GameSer
             game_id = (
                 max(played, key=lambda g: played[g]) if played else next(iter(service.presenters))
             )
-        text = top_text(k, doc, game_id, t)
-    await service.replies.answer(Asked.of(message), text, t, topic=f"top:{game_id}")
+        if overall:
+            board = await k.backend.best(game_id, TOP)
+            text = overall_text(k, doc, game_id, board, t)
+        else:
+            text = top_text(k, doc, game_id, t)
+    topic = f"top:{game_id}:{'all' if overall else 'chat'}"
+    await service.replies.answer(Asked.of(message), text, t, topic=topic)
 
 
 def _places(g: GameStats) -> str:
@@ -145,7 +183,7 @@ def _named(doc: ChatMemory, message: Message, arg: str) -> int | None:
 
 
 async def stats_command(message: Message, command: CommandObject, service: GameService) -> None:
-    if not await _in_group(message, service):
+    if not await in_group(message, service):
         return
     assert message.from_user is not None
     t = service.t()
@@ -198,7 +236,7 @@ def history_text(k: Keeper, doc: ChatMemory, lines: list[ResultLine], t: Transla
 
 
 async def history_command(message: Message, service: GameService) -> None:
-    if not await _in_group(message, service):
+    if not await in_group(message, service):
         return
     t = service.t()
     k = keeper(service)
@@ -211,7 +249,7 @@ async def history_command(message: Message, service: GameService) -> None:
 
 
 async def notify_command(message: Message, service: GameService, bot: Bot) -> None:
-    if not await _in_group(message, service):
+    if not await in_group(message, service):
         return
     assert message.from_user is not None
     t = service.t()
@@ -236,17 +274,61 @@ async def notify_command(message: Message, service: GameService, bot: Bot) -> No
     await service.replies.answer(Asked.of(message), text, t, topic=f"notify:{on}")
 
 
+LENGTH_WORDS = {
+    **{w: "month" for w in ("month", "monthly", "месяц", "месячный")},
+    **{w: "quarter" for w in ("quarter", "quarterly", "квартал", "квартальный")},
+}
+
+
+async def season_length(message: Message, service: GameService, bot: Bot, length: str) -> None:
+    """`/season month|quarter` (a chat admin): the season's length from now on. The
+    running season ends at once (its summary told) and one of the new length begins."""
+    assert message.from_user is not None
+    t = service.t()
+    asked = Asked.of(message)
+    admin = message.sender_chat is not None and message.sender_chat.id == message.chat.id
+    if not admin and not await is_chat_admin(bot, message.chat.id, message.from_user.id):
+        text = t("memory.season_length_not_allowed")
+        await service.replies.answer(asked, text, t, topic="season:length:no")
+        return
+    k = keeper(service)
+    was = ""
+
+    def edit(d: ChatMemory) -> None:
+        nonlocal was
+        was = d.length
+        d.length = length
+
+    doc = await k.change(message.chat.id, edit)
+    if was == length:
+        text = t("memory.season_length_same", length=t(f"memory.season_length.{length}"))
+    else:
+        doc = await k.change(message.chat.id, lambda d: None)  # the season rolls over
+        text = t(
+            "memory.season_length_set",
+            length=t(f"memory.season_length.{length}"),
+            season=doc.season,
+        )
+    await service.replies.answer(
+        asked, text, t, topic=f"season:length:{length}", private_ok=was == length
+    )
+
+
 async def season_command(
     message: Message, command: CommandObject, service: GameService, bot: Bot
 ) -> None:
-    if not await _in_group(message, service):
+    if not await in_group(message, service):
         return
     assert message.from_user is not None
     t = service.t()
     k = keeper(service)
     asked = Asked.of(message)
     doc = await k.change(message.chat.id, lambda d: None)
-    if (command.args or "").strip().lower() not in ("reset", "сброс"):
+    arg = (command.args or "").strip().lower()
+    if arg in LENGTH_WORDS:
+        await season_length(message, service, bot, LENGTH_WORDS[arg])
+        return
+    if arg not in ("reset", "сброс"):
         text = t(
             "memory.season_status",
             season=doc.season,

@@ -153,7 +153,7 @@ class Keeper:
                 options=dict(rec.options),
                 names={x: rec.name(x) for x, _, _ in standings if not is_computer(x)},
                 levels=dict(rec.computers),
-                steps=rec.steps,
+                steps=await self.ctx.store.steps(rec),
                 started_at=rec.created_at,
             )
             doc.count += 1
@@ -197,9 +197,11 @@ class Keeper:
         }
         raw = await self.backend.ratings(game_id, list(places))
         overall = {x: overall_rating(raw.get(x)) for x in places}
+        now_overall = rt.rate(overall, places)
         await self.backend.set_ratings(
-            game_id, {x: r.model_dump_json() for x, r in rt.rate(overall, places).items()}
+            game_id, {x: r.model_dump_json() for x, r in now_overall.items()}
         )
+        await self.backend.rank(game_id, {x: rt.shown(r) for x, r in now_overall.items()})
         return changes
 
     @staticmethod

@@ -7,7 +7,9 @@ Per chat (every key under the chat's hash tag, `RedisStore.tag`):
   first): players, seed, options, every step (it replays), standings, duration;
 - `…:mem:{chat}:lines` — the last `LINES` games' result lines (`ResultLine`), so a game
   older than the last `FULL` still has its line.
-Overall, per game: `…:mem:rating:<game>` — a hash player -> rating, over all chats.
+Overall, per game: `…:mem:rating:<game>` — a hash player -> rating, over all chats;
+`…:mem:best:<game>` — the `BEST` best overall ratings (a sorted set player -> shown
+score, trimmed at every update: its size never grows past `BEST`).
 
 Every key of a chat expires `retention` seconds after the chat's last finished game
 (and at most that long after the bot was removed from it: `Keeper.forget_later`).
@@ -23,6 +25,7 @@ from bot.memory.ratings import Rating
 from bot.memory.seasons import Standing, Summary
 
 FULL = 200  # games kept in full per chat
+BEST = 100  # overall ratings kept in the overall leaderboard of a game
 LINES = 1000  # result lines kept per chat
 
 
@@ -87,9 +90,12 @@ class Backend(Protocol):
     async def put_doc(self, chat_id: int, doc: str, ttl: int) -> None: ...
     async def push_game(self, chat_id: int, entry: str, line: str, ttl: int) -> None: ...
     async def games(self, chat_id: int, count: int) -> list[str]: ...
+    async def game_at(self, chat_id: int, index: int) -> str | None: ...
     async def lines(self, chat_id: int, count: int) -> list[str]: ...
     async def ratings(self, game_id: str, players: list[int]) -> dict[int, str]: ...
     async def set_ratings(self, game_id: str, values: dict[int, str]) -> None: ...
+    async def rank(self, game_id: str, scores: dict[int, int]) -> None: ...
+    async def best(self, game_id: str, count: int) -> list[tuple[int, int]]: ...
     async def expire(self, chat_id: int, ttl: int) -> None: ...
 
 
@@ -123,6 +129,11 @@ class RedisBackend:
     async def games(self, chat_id: int, count: int) -> list[str]:
         return [str(x) for x in await self.r.lrange(self.key(chat_id, "games"), 0, count - 1)]
 
+    async def game_at(self, chat_id: int, index: int) -> str | None:
+        """The finished game `index` places from the newest (0), None past the last."""
+        raw = await self.r.lindex(self.key(chat_id, "games"), index)
+        return None if raw is None else str(raw)
+
     async def lines(self, chat_id: int, count: int) -> list[str]:
         return [str(x) for x in await self.r.lrange(self.key(chat_id, "lines"), 0, count - 1)]
 
@@ -141,6 +152,24 @@ class RedisBackend:
                 mapping={str(k): v for k, v in values.items()},
             )
 
+    async def rank(self, game_id: str, scores: dict[int, int]) -> None:
+        """Put the players' new overall scores on the game's overall leaderboard, keep
+        its `BEST` best."""
+        if not scores:
+            return
+        key = f"{self.prefix}:mem:best:{game_id}"
+        pipe = self.r.pipeline(transaction=True)
+        pipe.zadd(key, {str(p): score for p, score in scores.items()})
+        pipe.zremrangebyrank(key, 0, -BEST - 1)
+        await pipe.execute()
+
+    async def best(self, game_id: str, count: int) -> list[tuple[int, int]]:
+        """The game's best overall (player, shown score), best first."""
+        rows = await self.r.zrevrange(
+            f"{self.prefix}:mem:best:{game_id}", 0, count - 1, withscores=True
+        )
+        return [(int(p), int(score)) for p, score in rows]
+
     async def expire(self, chat_id: int, ttl: int) -> None:
         for kind in ("doc", "games", "lines"):
             key = self.key(chat_id, kind)
@@ -158,6 +187,7 @@ class MemoryBackend:
         self.full: dict[int, list[str]] = {}
         self.result_lines: dict[int, list[str]] = {}
         self.overall: dict[str, dict[int, str]] = {}
+        self.leaders: dict[str, dict[int, int]] = {}
 
     async def get_doc(self, chat_id: int) -> str | None:
         return self.docs.get(chat_id)
@@ -172,6 +202,10 @@ class MemoryBackend:
     async def games(self, chat_id: int, count: int) -> list[str]:
         return self.full.get(chat_id, [])[:count]
 
+    async def game_at(self, chat_id: int, index: int) -> str | None:
+        kept = self.full.get(chat_id, [])
+        return kept[index] if 0 <= index < len(kept) else None
+
     async def lines(self, chat_id: int, count: int) -> list[str]:
         return self.result_lines.get(chat_id, [])[:count]
 
@@ -181,6 +215,16 @@ class MemoryBackend:
 
     async def set_ratings(self, game_id: str, values: dict[int, str]) -> None:
         self.overall.setdefault(game_id, {}).update(values)
+
+    async def rank(self, game_id: str, scores: dict[int, int]) -> None:
+        board = self.leaders.setdefault(game_id, {})
+        board.update(scores)
+        for p, _ in sorted(board.items(), key=lambda x: (x[1], x[0]))[: max(0, len(board) - BEST)]:
+            del board[p]
+
+    async def best(self, game_id: str, count: int) -> list[tuple[int, int]]:
+        board = self.leaders.get(game_id, {})
+        return sorted(board.items(), key=lambda x: (-x[1], -x[0]))[:count]
 
     async def expire(self, chat_id: int, ttl: int) -> None:
         return None

@@ -10,10 +10,12 @@ links are followed back from that state to the record's previous one: exactly th
 that led there, in order, whatever was looked at on the way. A link lives as long as its
 state (a weak reference), so the look-aheads leave nothing behind.
 
-The record's `steps` start with the engine's `new` call ("~n" + JSON) and then hold one
-text per step (`games/replay.py`). If the chain from the previous state can't be found
-(a state changed outside the wrapped engine), `steps` becomes None: that game is kept
-without a replay rather than with a wrong one (logged).
+The game's steps start with the engine's `new` call ("~n" + JSON) and then hold one
+text per step (`games/replay.py`); the record holds those not stored yet (`rec.steps`),
+the store keeps the others in a list of their own (`Store.steps` reads them all). If the
+chain from the previous state can't be found (a state changed outside the wrapped
+engine), `steps` becomes None: that game is kept without a replay rather than with a
+wrong one (logged).
 """
 
 from __future__ import annotations
@@ -191,17 +193,17 @@ def capture(rec: GameRecord, state: BaseModel) -> None:
         else:
             texts.append(entry)
     if begins:
-        rec.steps = texts
+        rec.steps, rec.steps_stored = texts, 0
         return
     if start is state and rec.state is not None and not texts:
         return  # the same state again
-    if not rec.steps or not isinstance(start, BaseModel):
+    if not (rec.steps or rec.steps_stored) or not isinstance(start, BaseModel):
         log.info("chat %s: game %s is kept without its replay", rec.chat_id, rec.uid)
-        rec.steps = None
+        rec.steps, rec.steps_stored = None, 0
         return
     if start.model_dump_json() != rec.state:
         log.warning("chat %s: a step of game %s was not captured: no replay", rec.chat_id, rec.uid)
-        rec.steps = None
+        rec.steps, rec.steps_stored = None, 0
         return
     rec.steps.extend(texts)
 

@@ -36,6 +36,8 @@ class Migration:
                 return
             moved = rec.model_copy(
                 update={
+                    "steps": await ctx.store.steps(rec),  # the new chat's step list
+                    "steps_stored": 0,
                     "chat_id": new_chat_id,
                     "version": 0,
                     "seq": rec.seq + 1,

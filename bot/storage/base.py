@@ -88,8 +88,13 @@ class GameRecord(BaseModel):
     computer_due: float | None = None
     vacated: dict[int, float] = Field(default_factory=dict)
     # the game's replay (bot/memory/steps.py, games/replay.py): the engine's `new` call
-    # ("~n" + JSON) and each step since, in order; None once a step could not be captured
+    # ("~n" + JSON) and each step since, in order; None once a step could not be captured.
+    # Only the steps not stored yet are here: `put` appends them to the game's own step
+    # list (`steps_stored` long; `Store.steps` reads them all), so the record read and
+    # written at every press stays small however long the game (an older record's steps
+    # are all here, stored = 0: its next `put` moves them out)
     steps: list[str] | None = Field(default_factory=list)
+    steps_stored: int = 0
 
     def display_names(self, limit: int | None = None) -> dict[int, str]:
         """The players' names as shown (`bot.names.display_names`): «Игрок N» for a blank
@@ -129,6 +134,11 @@ class Store(Protocol):
         ...
 
     async def delete(self, chat_id: int, expected: int) -> None: ...
+
+    async def steps(self, record: GameRecord) -> list[str] | None:
+        """Every step of `record`'s game (the stored ones, then its own), or None when it
+        has no replay (or its stored steps are gone: expired)."""
+        ...
 
     async def chats(self) -> list[int]:
         """Chats that have a stored record (for resuming timers and tables)."""
@@ -184,6 +194,18 @@ class Store(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+def moved_steps(record: GameRecord) -> tuple[GameRecord, list[str], bool]:
+    """`record` as it is written (its steps moved out), the steps to append to its game's
+    step list, and whether that list starts anew (a game's start, or no replay)."""
+    if record.steps is None:
+        return record.model_copy(update={"steps_stored": 0}), [], True
+    pending = list(record.steps)
+    stored = record.model_copy(
+        update={"steps": [], "steps_stored": record.steps_stored + len(pending)}
+    )
+    return stored, pending, record.steps_stored == 0
 
 
 def next_version(record: GameRecord, expected: int) -> GameRecord:

@@ -6,7 +6,7 @@ import secrets
 import time
 from collections.abc import Callable
 
-from bot.storage.base import Conflict, GameRecord, next_version
+from bot.storage.base import Conflict, GameRecord, moved_steps, next_version
 from bot.storage.quarantine import NOTICE_QUIET, RecordCheck, Unreadable, decode, reported
 
 
@@ -27,6 +27,7 @@ class MemoryStore:
         self._locks: dict[str, tuple[str, float]] = {}
         self._locks_sweep = 64  # at this many leases the expired ones are dropped
         self._ttl = ttl_seconds
+        self._steps: dict[int, tuple[str, list[str]]] = {}  # chat -> its game's stored steps
 
     def _current(self, chat_id: int) -> GameRecord | None:
         item = self._data.get(chat_id)
@@ -76,9 +77,24 @@ class MemoryStore:
         have = current.version if current else 0
         if have != expected:
             raise Conflict(f"chat {record.chat_id}: version {have}, expected {expected}")
-        new = next_version(record, expected)
+        new, pending, fresh = moved_steps(next_version(record, expected))
+        uid, stored = self._steps.get(record.chat_id, ("", []))
+        if fresh or uid != record.uid:
+            stored = []
+            self._steps[record.chat_id] = (record.uid, stored)
+        stored.extend(pending)
         self._data[record.chat_id] = (new.model_dump_json(), time.time() + self._ttl)
         return new
+
+    async def steps(self, record: GameRecord) -> list[str] | None:
+        if record.steps is None:
+            return None
+        uid, stored = self._steps.get(record.chat_id, ("", []))
+        if uid != record.uid:
+            stored = []
+        if len(stored) != record.steps_stored:
+            return None
+        return stored + record.steps
 
     async def delete(self, chat_id: int, expected: int) -> None:
         current = self._current(chat_id)

@@ -37,7 +37,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.storage import redis_scripts as lua
-from bot.storage.base import Conflict, GameRecord, StoreUnavailable, next_version
+from bot.storage.base import Conflict, GameRecord, StoreUnavailable, moved_steps, next_version
 from bot.storage.quarantine import NOTICE_QUIET, RecordCheck, Unreadable, decode, reported
 
 # redis-py's asyncio pool *raises* MaxConnectionsError past its limit; a burst (25–50
@@ -221,18 +221,47 @@ class RedisStore:
         keys = [self._lost_key(chat_id), self._lost_key(chat_id, uid)]
         return bool(int(await self._notice(keys=keys, args=[NOTICE_QUIET, self._ttl])))
 
-    async def _write(self, chat_id: int, expected: int, payload: str) -> None:
-        result = int(
-            await self._cas(keys=[self._key(chat_id)], args=[expected, payload, self._ttl])
-        )
+    def steps_key(self, chat_id: int) -> str:
+        """The step list of the chat's game (`GameRecord.steps`): the game's uid, then
+        its steps; the chat's next game starts it anew (one list per chat at most, as
+        there is one record)."""
+        return f"{self._prefix}:steps:{self.tag(chat_id)}"
+
+    async def _write(
+        self,
+        chat_id: int,
+        expected: int,
+        payload: str,
+        steps: tuple[str, list[str], bool] | None = None,
+    ) -> None:
+        keys, args = [self._key(chat_id)], [expected, payload, self._ttl]
+        if steps is not None:  # (the step list's key, the steps to append, anew)
+            key, pending, fresh = steps
+            keys.append(key)
+            args += ["1" if fresh else "0", len(pending), *pending]
+        result = int(await self._cas(keys=keys, args=args))
         if result != -1:
             raise Conflict(f"chat {chat_id}: version {result}, expected {expected}")
 
     @_guarded
     async def put(self, record: GameRecord, expected: int) -> GameRecord:
-        new = next_version(record, expected)
-        await self._write(record.chat_id, expected, new.model_dump_json())
+        new, pending, fresh = moved_steps(next_version(record, expected))
+        if fresh:
+            pending = [record.uid, *pending]
+        key = self.steps_key(record.chat_id)
+        await self._write(record.chat_id, expected, new.model_dump_json(), (key, pending, fresh))
         return new
+
+    @_guarded
+    async def steps(self, record: GameRecord) -> list[str] | None:
+        if record.steps is None:
+            return None
+        if not record.steps_stored:
+            return list(record.steps)
+        stored = [str(x) for x in await self._redis.lrange(self.steps_key(record.chat_id), 0, -1)]
+        if stored[:1] != [record.uid] or len(stored) - 1 != record.steps_stored:
+            return None  # expired, or the chat's next game began: no replay, not a wrong one
+        return stored[1:] + record.steps
 
     @_guarded
     async def delete(self, chat_id: int, expected: int) -> None:

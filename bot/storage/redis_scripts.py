@@ -16,6 +16,11 @@ if ARGV[2] == '' then
 else
   redis.call('SET', KEYS[1], ARGV[2], 'EX', tonumber(ARGV[3]))
 end
+if KEYS[2] then  -- the game's step list: anew (ARGV[4] = '1'), then ARGV[6..] appended
+  if ARGV[4] == '1' then redis.call('DEL', KEYS[2]) end
+  for i = 6, 5 + tonumber(ARGV[5]) do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+  if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], tonumber(ARGV[3])) end
+end
 return -1
 """
 

@@ -1,0 +1,103 @@
+"""The overall leaderboard of a game over every chat (`/top <игра> всё`, its memory
+bounded) and the season's length set by a chat admin (`/season month|quarter`)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.memory.keeper import memory_of
+from bot.memory.records import BEST, MemoryBackend, RedisBackend
+from bot.storage import RedisStore
+from fake_telegram import FakeTelegram
+from tests.bot.e2e import running, settings_for
+from tests.bot.memory_play import FAST, play_out, start
+from tests.bot.test_memory_e2e import recorded
+
+
+async def test_the_overall_top_names_this_chats_players_and_only_them() -> None:
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(2701, "Аня"), tg.user(2702, "Борис")
+        vika, gosha = tg.user(2703, "Вика"), tg.user(2704, "Гоша")
+        ours = tg.group(members=[anna, boris])
+        theirs = tg.group(members=[vika, gosha])
+        async with running(settings_for(tg, **FAST)) as app:
+            anna_private = await tg.start_private(anna)
+            backend = memory_of(app.service.ctx).backend
+            await ours.send(boris, "/top крест всё")  # (he has no private chat: the group)
+            await ours.wait_message(
+                lambda m: "ещё нет рейтинговых игр ни в одном чате" in m.content, timeout=10
+            )
+            for chat, (a, b), seed in ((ours, (anna, boris), 1), (theirs, (vika, gosha), 2)):
+                players = {a.id: a.full_name, b.id: b.full_name}
+                await start(app, chat.id, "sea_cross", players)
+                await play_out(app, chat.id, random.Random(seed))
+                await recorded(backend, chat.id)
+
+            await ours.send(anna, "/top крест всё")
+            top = await anna_private.wait_message(lambda m: "все чаты" in m.content, timeout=10)
+            lines = [x for x in top.content.splitlines() if x[:1].isdigit()]
+            assert len(lines) == 4, top.content
+            assert sum("Аня —" in x or "Борис —" in x for x in lines) == 2
+            assert sum("Игрок другого чата —" in x for x in lines) == 2
+            assert "Вика" not in top.content and "Гоша" not in top.content
+
+            await ours.send(anna, "/top крест")  # the chat's season: only its own two
+            season = await anna_private.wait_message(lambda m: "сезон" in m.content, timeout=10)
+            assert "Аня" in season.content and "другого чата" not in season.content
+
+
+@pytest.mark.parametrize("kind", ["memory", "redis"])
+async def test_the_overall_leaderboard_keeps_its_best_only(kind: str) -> None:
+    store = None
+    if kind == "memory":
+        backend: MemoryBackend | RedisBackend = MemoryBackend()
+    else:
+        from tests.bot.conftest import REDIS_URL
+
+        if not REDIS_URL:
+            pytest.skip("TEST_REDIS_URL is not set")
+        store = RedisStore(REDIS_URL, prefix=f"test-best-{random.random()}", ttl_seconds=600)
+        backend = RedisBackend(store.client, store.prefix)
+    for batch in range(0, 3 * BEST, 10):
+        await backend.rank("sea_cross", {p: 500 + p for p in range(batch, batch + 10)})
+    board = await backend.best("sea_cross", 10 * BEST)
+    assert len(board) == BEST
+    assert board[0] == (3 * BEST - 1, 500 + 3 * BEST - 1) and board[-1][0] == 2 * BEST
+    await backend.rank("sea_cross", {0: 10_000})  # a climb from nowhere to the top
+    assert (await backend.best("sea_cross", 1)) == [(0, 10_000)]
+    if store is not None:
+        assert isinstance(backend, RedisBackend)
+        assert await store.client.zcard(f"{store.prefix}:mem:best:sea_cross") == BEST
+        await store.client.delete(f"{store.prefix}:mem:best:sea_cross")
+        await store.close()
+
+
+async def test_a_chat_admin_sets_monthly_seasons_and_others_may_not() -> None:
+    async with FakeTelegram() as tg:
+        admin, anna = tg.user(2801, "Админ"), tg.user(2802, "Аня")
+        chat = tg.group(members=[anna], admins=[admin])
+        async with running(settings_for(tg, **FAST)) as app:
+            anna_private = await tg.start_private(anna)
+            await chat.send(anna, "/season month")
+            await anna_private.wait_message(
+                lambda m: "Менять длину сезона может только админ" in m.content, timeout=10
+            )
+            keeper = memory_of(app.service.ctx)
+            assert (await keeper.load(chat.id)).length == "quarter"
+
+            await chat.send(admin, "/season месяц")
+            told = await chat.wait_message(lambda m: "сезон длится месяц" in m.content, timeout=10)
+            doc = await keeper.load(chat.id)
+            assert doc.length == "month" and doc.season in told.content
+            assert "-Q" not in doc.season
+
+            await chat.send(anna, "/season")
+            status = await anna_private.wait_message(lambda m: "📅 Сезон" in m.content, timeout=10)
+            assert "(месяц)" in status.content and "/season quarter" in status.content
+
+            await chat.send(admin, "/season quarter")
+            await chat.wait_message(lambda m: "сезон длится квартал" in m.content, timeout=10)
+            doc = await keeper.load(chat.id)
+            assert doc.length == "quarter" and "-Q" in doc.season
