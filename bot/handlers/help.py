@@ -19,6 +19,7 @@ from aiogram.types import (
 )
 
 from bot.handlers.common import is_group
+from bot.language import translator_for
 from bot.replies import Asked, Delivery
 from bot.service import GameService
 from bot.storage import RecordStatus
@@ -61,7 +62,7 @@ def game_buttons(service: GameService, t: Translator) -> list[list[InlineKeyboar
 
 
 async def start_private(message: Message, service: GameService, bot: Bot) -> None:
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     if message.from_user is not None:
         await service.store.mark_started(message.from_user.id)
     me = await bot.me()
@@ -82,12 +83,12 @@ async def start_private(message: Message, service: GameService, bot: Bot) -> Non
 
 
 async def start_group(message: Message, service: GameService) -> None:
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     await service.replies.answer(Asked.of(message), t("start.group"), t, topic="start")
 
 
 async def help_command(message: Message, service: GameService) -> None:
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     key = "help.group" if is_group(message.chat) else "help.private"
     await service.replies.answer(Asked.of(message), t(key), t, topic="help")
 
@@ -114,7 +115,7 @@ def split(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
 async def rules_command(message: Message, command: CommandObject, service: GameService) -> None:
     """`/rules [game]`: the game's rules in short, with a button for the full ones. Without
     a name: the game open in this group (its lobby or table), else the first game."""
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     game_id = next(iter(service.presenters))
     if command.args:
         found = service.find_game(command.args)
@@ -168,7 +169,8 @@ async def rules_button(query: CallbackQuery, callback_data: RulesCB, service: Ga
     """«📖 Полные правила» (or a game's «📖» on /start): the rules to the presser. In a
     private chat they are sent there; in a group ephemerally to him alone, else in his
     private chat if he has started the bot, else as one reply in the group (chatter)."""
-    t = service.t()
+    msg = query.message
+    t = await translator_for(service, msg.chat if msg else None, query.from_user)
     game_id = callback_data.g
     if game_id not in service.presenters or callback_data.a not in ("s", "f"):
         await query.answer(t("press.old_button"))
@@ -178,7 +180,6 @@ async def rules_button(query: CallbackQuery, callback_data: RulesCB, service: Ga
         parts, topic = [text], f"rules:{game_id}"
     else:
         parts, markup, topic = split(t(f"rules.{game_id}")), None, f"rules.full:{game_id}"
-    msg = query.message
     user = query.from_user.id
     if msg is None or not is_group(msg.chat):
         chat_id = msg.chat.id if msg is not None else user
