@@ -13,6 +13,7 @@ pictures were drawn in English (their words: tests/render/test_picture_language.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -72,10 +73,9 @@ async def press_what_you_see(chat: Chat, private: Chat, human: User, rng: random
         message = rng.choice(shown)
         data = [b.callback_data for row in message.buttons for b in row if b.callback_data]
         where = chat if message in chat.bot_messages else private
-        try:
+        # the message may change or go under the press: then the next one
+        with contextlib.suppress(AssertionError, LookupError, ValueError):
             await where.press(human, message, by_data=rng.choice(data))
-        except (AssertionError, LookupError, ValueError):
-            pass  # the message changed or went under the press: the next one
 
 
 async def play_in_english(
