@@ -24,8 +24,9 @@ from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import ApiCall, StoredMessage
 from locales import get_translator
 from tests.bot.e2e import record, running, settings_for
-from tests.bot.test_computers_e2e import FAST, finish
+from tests.bot.test_computers_e2e import FAST, until
 
+PRESSES = 60
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 EN = get_translator("en")
 GAMES = [  # the game, the shortest length (None: the only one), the computers seated
@@ -59,9 +60,10 @@ async def seat_computers(chat: Chat, creator: User, lobby: StoredMessage, *level
 
 
 async def press_what_you_see(chat: Chat, private: Chat, human: User, rng: random.Random) -> None:
-    """Until cancelled: a press of a random button of the table or of a private message
-    (his hand), now and then."""
-    while True:
+    """`PRESSES` presses, now and then, of a random button of the table or of a private
+    message (his hand); then his turn timer alone plays for him (a random press may open
+    a menu and close it again, and each press keeps his turn alive)."""
+    for _ in range(PRESSES):
         await asyncio.sleep(0.15)
         shown = [
             m
@@ -96,9 +98,14 @@ async def play_in_english(
     assert answer.text == "Let's go!", answer
     presses = asyncio.ensure_future(press_what_you_see(chat, private, human, random.Random(game)))
     try:
-        rec = await finish(app, chat, timeout=150)
+
+        async def over() -> bool:
+            return (await record(app, chat)).status != RecordStatus.PLAYING
+
+        await until(over, 120, f"{game}: the game did not end\n{chat.transcript()[-3000:]}")
     finally:
         presses.cancel()
+    rec = await record(app, chat)
     assert rec.status == RecordStatus.OVER and rec.language == "en", (game, rec.end_reason)
     await chat.wait_message(lambda m: "A game with computers" in m.content, timeout=20)
     rec = await record(app, chat)  # the table's last picture was drawn in English
