@@ -2,7 +2,9 @@
 
 - A game speaks its own language (`GameRecord.language`), fixed when its lobby opens: the
   chat's setting (`/settings`, bot/chat_settings.py), else the language of the user who
-  opened the lobby.
+  opened the lobby. Everything of the game does: the table and its picture, the answers
+  to presses, the summaries, and each player's hand (one view, sent ephemerally in the
+  group or, as its fallback, privately with the same buttons).
 - A user's Telegram language (`language_code`, an IETF tag such as "en-GB") is read by
   `language_of`: English ("en…") is English, Russian is Russian, and so are the languages
   of users who commonly read Russian (Ukrainian, Belarusian, Kazakh…: the bot is made for
