@@ -20,6 +20,11 @@ async def test_private_replies_follow_the_user_and_his_own_setting() -> None:
             hello = await (await tg.start_private(anna)).wait_message()
             assert "Hi! I am Nastolka" in hello.content
             assert "📖 Seven Tracks" in hello.button_texts
+            # her solo game (against computers) in her private chat is English
+            mine = tg.private(anna)
+            await mine.send(anna, "/new")
+            await mine.wait_message(lambda m: "New game" in m.content)
+            assert (await record(app, mine)).language == "en"
             hello = await (await tg.start_private(olena)).wait_message()
             assert "Привет!" in hello.content
             private = await tg.start_private(karl)
@@ -31,7 +36,6 @@ async def test_private_replies_follow_the_user_and_his_own_setting() -> None:
             # Anna's own setting says Russian: her private chat follows it
             key = chat_settings.user_key(anna.id)
             await chat_settings.save(app.store, key, ChatSettings(language="ru"))
-            mine = tg.private(anna)
             command = await mine.send(anna, "/help")
             answer = await mine.wait_message(after=command)
             assert "Команды" in answer.content
