@@ -33,19 +33,16 @@ from aiogram.methods import (
     SendPhoto,
 )
 from aiogram.methods.base import Response
-from aiogram.types import (
-    BotCommand,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeDefault,
-    ErrorEvent,
-)
+from aiogram.types import ErrorEvent
 
 from bot import logs, metrics
 from bot.budget import GlobalBudget
+from bot.command_menus import set_commands
 from bot.config import Settings
 from bot.descriptions import set_descriptions
 from bot.handlers import routers
 from bot.health import Ops
+from bot.language import user_translator
 from bot.lifecycle import GRACE, InFlightUpdates, StopSignals, until_stopped
 from bot.limits import ChatSendLimiter
 from bot.polling_conflict import ConflictGuard, PollingConflict
@@ -53,7 +50,6 @@ from bot.presenters import registry
 from bot.replies import Asked
 from bot.service import GameService
 from bot.storage import MemoryStore, RedisStore, Store, StoreUnavailable
-from locales import LANGUAGES, get_translator
 
 log = logging.getLogger("bot")
 
@@ -103,18 +99,6 @@ def stale_query(e: BaseException) -> bool:
     """Answering a callback query twice or too late (e.g. an update delivered again after
     a restart): harmless, the press was already answered or its player has moved on."""
     return isinstance(e, TelegramBadRequest) and "query is too old" in str(e).lower()
-
-
-COMMANDS = (
-    *("new", "table", "leave", "cancel", "rules", "help"),
-    *("top", "stats", "history", "notify"),  # the group's memory (bot/handlers/memory.py)
-    "replay",  # a finished game as an animation (bot/handlers/replay.py)
-    "pings",  # turn reminders (bot/handlers/pings.py)
-    "settings",  # the chat's settings and house rules (bot/handlers/settings.py)
-)
-# Sent as ephemeral messages in groups (Bot API 10.2): the asker alone sees the command
-# and the bot's answer, which costs the group's flood budget nothing (bot/replies.py).
-EPHEMERAL_COMMANDS = frozenset({"leave", "rules", "help", "top", "stats", "history", "notify"})
 
 
 def make_store(settings: Settings) -> Store:
@@ -173,19 +157,19 @@ def make_dispatcher(service: GameService, settings: Settings) -> Dispatcher:
     async def on_error(event: ErrorEvent) -> bool:
         query = event.update.callback_query
         message = event.update.message
+        user = query.from_user if query else message.from_user if message else None
+        t = user_translator(service, user)  # no store read: it may be what failed
         if isinstance(event.exception, StoreUnavailable):
             # Redis is down: say so, keep running; redis-py reconnects when it is back
             log.warning(
                 "update %s: storage unavailable: %s", event.update.update_id, event.exception
             )
-            text = service.t()("error.unavailable")
+            text = t("error.unavailable")
             with contextlib.suppress(Exception):
                 if query is not None:
                     await query.answer(text)
                 elif message is not None and message.text and message.text.startswith("/"):
-                    await service.replies.answer(
-                        Asked.of(message), text, service.t(), topic="unavailable"
-                    )
+                    await service.replies.answer(Asked.of(message), text, t, topic="unavailable")
             return True
         if stale_query(event.exception):
             log.info("update %s: %s", event.update.update_id, event.exception)
@@ -193,34 +177,10 @@ def make_dispatcher(service: GameService, settings: Settings) -> Dispatcher:
         log.exception("update failed: %s", event.exception, exc_info=event.exception)
         if query is not None:
             with contextlib.suppress(Exception):
-                await query.answer(service.t()("error.internal"), show_alert=True)
+                await query.answer(t("error.internal"), show_alert=True)
         return True
 
     return dp
-
-
-def command_menu(lang: str, *, groups: bool) -> list[BotCommand]:
-    """The command menu; in groups `/rules`, `/help`, `/leave` are ephemeral."""
-    t = get_translator(lang)
-    return [
-        BotCommand(
-            command=c,
-            description=t(f"command.{c}"),
-            is_ephemeral=True if groups and c in EPHEMERAL_COMMANDS else None,
-        )
-        for c in COMMANDS
-    ]
-
-
-async def set_commands(bot: Bot, settings: Settings) -> None:
-    for lang in (*LANGUAGES, None):  # None: users of other languages
-        menu_lang = lang or settings.bot_language
-        for scope in (BotCommandScopeDefault(), BotCommandScopeAllGroupChats()):
-            groups = isinstance(scope, BotCommandScopeAllGroupChats)
-            with contextlib.suppress(Exception):
-                await bot.set_my_commands(
-                    command_menu(menu_lang, groups=groups), scope=scope, language_code=lang
-                )
 
 
 class App:
@@ -264,7 +224,8 @@ class App:
             if moved := await self.store.migrate_keys():
                 log.info("storage: %d keys of the older format renamed", moved)
         await self.service.pictures.start()  # first: its imports overlap what follows
-        await set_commands(self.bot, self.settings)
+        titles = [p.title_key for p in self.service.presenters.values()]
+        await set_commands(self.bot, self.settings.bot_language, titles)
         await set_descriptions(self.bot, self.settings)  # the profile's texts (bot/descriptions.py)
         freeze_heap()
         await self.service.resume()

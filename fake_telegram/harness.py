@@ -166,6 +166,12 @@ class Chat:
         """Every message ever stored, deleted ones included."""
         return list(self.state.messages.values())
 
+    def command_menu(self, user: User) -> list[str]:
+        """The commands `user` sees under «/» in this chat (his app's language, the chat's
+        scope): `setMyCommands` as Telegram resolves it, each as "/command — description"."""
+        menu = self.tg.server.commands_shown(self.id, user.language_code)
+        return [f"/{c['command']} — {c['description']}" for c in menu]
+
     @property
     def bot_messages(self) -> list[StoredMessage]:
         """Visible messages sent by the bot, oldest first."""

@@ -169,6 +169,12 @@ class TelegramError(Exception):
 
 
 _DESCRIPTION_LIMITS = {"description": 512, "short_description": 120}  # characters
+COMMAND_SCOPES = frozenset(
+    {
+        *("default", "all_private_chats", "all_group_chats", "all_chat_administrators"),
+        *("chat", "chat_administrators", "chat_member"),
+    }
+)
 
 
 def bad_request(reason: str) -> TelegramError:
@@ -1527,8 +1533,38 @@ class FakeBotApi(EphemeralMethods):
 
     @staticmethod
     def _commands_key(params: dict[str, Any]) -> tuple[str, str]:
+        """(the scope, the language: "" for all) that a command menu is stored under; the
+        scope's type and the language (two letters, ISO 639-1) are checked as Telegram does."""
         scope = params.get("scope") or {"type": "default"}
-        return json.dumps(scope, sort_keys=True), str(params.get("language_code") or "")
+        if not isinstance(scope, dict) or scope.get("type") not in COMMAND_SCOPES:
+            raise bad_request("can't parse BotCommandScope JSON object")
+        if (
+            scope["type"] in ("chat", "chat_administrators", "chat_member")
+            and "chat_id" not in scope
+        ):
+            raise bad_request("chat not found")
+        lang = str(params.get("language_code") or "")
+        if lang and not (len(lang) == 2 and lang.isascii() and lang.isalpha() and lang.islower()):
+            raise bad_request("invalid language code specified")
+        return json.dumps(scope, sort_keys=True), lang
+
+    def commands_shown(self, chat_id: int, language_code: str | None) -> list[dict[str, Any]]:
+        """The menu a user whose app speaks `language_code` sees in `chat_id`: the first
+        menu set in Telegram's order of scopes (the chat's, then all private or all group
+        chats, then the default), each for his language before the one for all languages.
+        (The administrators' and a member's own scopes are not modelled.)"""
+        chat = self.chats.get(chat_id)
+        private = chat is not None and chat.type == "private"
+        scopes: list[dict[str, Any]] = [{"type": "chat", "chat_id": chat_id}]
+        scopes.append({"type": "all_private_chats" if private else "all_group_chats"})
+        scopes.append({"type": "default"})
+        lang = (language_code or "").split("-")[0].lower()
+        for scope in scopes:
+            for code in (lang, ""):
+                menu = self.commands.get((json.dumps(scope, sort_keys=True), code))
+                if menu is not None:
+                    return menu
+        return []
 
     async def m_setMyCommands(self, params: dict[str, Any], uploads: dict[str, _Upload]) -> Any:
         commands = params.get("commands")

@@ -10,13 +10,14 @@ from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 from bot import retention
 from bot.callbacks import CancelCB, LeaveCB
 from bot.handlers.common import display_name, is_chat_admin, plays_here
+from bot.language import translator_for, user_translator
 from bot.onboarding import greet, joined, move_greeting
 from bot.replies import Asked
 from bot.service import GameService
 
 
 async def only_in_groups(message: Message, service: GameService) -> None:
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     await service.replies.answer(Asked.of(message), t("new.private"), t, topic="new.private")
 
 
@@ -67,7 +68,7 @@ async def cancel_button(
 ) -> None:
     msg = query.message
     if msg is None:
-        await query.answer(service.t()("press.old_button"))
+        await query.answer(user_translator(service, query.from_user)("press.old_button"))
         return
     chat_id = msg.chat.id
     user = query.from_user.id
@@ -84,7 +85,7 @@ async def cancel_button(
 async def leave_button(query: CallbackQuery, callback_data: LeaveCB, service: GameService) -> None:
     msg = query.message
     if msg is None:
-        await query.answer(service.t()("press.old_button"))
+        await query.answer(user_translator(service, query.from_user)("press.old_button"))
         return
     answer = await service.leave_press(
         msg.chat.id, query.from_user.id, msg.message_id, callback_data

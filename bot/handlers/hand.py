@@ -8,6 +8,7 @@ from aiogram import F, Router
 from aiogram.types import CallbackQuery
 
 from bot.callbacks import PlayCB
+from bot.language import user_translator
 from bot.service import GameService
 from bot.service.hands import HandCB, hands_for
 
@@ -27,7 +28,7 @@ async def hand_button(query: CallbackQuery, callback_data: PlayCB, service: Game
     """«🂠 Мои фишки»: his hand ephemerally (or the fallback's popup)."""
     msg = query.message
     if msg is None:
-        await query.answer(service.t()("press.old_button"))
+        await query.answer(user_translator(service, query.from_user)("press.old_button"))
         return
     answer = await hands_for(service.ctx).open(query, callback_data)
     if answer is not None:

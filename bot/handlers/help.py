@@ -21,6 +21,7 @@ from aiogram.types import (
 from bot.deep_links import bot_username, new_game_arg, new_payload, rules_arg, startgroup_link
 from bot.handlers.common import is_group
 from bot.handlers.lobby import open_lobby
+from bot.language import translator_for
 from bot.replies import Asked, Delivery
 from bot.service import GameService
 from bot.storage import RecordStatus
@@ -74,7 +75,7 @@ async def start_private(
 ) -> None:
     """`/start`: how to play, the games' rules as buttons. `/start rules_<game>` (a link
     of the group's hello): that game's rules (bot/deep_links.py)."""
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     if message.from_user is not None:
         await service.store.mark_started(message.from_user.id)
     username = await bot_username(bot)
@@ -114,12 +115,12 @@ async def start_group(message: Message, command: CommandObject, service: GameSer
     if arg is not None:
         await open_lobby(message, service, arg)
         return
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     await service.replies.answer(Asked.of(message), t("start.group"), t, topic="start")
 
 
 async def help_command(message: Message, service: GameService) -> None:
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     key = "help.group" if is_group(message.chat) else "help.private"
     await service.replies.answer(Asked.of(message), t(key), t, topic="help")
 
@@ -148,7 +149,7 @@ async def rules_command(
 ) -> None:
     """`/rules [game]`: the game's rules in short, with a button for the full ones. Without
     a name: the game open in this group (its lobby or table), else the first game."""
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     game_id = next(iter(service.presenters))
     if command.args:
         found = service.find_game(command.args)
@@ -205,7 +206,8 @@ async def rules_button(
     """«📖 Полные правила» (or a game's «📖» on /start): the rules to the presser. In a
     private chat they are sent there; in a group ephemerally to him alone, else in his
     private chat if he has started the bot, else as one reply in the group (chatter)."""
-    t = service.t()
+    msg = query.message
+    t = await translator_for(service, msg.chat if msg else None, query.from_user)
     game_id = callback_data.g
     if game_id not in service.presenters or callback_data.a not in ("s", "f"):
         await query.answer(t("press.old_button"))

@@ -8,6 +8,7 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import LobbyCB
 from bot.handlers.common import display_name, plays_here
+from bot.language import translator_for, user_translator
 from bot.replies import Asked
 from bot.service import GameService
 
@@ -18,7 +19,7 @@ async def new_command(message: Message, command: CommandObject, service: GameSer
 
 async def open_lobby(message: Message, service: GameService, arg: str) -> None:
     """`/new [game]` (also `/start new` from a `?startgroup=new` link: bot/deep_links.py)."""
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     asked = Asked.of(message)
     if not plays_here(message.chat):
         await service.replies.answer(asked, t("new.private"), t, topic="new.private")
@@ -31,6 +32,7 @@ async def open_lobby(message: Message, service: GameService, arg: str) -> None:
         message.from_user.id,
         display_name(message.from_user),
         arg,
+        language=t.lang,  # the chat's, else the creator's language (bot/language.py)
         asked=asked,
     )
 
@@ -38,7 +40,7 @@ async def open_lobby(message: Message, service: GameService, arg: str) -> None:
 async def lobby_button(query: CallbackQuery, callback_data: LobbyCB, service: GameService) -> None:
     msg = query.message
     if msg is None:
-        await query.answer(service.t()("press.old_button"))
+        await query.answer(user_translator(service, query.from_user)("press.old_button"))
         return
     answer = await service.lobby_press(
         msg.chat.id,

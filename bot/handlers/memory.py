@@ -14,6 +14,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
 
 from bot.handlers.common import is_chat_admin, is_group
+from bot.language import translator_for
 from bot.memory.keeper import Keeper, memory_of, number
 from bot.memory.ratings import shown
 from bot.memory.records import ChatMemory, GameStats, ResultLine
@@ -41,7 +42,7 @@ def keeper(service: GameService) -> Keeper:
 async def in_group(message: Message, service: GameService) -> bool:
     if is_group(message.chat) and message.from_user is not None:
         return True
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     await service.replies.answer(
         Asked.of(message), t("memory.groups_only"), t, topic="memory.groups"
     )
@@ -102,7 +103,7 @@ def overall_text(
 async def top_command(message: Message, command: CommandObject, service: GameService) -> None:
     if not await in_group(message, service):
         return
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     k = keeper(service)
     doc = await k.change(message.chat.id, lambda d: None)  # (a season that ended rolls over)
     arg, overall = overall_asked((command.args or "").strip())
@@ -186,7 +187,7 @@ async def stats_command(message: Message, command: CommandObject, service: GameS
     if not await in_group(message, service):
         return
     assert message.from_user is not None
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     k = keeper(service)
     user = message.from_user.id
     arg = (command.args or "").strip()
@@ -238,7 +239,7 @@ def history_text(k: Keeper, doc: ChatMemory, lines: list[ResultLine], t: Transla
 async def history_command(message: Message, service: GameService) -> None:
     if not await in_group(message, service):
         return
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     k = keeper(service)
     doc = await k.load(message.chat.id)
     raw = await k.backend.lines(message.chat.id, HISTORY)
@@ -252,7 +253,7 @@ async def notify_command(message: Message, service: GameService, bot: Bot) -> No
     if not await in_group(message, service):
         return
     assert message.from_user is not None
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     user = message.from_user.id
     title = message.chat.title or ""
     on = False
@@ -320,7 +321,7 @@ async def season_command(
     if not await in_group(message, service):
         return
     assert message.from_user is not None
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     k = keeper(service)
     asked = Asked.of(message)
     doc = await k.change(message.chat.id, lambda d: None)
@@ -355,8 +356,8 @@ async def season_command(
 async def season_button(
     query: CallbackQuery, callback_data: SeasonCB, service: GameService, bot: Bot
 ) -> None:
-    t = service.t()
     msg = query.message
+    t = await translator_for(service, msg.chat if msg else None, query.from_user)
     if msg is None or not await is_chat_admin(bot, msg.chat.id, query.from_user.id):
         await query.answer(t("memory.season_not_allowed"), show_alert=True)
         return

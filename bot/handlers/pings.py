@@ -17,6 +17,7 @@ from aiogram.methods import EditMessageText
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.handlers.common import is_chat_admin, is_group
+from bot.language import translator_for
 from bot.replies import Asked
 from bot.service import GameService
 from bot.service.pings import MODES, Pings
@@ -52,7 +53,7 @@ def pings_of(service: GameService) -> Pings:
 async def pings_command(
     message: Message, command: CommandObject, service: GameService, bot: Bot
 ) -> None:
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     user = message.from_user
     if user is None:
         return
@@ -85,8 +86,8 @@ async def pings_command(
 
 
 async def pings_button(query: CallbackQuery, callback_data: PingsCB, service: GameService) -> None:
-    t = service.t()
     msg = query.message
+    t = await translator_for(service, msg.chat if msg else None, query.from_user)
     if callback_data.m not in MODES or msg is None or is_group(msg.chat):
         await query.answer(t("press.old_button"))
         return

@@ -8,6 +8,7 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.callbacks import PlayCB
+from bot.language import user_translator
 from bot.service import GameService
 
 log = logging.getLogger(__name__)
@@ -16,7 +17,7 @@ log = logging.getLogger(__name__)
 async def play_button(query: CallbackQuery, callback_data: PlayCB, service: GameService) -> None:
     msg = query.message
     if msg is None:
-        await query.answer(service.t()("press.old_button"))
+        await query.answer(user_translator(service, query.from_user)("press.old_button"))
         return
     # the answer first: the table's picture waits for it (the worker starts at once)
     try:
@@ -29,7 +30,7 @@ async def play_button(query: CallbackQuery, callback_data: PlayCB, service: Game
 
 
 async def unknown_button(query: CallbackQuery, service: GameService) -> None:
-    await query.answer(service.t()("press.old_button"))
+    await query.answer(user_translator(service, query.from_user)("press.old_button"))
 
 
 def make_router() -> Router:

@@ -12,6 +12,7 @@ from aiogram.types import Message
 
 from bot.bottom import Bottom, SeenMessages
 from bot.handlers.common import plays_here
+from bot.language import translator_for
 from bot.replies import Asked
 from bot.service import GameService
 from bot.storage import RecordStatus
@@ -23,7 +24,7 @@ def bottom_of(data: dict[str, Any]) -> Bottom | None:
 
 
 async def table_command(message: Message, service: GameService) -> None:
-    t = service.t()
+    t = await translator_for(service, message.chat, message.from_user)
     asked = Asked.of(message)
     if not plays_here(message.chat):
         await service.replies.answer(asked, t("new.private"), t, topic="new.private")

@@ -36,16 +36,34 @@ from games.dominas import GAME, Action, ActionType, Dominas, Mode, Phase, Pos, S
 from games.dominas.engine import placements, slot_numbers
 from games.dominas.figure import edges_of, far, is_far_nest, parent_colour, required, sides_for
 from games.dominas.model import POS_MARK, BonusKind, View
-from games.dominas.tiles import NAMED, colour_of, is_samohod, number_of, pips, sort_key, symbols_of
+from games.dominas.tiles import (
+    NAMED,
+    colour_of,
+    is_samohod,
+    number_of,
+    pips,
+    sort_key,
+    symbols_of,
+    to_ascii,
+)
 from locales import Translator
 
 T = ActionType
 SLOTS_PER_ROW = 8
 SLOTS_PER_PAGE = 24
 POPUP_LIMIT = 200
-TEAM = ("А", "Б")
 BONUS_TILE = {BonusKind.KOLOBOK: "З1", BonusKind.SUM9: "О11", BonusKind.SUM10: "О15"}
 COLOUR_MARK = {"О": "🔴", "М": "🟡", "З": "🟢", "В": "🔵"}  # Огонь, Металл, Земля, Вода
+
+
+def team_mark(side: int, t: Translator) -> str:
+    """A team's letter in the chat's language: А/Б, A/B (as on the pictures)."""
+    return t(f"dom.side.{side % 2}")
+
+
+def named_title(tile: str, t: Translator) -> str:
+    """A named tile's title (★) in the chat's language: «Горыныч», Gorynych."""
+    return t(f"dom.named.{to_ascii(tile).lower()}")
 
 
 def tile_name(tile: str) -> str:
@@ -111,7 +129,7 @@ class DominasPresenter(Presenter):
 
     def _side_name(self, names: dict[int, str], s: State, side: int, t: Translator) -> str:
         if s.options.mode is Mode.TEAMS:
-            return t("dom.team", team=TEAM[side % 2])
+            return t("dom.team", team=team_mark(side, t))
         return self._name(names, s, side)
 
     @staticmethod
@@ -141,7 +159,7 @@ class DominasPresenter(Presenter):
         if v.phase is Phase.OVER:
             if v.mode is Mode.TEAMS:
                 sides = sorted({v.players[x].side for x in v.winners})
-                won = ", ".join(t("dom.team", team=TEAM[x % 2]) for x in sides)
+                won = ", ".join(t("dom.team", team=team_mark(x, t)) for x in sides)
             else:
                 won = ", ".join(self._name(names, v, x) for x in v.winners)
             lines.append(t("dom.phase.over", names=won or "—"))
@@ -168,7 +186,7 @@ class DominasPresenter(Presenter):
         lines.append("")
         for p in v.players:
             mark = "▶ " if p.seat == v.current and v.phase is not Phase.OVER else ""
-            team = f"[{TEAM[p.side % 2]}] " if v.mode is Mode.TEAMS else ""
+            team = f"[{team_mark(p.side, t)}] " if v.mode is Mode.TEAMS else ""
             name = self._name(names, v, p.seat)
             if not p.present:
                 lines.append(t("dom.player_left", mark=mark, team=team, name=name))
@@ -308,7 +326,7 @@ class DominasPresenter(Presenter):
         for tile, k in sorted(zip(hand, numbers, strict=True), key=lambda x: sort_key(x[0])):
             where = sorted({self._place_text(a) for a in self._fits(s, seat, tile)})
             fit = t("dom.pm.fits", nests=", ".join(where)) if where else ""
-            name = f" ({NAMED[tile]})" if tile in NAMED else ""
+            name = f" ({named_title(tile, t)})" if tile in NAMED else ""
             lines.append(f"<b>{k}</b> · {html.escape(tile_text(tile))}{name}{fit}")
         if v.remembered:
             lines.append("")
@@ -522,7 +540,7 @@ class DominasPresenter(Presenter):
                 line = t(key, name=who, tile=tile_text(tile), nest=nest, floor=floor)
             elif e.type == "bonus_started":
                 kind = BonusKind(str(d.get("kind")))
-                title = NAMED[BONUS_TILE[kind]]
+                title = named_title(BONUS_TILE[kind], t)
                 if kind is BonusKind.KOLOBOK:
                     line = t("dom.ev.kolobok", name=who, title=title)
                 else:

@@ -375,7 +375,7 @@ class HypnosiaPresenter(Presenter):
             elif e.type == "dice_lapsed":
                 dice = list(d.get("dice") or [])
                 key = "hy.ev.lapsed_one" if len(dice) == 1 else "hy.ev.lapsed_two"
-                lines.append(t(key, name=who, dice=" и ".join(map(str, dice))))
+                lines.append(t(key, name=who, dice=t("hy.ev.dice_and").join(map(str, dice))))
             elif e.type == "player_left":
                 lines.append(t("hy.ev.left", name=who))
             elif e.type == "game_over":

@@ -212,8 +212,10 @@ class Lobby:
         prefs = await chat_settings.for_lobby(ctx.store, chat_id, user)  # /settings
         async with ctx.locks[chat_id]:
             rec = await ctx.store.get(chat_id)
-            old = rec.language if rec else None
-            lang = prefs.language or language or old or ctx.settings.bot_language
+            # a running lobby or game keeps its language (its refusal speaks it); a new
+            # one: the chat's setting, else the creator's (bot/language.py)
+            running = rec.language if rec and rec.status in ACTIVE else None
+            lang = running or prefs.language or language or ctx.settings.bot_language
             t = ctx.t(lang)
             game_id: str | None = next(iter(ctx.presenters))
             if prefs.default_game in ctx.presenters:

@@ -71,7 +71,8 @@ def test_a_row_never_cuts_a_label_and_the_rows_do_not_jump_when_one_is_chosen() 
 async def test_the_lobby_fits_a_phone_and_the_game_is_picked_from_its_own_menu(lang: str) -> None:
     t = get_translator(lang)
     async with FakeTelegram() as tg:
-        anna, boris = tg.user(7901, "Аня"), tg.user(7902, "Борис")
+        anna = tg.user(7901, "Аня", language_code=lang)
+        boris = tg.user(7902, "Борис", language_code=lang)
         chat = tg.group(members=[anna, boris])
         async with running(settings_for(tg, bot_language=lang)):
             await chat.send(anna, "/new")

@@ -55,7 +55,7 @@ class BotProcess:
         await tg.wait_for(lambda: len(tg.calls("setMyCommands")) >= self.menus or None, timeout)
 
     async def start(self) -> None:
-        self.menus = (self.menus or 0) + 5  # set_commands: ru, en × 2 scopes, default
+        self.menus = (self.menus or 0) + 9  # set_commands: (ru, en, default) × 3 scopes
         out = self.log.open("ab")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", env=self.env, stdout=out, stderr=out
