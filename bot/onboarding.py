@@ -25,11 +25,10 @@ from aiogram.types import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     LinkPreviewOptions,
-    User,
 )
 
-from bot import chat_settings
 from bot.deep_links import HELLO, bot_username, rules_payload, start_link
+from bot.language import chat_language
 from bot.service import GameService
 from bot.storage import Store
 
@@ -42,19 +41,6 @@ LEASE_SECONDS = 30.0
 
 def hello_key(chat_id: int) -> str:
     return f"hello:chat:{chat_id}"
-
-
-def user_language(user: User | None, default: str) -> str:
-    """A user's language as the bot speaks it: `language_code` en* → en, else `default`.
-    (One small function; a shared language helper may take its place.)
-
-    >>> user_language(User(id=1, is_bot=False, first_name="A", language_code="en-GB"), "ru")
-    'en'
-    >>> user_language(None, "ru")
-    'ru'
-    """
-    code = (user.language_code or "") if user is not None else ""
-    return "en" if code.lower().startswith("en") else default
 
 
 def joined(event: ChatMemberUpdated) -> bool:
@@ -106,8 +92,8 @@ async def greet(event: ChatMemberUpdated, service: GameService) -> None:
     try:
         if await greeted_lately(ctx.store, chat_id, ctx.clock(), retention):
             return
-        chosen = (await chat_settings.load(ctx.store, chat_settings.chat_key(chat_id))).language
-        lang = chosen or user_language(event.from_user, ctx.settings.bot_language)
+        default = ctx.settings.bot_language
+        lang = await chat_language(ctx.store, event.chat, event.from_user, default)
         t = service.t(lang)
         username = await bot_username(service.bot)
         markup = None
