@@ -67,7 +67,7 @@ def top_text(k: Keeper, doc: ChatMemory, game_id: str, t: Translator) -> str:
     return "\n".join(lines)
 
 
-ALL = ("all", "все", "всё", "везде")
+ALL_WORDS = ("all", "все", "всё", "везде")  # what players may type
 
 
 def overall_asked(arg: str) -> tuple[str, bool]:
@@ -77,7 +77,7 @@ def overall_asked(arg: str) -> tuple[str, bool]:
     (('крест', True), ('', True), ('доминас', False))
     """
     words = arg.split()
-    if words and words[-1].lower() in ALL:
+    if words and words[-1].lower() in ALL_WORDS:
         return " ".join(words[:-1]), True
     return arg, False
 

@@ -107,7 +107,7 @@ async def play_in_english(
         presses.cancel()
     rec = await record(app, chat)
     assert rec.status == RecordStatus.OVER and rec.language == "en", (game, rec.end_reason)
-    await chat.wait_message(lambda m: "A game with computers" in m.content, timeout=20)
+    await chat.wait_message(lambda m: "A game with computers" in m.content, after=lobby, timeout=20)
     rec = await record(app, chat)  # the table's last picture was drawn in English
     assert rec.shown_picture is not None and rec.shown_picture.endswith(".en"), rec
 

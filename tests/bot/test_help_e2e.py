@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.app import COMMANDS, App
+from bot.app import App
+from bot.command_menus import COMMANDS
 from fake_telegram import Chat, FakeTelegram, User
 from tests.bot.e2e import open_lobby, running, settings_for, start_game, wait_phase
 

@@ -33,9 +33,14 @@ NOT_TEXT = {
 }
 
 
+def typed_words(name: str) -> bool:
+    """A name that holds what players may type: `aliases`, `LENGTH_WORDS`, `ALL_WORDS`."""
+    return name == "aliases" or name.endswith("_WORDS")
+
+
 def _not_text_nodes(tree: ast.AST) -> set[int]:
     """ids of the string constants that are no player's text: docstrings, the arguments of
-    logging calls, and a presenter's `aliases` (what players may type after /new)."""
+    logging calls, and what players may type (a presenter's `aliases`, `…_WORDS`)."""
     out: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
@@ -46,7 +51,7 @@ def _not_text_nodes(tree: ast.AST) -> set[int]:
                 out |= {id(n) for arg in node.args for n in ast.walk(arg)}
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(x, ast.Name) and x.id == "aliases" for x in targets):
+            if any(isinstance(x, ast.Name) and typed_words(x.id) for x in targets):
                 out |= {id(n) for n in ast.walk(node)}
     return out
 
