@@ -48,7 +48,7 @@ async def start(
 
 
 async def play_out(
-    app: App, chat_id: int, rng: random.Random, presses: int = 400, timeout: float = 60
+    app: App, chat_id: int, rng: random.Random, presses: int = 400, timeout: float = 240
 ) -> GameRecord:
     """Random presses of the table's buttons until the game is over (at most `presses`
     of them; then the turn timer alone finishes it)."""
