@@ -1,13 +1,14 @@
 """The command menus Telegram shows under «/»: one per scope and language.
 
 Groups get every command (the memory's /top /stats /history /notify are the group's);
-private chats get what works there (a solo game against computers, the rules, /pings).
+private chats get what works there (a solo game against computers, the rules, /pings,
+/settings for one's own defaults).
 Each menu is registered for Russian and English users (`language_code` "ru", "en") and,
 without a language, for everyone else in the bot's default language. The description of
 /new names the games (`command.new`, within Telegram's 256 characters).
 
     >>> [c.command for c in command_menu("en", groups=False, games=["game.hypnosia.title"])]
-    ['new', 'table', 'leave', 'cancel', 'rules', 'help', 'pings']
+    ['new', 'table', 'leave', 'cancel', 'rules', 'help', 'pings', 'settings']
     >>> command_menu("en", groups=False, games=["game.hypnosia.title"])[0].description
     'New game: Hypnosia'
 """
