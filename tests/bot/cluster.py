@@ -114,22 +114,28 @@ class LocalCluster:
         """A manual failover of the primary that holds `key`'s slot (`CLUSTER FAILOVER` on
         its replica: it takes over once it has every write the primary acknowledged).
         Returns (old primary's port, new primary's port) once the cluster agrees."""
+        deadline = time.monotonic() + timeout
         first = Redis(port=self.ports[0], decode_responses=True)
         try:
             slot = int(await first.execute_command("CLUSTER", "KEYSLOT", key))
-            shards = await first.execute_command("CLUSTER", "SLOTS")
+            while True:  # the node's view may not list the slot's replica yet: wait for it
+                shards = await first.execute_command("CLUSTER", "SLOTS")
+                found = [
+                    (int(primary[1]), int(replicas[0][1]))
+                    for start, end, primary, *replicas in shards
+                    if start <= slot <= end and replicas
+                ]
+                if found:
+                    old, new = found[0]
+                    break
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"no primary with a replica holds slot {slot}")
+                await asyncio.sleep(0.1)
         finally:
             await first.aclose()
-        for start, end, primary, *replicas in shards:
-            if start <= slot <= end:
-                old, new = int(primary[1]), int(replicas[0][1])
-                break
-        else:
-            raise RuntimeError(f"no node holds slot {slot}")
         replica = Redis(port=new, decode_responses=True)
         try:
             await replica.execute_command("CLUSTER", "FAILOVER")
-            deadline = time.monotonic() + timeout
             while True:
                 role = await replica.execute_command("ROLE")
                 if role[0] == "master" and "cluster_state:ok" in self._info(old, "cluster", "info"):
