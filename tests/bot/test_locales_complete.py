@@ -15,9 +15,9 @@ import pytest
 
 from games.dominas.tiles import NAMED
 from locales import LANGUAGES, get_translator, keys
+from tests.cyrillic import CYRILLIC, cyrillic_literals
 
 ROOT = Path(__file__).resolve().parents[2]
-CYRILLIC = re.compile(r"[\u0400-\u04FF]")
 # The developer's sandbox (python -m bot.playground) draws a chat of its own in a browser,
 # for trying the bot out: it is no part of what players see.
 NOT_PLAYERS = {"playground"}
@@ -62,17 +62,7 @@ def test_no_cyrillic_string_in_the_bots_code() -> None:
         where = path.relative_to(ROOT / "bot").as_posix()
         if where.split("/")[0] in NOT_PLAYERS:
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _not_text_nodes(tree)
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Constant)
-                and isinstance(node.value, str)
-                and id(node) not in skip
-                and CYRILLIC.search(node.value)
-                and (where, node.value) not in NOT_TEXT
-            ):
-                found.append(f"bot/{where}:{node.lineno}: {node.value!r}")
+        found += [f"bot/{x}" for x in cyrillic_literals(path, where, _not_text_nodes, NOT_TEXT)]
     assert found == []
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import re
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +15,11 @@ import pytest
 from PIL import ImageFont
 
 from locales import Translator, get_translator, keys
+from tests.cyrillic import CYRILLIC, cyrillic_literals
 from tests.render.language_samples import NAMES_EN, NAMES_RU, load, pixel_hash
 
 RENDER = Path(__file__).resolve().parents[2] / "render"
 GAMES = ("cell_capture", "dominas", "hypnosia", "sea_cross", "seven_tracks")
-CYRILLIC = re.compile(r"[\u0400-\u04FF]")
 
 # Cyrillic constants that are not drawn: a letter of a player's name compared with it.
 NOT_TEXT = {("cell_capture.py", "З")}
@@ -119,15 +118,5 @@ def test_no_cyrillic_string_in_the_renderers_code() -> None:
     for path in sorted(RENDER.glob("*.py")):
         if path.name in PENDING:
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _docstrings(tree)
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Constant)
-                and isinstance(node.value, str)
-                and id(node) not in skip
-                and CYRILLIC.search(node.value)
-                and (path.name, node.value) not in NOT_TEXT
-            ):
-                found.append(f"{path.name}:{node.lineno}: {node.value!r}")
+        found += cyrillic_literals(path, path.name, _docstrings, NOT_TEXT)
     assert found == []
