@@ -7,7 +7,6 @@ again by its file_id instead of being drawn again."""
 from __future__ import annotations
 
 import asyncio
-import collections
 import datetime as dt
 import html
 import logging
@@ -26,6 +25,7 @@ from bot.memory.replay import Animation, animate
 from bot.names import display_names
 from bot.replies import Asked
 from bot.service import GameService
+from bot.uploaded import Uploaded
 from locales import Translator
 
 if TYPE_CHECKING:
@@ -42,13 +42,7 @@ class Replays:
     def __init__(self) -> None:
         self.drawing: set[int] = set()  # chats with a replay being drawn
         self.gate = asyncio.Semaphore(1)  # one replay drawn at a time
-        self.sent: collections.OrderedDict[tuple[int, str, str], str] = collections.OrderedDict()
-
-    def remember(self, key: tuple[int, str, str], file_id: str) -> None:
-        self.sent[key] = file_id
-        self.sent.move_to_end(key)
-        while len(self.sent) > SENT:
-            self.sent.popitem(last=False)
+        self.sent = Uploaded(limit=SENT)  # file_ids by chat, game and language
 
 
 _REPLAYS: weakref.WeakKeyDictionary[Context, Replays] = weakref.WeakKeyDictionary()
@@ -123,7 +117,7 @@ async def replay_command(message: Message, command: CommandObject, service: Game
         await refuse(t("memory.replay_busy"), "busy")
         return
     title = k.title(entry.game_id, t)
-    key = (chat_id, entry.uid, t.lang)
+    key = f"{chat_id}:{entry.uid}:{t.lang}"
     replays.drawing.add(chat_id)
     try:
         file_id = replays.sent.get(key)
@@ -161,9 +155,10 @@ async def replay_command(message: Message, command: CommandObject, service: Game
             sent = await service.ctx.sender.call(method)
         except TelegramAPIError as e:
             log.warning("chat %s: the replay of game №%s was not sent: %s", chat_id, n, e)
+            replays.sent.drop(key)  # a file_id refused: drawn and uploaded anew next time
             return
         if sent is not None and sent.animation is not None:
-            replays.remember(key, sent.animation.file_id)
+            replays.sent.put(key, sent.animation.file_id)
     finally:
         replays.drawing.discard(chat_id)
 
