@@ -265,8 +265,9 @@ def ccw(s: State, p: int) -> int:
     return p
 
 
-def _op_targets(s: State, seat: int) -> list[int | None]:
-    """Legal `target`s of OP (R53): None when the opposite player is determined."""
+def op_targets(s: State, seat: int) -> list[int | None]:
+    """Legal `target`s of OP (R53) for `seat`: None when the opposite player is determined.
+    Public facts only (the statuses), so the table's buttons come from here too."""
     ring = _active(s)
     if seat not in ring:
         ring = sorted([*ring, seat])
@@ -696,7 +697,7 @@ def _why_redirect(s: State, a: Action, roles: Iterable[str]) -> str | None:
     if (code := _priority_kind(s, a, roles)) is not None:
         return code
     if a.role == "OP":
-        if a.target not in _op_targets(s, s.current):
+        if a.target not in op_targets(s, s.current):
             return "bad_target"
     elif a.target is not None:
         return "bad_target"
@@ -871,7 +872,7 @@ def _redirect_actions(s: State, type_: ActionType, roles: Iterable[str]) -> list
         for kind in (role, UNIVERSAL):
             if not _has(hand, kind):
                 continue
-            targets = _op_targets(s, s.current) if role == "OP" else [None]
+            targets = op_targets(s, s.current) if role == "OP" else [None]
             out.extend(Action(type=type_, kind=kind, role=role, target=x) for x in targets)
     return out
 
