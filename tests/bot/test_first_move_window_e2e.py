@@ -18,20 +18,32 @@ from tests.bot.e2e import (
     settings_for,
     start_game,
 )
+from tests.bot.test_computers_e2e import add_computers, until
 from tests.games.seven_tracks.builder import build, kinds
 
 
-async def rig_window(app: App, chat: Chat, hands: dict[int, list[str]]) -> None:
+async def rig_window(app: App, chat: Chat, hands: dict[int, list[str]], tick: bool = False) -> None:
     """Put the running game back into a first-move window with `hands` (seat -> kinds),
-    nobody having answered yet."""
+    nobody having answered yet; `tick`: the bot's timer runs at once (it opens the window,
+    and a computer that decides in it is due)."""
     rec = await record(app, chat)
     now = State.model_validate_json(rec.state or "")
-    s = build(n=len(now.players), seat=0, hands=hands, phase=Phase.FIRST_MOVE)
+    s = build(
+        n=len(now.players),
+        seat=0,
+        hands=hands,
+        phase=Phase.FIRST_MOVE,
+        options=now.options.model_dump(),  # the lobby's length
+    )
     s.dice_off = []
     s = s.model_copy(update={"players": list(now.players), "seed": now.seed})
     rec.state = s.model_dump_json()
     rec.ui = {}
-    await app.store.put(rec, rec.version)
+    if tick:
+        rec.deadline, rec.computer_due = 0.0, None
+    rec = await app.store.put(rec, rec.version)
+    if tick:
+        await app.service.deadlines.schedule(rec)
 
 
 def code_data(table: StoredMessage, code: str) -> str:
@@ -100,3 +112,38 @@ async def test_r58_the_first_universal_declared_takes_it_and_an_answer_is_final(
             s = await engine_state(app, chat)
             assert s.phase == Phase.PRE_MOVE and s.current == 2
             assert "U" in kinds(s.out) and "U" in kinds(s.hands[0]) and "FM" in kinds(s.hands[1])
+
+
+async def test_r58_a_computer_answers_the_window_as_a_decider_without_waiting(
+    backend: str | None,
+) -> None:
+    """A computer is one of the window's deciders: holding the FM, it claims at once
+    though the human before it (seat 0, holding a universal) has not answered yet."""
+    async with FakeTelegram() as tg:
+        anna = tg.user(1891, "Аня")
+        settings = settings_for(
+            tg, backend, turn_seconds=0, first_move_seconds=60, computer_move_seconds=0.0
+        )
+        async with running(settings) as app:
+            chat = tg.group(members=[anna])
+            await chat.send(anna, "/new семидорожник")
+            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+            await add_computers(chat, anna, lobby, "Опытный")
+            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts, timeout=10)
+            table = await start_game(chat, anna, lobby)
+            await tg.settle()
+            rec = await record(app, chat)
+            assert list(rec.computers) == [rec.players[1]]
+            hands = {0: ["U", "R", "K"], 1: ["FM", "R", "K", "K"]}
+            await rig_window(app, chat, hands, tick=True)
+
+            async def claimed() -> bool:  # in the rigged window (Аня's hand is the rigged one)
+                s = await engine_state(app, chat)
+                return s.fm_declarer == 1 and kinds(s.hands[0]) == ["K", "R", "U"]
+
+            await until(claimed, 20, "the computer did not claim the first move")
+            s = await engine_state(app, chat)  # its turn may already be played on
+            assert s.phase != Phase.FIRST_MOVE and s.round_no == 1 and s.fm_decided == [1]
+            assert s.fm_u_declarer is None  # Аня never answered: her universal stays hers
+            assert "FM" in kinds(s.out)
+            await chat.wait_for(lambda: "Не использовать" not in table.button_texts, timeout=10)
