@@ -138,6 +138,17 @@ class RulesEngine(Generic[S, A]):
     def legal_actions(self, state: S) -> list[A]:
         return [a for a in self._candidates(state) if self._why(state, a) is None]
 
+    def deciders(self, state: S) -> list[int]:
+        """The players who may decide now: the one to act, or, at a simultaneous decision
+        (where `to_act` names only the default answerer), everyone still to answer."""
+        player = self.to_act(state)
+        return [] if player is None else [player]
+
+    def legal_actions_for(self, state: S, player: int) -> list[A]:
+        """What `player` may do now: `legal_actions` for the one to act, else nothing. An
+        engine with a simultaneous decision gives each decider his own actions."""
+        return self.legal_actions(state) if player == self.to_act(state) else []
+
     def apply(self, state: S, action: A) -> tuple[S, list[Event]]:
         if not isinstance(action, self.action_type):
             raise self._not_an_action()

@@ -57,7 +57,7 @@ from games.seven_tracks import (
     Status,
     View,
 )
-from games.seven_tracks.engine import turn_is_dead
+from games.seven_tracks.engine import op_targets, turn_is_dead
 from games.seven_tracks.model import (
     BLACK,
     COLOURS,
@@ -180,19 +180,6 @@ class SevenTracksPresenter(Presenter):
         if user is None:
             return "?"
         return html.escape(names.get(user) or str(user))
-
-    @staticmethod
-    def _op_targets(s: State) -> list[int | None]:
-        """R53 from public facts: the seats OP may name for the player to move."""
-        ring = [i for i, st in enumerate(s.status) if st == Status.ACTIVE]
-        seat = s.current
-        if seat not in ring:
-            ring = sorted([*ring, seat])
-        n = len(ring)
-        if n <= 2 or n % 2 == 0:
-            return [None]
-        i = ring.index(seat)
-        return [ring[(i + (n - 1) // 2) % n], ring[(i + (n + 1) // 2) % n]]
 
     # ---------------------------------------------------------------- caption
 
@@ -379,7 +366,7 @@ class SevenTracksPresenter(Presenter):
 
         for role in ROLE_ORDER:
             if role == OPPOSITE:
-                for target in self._op_targets(s):
+                for target in op_targets(s, s.current):
                     if target is None:
                         out.append(Btn(label(t(f"st.role.{role}")), f"{code}.{role}"))
                     else:
@@ -1040,38 +1027,65 @@ class SevenTracksPresenter(Presenter):
 
     # ---------------------------------------------------------------- first move window
 
-    def _can_declare(self, s: State, seat: int) -> bool:
-        kinds = {kind_of(x) for x in s.hands[seat]}
-        return FIRST_MOVE in kinds or (UNIVERSAL in kinds and s.fm_u_declarer is None)
-
     def _fm_choice(
         self, s: State, user: int, head: str, ui: dict[str, Any], t: Translator
     ) -> Outcome:
+        """His answer in the first-move window, applied at once with his seat (R58: all
+        answer at the same time). The table is not redrawn until the window closes."""
         seat = s.players.index(user)
         if s.status[seat] != Status.ACTIVE:
             raise Refusal(t("st.fm_not_active"))
         kinds = {kind_of(x) for x in s.hands[seat]}
         if FIRST_MOVE not in kinds and UNIVERSAL not in kinds:
-            # Nothing to declare: the same answer wherever the window stands, so that it
-            # never tells him whether the holder sits before or after him.
+            # Nothing to declare (and passed as the window opened, `advance`): the same
+            # answer all through the window, which tells him nothing about the others.
             if head == "fmd":
                 raise Refusal(t("st.fm_nothing"))
             return Outcome(state=s, ui=ui, toast=t("st.fm_passed_toast"), changed=False)
-        if seat < s.current:
-            raise Refusal(t("st.fm_closed"))  # his own choice is behind him
-        window = dict(ui.get("fm") or {})
-        choices = dict(window.get("choices") or {})
+        legal = self.game.legal_actions_for(s, user)
+        if not legal:
+            if FIRST_MOVE not in kinds and s.fm_u_declarer not in (None, seat):
+                # another declared his universal first, and he was passed (`advance`)
+                if head == "fmd":
+                    raise IllegalAction("fm_u_taken")
+                return Outcome(state=s, ui=ui, toast=t("st.fm_passed_toast"), changed=False)
+            raise Refusal(t("error.fm_answered"))
         if head == "fmd":
-            if FIRST_MOVE not in kinds and s.fm_u_declarer is not None:
-                raise IllegalAction("fm_u_taken")
-            choices[str(user)] = "D"
-            toast = t("st.fm_declared_toast" if FIRST_MOVE in kinds else "st.fm_declared_u_toast")
+            kind = FIRST_MOVE if FIRST_MOVE in kinds else UNIVERSAL
+            action = Action(type=T.FM_DECLARE, kind=kind, seat=seat)
+            toast = t("st.fm_declared_toast" if kind == FIRST_MOVE else "st.fm_declared_u_toast")
         else:
-            choices[str(user)] = "P"
+            action = Action(type=T.FM_PASS, seat=seat)
             toast = t("st.fm_passed_toast")
-        window["choices"] = choices
-        ui["fm"] = window
-        return Outcome(state=s, ui=ui, toast=toast, visible=False)
+        new, events = self.game.apply(s, action)  # the engine's reason: `fm_u_taken`
+        return Outcome(state=new, events=events, ui=ui, toast=toast, visible=False)
+
+    def _old_choices(self, s: State, ui: dict[str, Any], events: list[Event]) -> State:
+        """A window stored before 2026-12 kept the answers not yet applied in the ui
+        (`choices`: user → "D" or "P"): they are applied now, with their seats."""
+        window = ui.get("fm") or {}
+        choices = window.get("choices")
+        if not choices:
+            return s
+        ui["fm"] = {k: v for k, v in window.items() if k != "choices"}
+        for user in self.game.deciders(s):
+            legal = self.game.legal_actions_for(s, user)
+            choice = choices.get(str(user))
+            wanted = [a for a in legal if a.type == (T.FM_DECLARE if choice == "D" else T.FM_PASS)]
+            if choice in ("D", "P") and wanted and s.phase == Phase.FIRST_MOVE:
+                s, ev = self.game.apply(s, wanted[0])
+                events.extend(ev)
+        return s
+
+    def _pass_the_empty_handed(self, s: State, events: list[Event]) -> State:
+        """Everyone still to answer whose only answer is FM_PASS (no FM, and no U or one
+        already declared) passes: nobody waits for an answer that is no choice."""
+        for user in self.game.deciders(s):
+            legal = self.game.legal_actions_for(s, user)
+            if s.phase == Phase.FIRST_MOVE and [a.type for a in legal] == [T.FM_PASS]:
+                s, ev = self.game.apply(s, legal[0])
+                events.extend(ev)
+        return s
 
     def _end_dead_turn(self, s: State, events: list[Event]) -> State:
         """R66 (revised 2026-12): after his roll the player can place nothing, cannot draw
@@ -1093,37 +1107,22 @@ class SevenTracksPresenter(Presenter):
         before = s
         s = self._end_dead_turn(s, events)
         changed = s is not before
-        for _ in range(MAX_STEPS):
+        for _ in range(MAX_STEPS):  # a round may end in its window (R63): a new one opens
             if s.phase != Phase.FIRST_MOVE:
                 break
-            window = dict(ui.get("fm") or {})
-            if window.get("round") != [s.round_no, s.cycle_no, s.turn_no]:
-                window = {
-                    "round": [s.round_no, s.cycle_no, s.turn_no],
-                    "deadline": now + self.first_move_seconds,
-                    "choices": {},
-                }
-                ui["fm"] = window
+            key = [s.round_no, s.cycle_no, s.turn_no]
+            window = ui.get("fm") or {}
+            if window.get("round") != key or "deadline" not in window:
+                ui["fm"] = {"round": key, "deadline": now + self.first_move_seconds}
                 changed = True
-            seat = s.current
-            user = s.players[seat]
-            choice = (window.get("choices") or {}).get(str(user))
-            hand = {kind_of(x) for x in s.hands[seat]}
-            action: Action | None
-            if not self._can_declare(s, seat):
-                action = Action(type=T.FM_PASS)
-            elif choice == "D":
-                kind = FIRST_MOVE if FIRST_MOVE in hand else UNIVERSAL
-                action = Action(type=T.FM_DECLARE, kind=kind)
-            elif choice == "P" or now >= float(window.get("deadline") or 0):
-                action = Action(type=T.FM_PASS)
-            else:
+            before = s
+            s = self._old_choices(s, ui, events)
+            s = self._pass_the_empty_handed(s, events)
+            if s.phase == Phase.FIRST_MOVE and now >= float(ui["fm"]["deadline"]):
+                s, ev = self.game.timeout(s)  # everyone still to answer passes (R58)
+                events.extend(ev)
+            if s is before:
                 break
-            legal = self._legal(s)
-            if action not in legal:
-                action = Action(type=T.FM_PASS)
-            s, ev = self.game.apply(s, action)
-            events.extend(ev)
             changed = True
         deadline = None
         if s.phase == Phase.FIRST_MOVE:

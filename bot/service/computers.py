@@ -79,16 +79,18 @@ def in_play(p: Presenter, state: BaseModel, player: int) -> bool:
 
 
 def to_act(rec: GameRecord, p: Presenter, state: BaseModel) -> int | None:
-    """The computer seat that must act now, or None."""
+    """The computer seat that must act now, or None: the first computer among the
+    deciders (at a simultaneous decision, everyone still to answer: «Семидорожник»'s
+    first-move window) that has something to do."""
     if p.game.is_over(state):
         return None
-    seat = p.game.to_act(state)
-    if seat is None or seat not in rec.computers:
-        return None
     actor = p.actor(state)
-    if actor is not None and actor != seat:
-        return None
-    return seat if p.game.legal_actions(state) else None
+    for seat in p.game.deciders(state):
+        if seat not in rec.computers or (actor is not None and actor != seat):
+            continue
+        if p.game.legal_actions_for(state, seat):
+            return seat
+    return None
 
 
 def pace(rec: GameRecord, p: Presenter, state: BaseModel, now: float, seconds: float) -> None:
@@ -172,7 +174,7 @@ class Computers:
                 return True
             level = rec.computers[seat]
             view = p.game.view(state, seat)
-            legal = p.game.legal_actions(state)
+            legal = p.game.legal_actions_for(state, seat)
             seed = seed_for(rec.seed, int(getattr(state, "version", 0)), seat)
             job = make_job(rec.game_id, level, view, legal, seed)
             try:  # off the event loop, and outside the chat's lock
@@ -195,7 +197,9 @@ class Computers:
             p = ctx.presenter(rec.game_id)
             t = ctx.t(rec.language)
             state = p.load(rec.state)
-            legal = p.game.legal_actions(state)
+            legal = p.game.legal_actions_for(state, seat)
+            if not legal:
+                return False
             action = p.game.decode_action(code)
             if action not in legal:
                 log.warning(

@@ -261,6 +261,14 @@ class CellCaptureGame:
     def phase(self, state: State) -> Phase:
         return phase(state)
 
+    def deciders(self, state: State) -> list[int]:
+        """One player decides at a time (games.protocol.Game.deciders)."""
+        player = self.to_act(state)
+        return [] if player is None else [player]
+
+    def legal_actions_for(self, state: State, player: int) -> list[Action]:
+        return self.legal_actions(state) if player == self.to_act(state) else []
+
     def legal_actions(self, state: State) -> list[Action]:
         """§5: the buttons of the current phase, in display order."""
         ph = phase(state)

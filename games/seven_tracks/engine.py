@@ -94,6 +94,7 @@ CODES: tuple[str, ...] = (
     "bad_target",
     "bad_role",
     "fm_u_taken",
+    "fm_answered",
     "not_a_player",
 )
 
@@ -140,6 +141,45 @@ class SevenTracks(RulesEngine[State, Action]):
 
     def result(self, state: State) -> Result:
         return _result(state)
+
+    def deciders(self, state: State) -> list[int]:
+        """The players who may still answer: everyone undecided in the first-move window
+        (R58, a simultaneous decision), else the player to act."""
+        if state.phase == Phase.FIRST_MOVE:
+            return [state.players[x] for x in _fm_undecided(state)]
+        return super().deciders(state)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """In the first-move window everyone answers at once (R58): `to_act` names the
+        lowest seat still to answer, whose answers these are; each decider's own are
+        `legal_actions_for`."""
+        if state.phase == Phase.FIRST_MOVE:
+            player = self.to_act(state)
+            return [] if player is None else self.legal_actions_for(state, player)
+        return super().legal_actions(state)
+
+    def legal_actions_for(self, state: State, player: int) -> list[Action]:
+        if state.phase == Phase.FIRST_MOVE:
+            if player not in state.players:
+                return []
+            seat = state.players.index(player)
+            if seat not in _fm_undecided(state):
+                return []
+            return [a for a in _fm_answers(state, seat) if _why(state, a) is None]
+        return super().legal_actions_for(state, player)
+
+    def timeout(self, state: State) -> tuple[State, list[Event]]:
+        """A timed-out first-move window passes every seat still to answer (R58); any
+        other timeout is the novice's one step (`RulesEngine.timeout`)."""
+        if state.phase != Phase.FIRST_MOVE:
+            return super().timeout(state)
+        s = state.model_copy(deep=True)
+        events: list[Event] = []
+        for seat in _fm_undecided(s):
+            if s.phase == Phase.FIRST_MOVE:
+                _perform(s, Action(type=T.FM_PASS, seat=seat), events)
+        s.version += 1
+        return s, events
 
     def view(self, state: State, player: int | None) -> View:
         return _view(state, player)
@@ -225,8 +265,9 @@ def ccw(s: State, p: int) -> int:
     return p
 
 
-def _op_targets(s: State, seat: int) -> list[int | None]:
-    """Legal `target`s of OP (R53): None when the opposite player is determined."""
+def op_targets(s: State, seat: int) -> list[int | None]:
+    """Legal `target`s of OP (R53) for `seat`: None when the opposite player is determined.
+    Public facts only (the statuses), so the table's buttons come from here too."""
     ring = _active(s)
     if seat not in ring:
         ring = sorted([*ring, seat])
@@ -312,6 +353,7 @@ def _begin_round(s: State, events: list[Event]) -> None:
     s.finals_running = False
     s.out_order = []
     s.fm_declarer = s.fm_u_declarer = None
+    s.fm_decided = []
     s.dice_off = []
     s.turn = Turn()
     s.exchange = None
@@ -655,7 +697,7 @@ def _why_redirect(s: State, a: Action, roles: Iterable[str]) -> str | None:
     if (code := _priority_kind(s, a, roles)) is not None:
         return code
     if a.role == "OP":
-        if a.target not in _op_targets(s, s.current):
+        if a.target not in op_targets(s, s.current):
             return "bad_target"
     elif a.target is not None:
         return "bad_target"
@@ -669,15 +711,20 @@ def _why(s: State, a: Action) -> str | None:
     t = s.turn
     hand = _hand(s)
     ph = s.phase
+    if a.seat is not None and a.type not in (T.FM_DECLARE, T.FM_PASS):
+        return "malformed"
     match a.type:
         case T.FM_DECLARE | T.FM_PASS:
             if ph != Phase.FIRST_MOVE:
                 return "wrong_phase"
+            seat = _fm_seat(s, a)
+            if seat not in _fm_undecided(s):
+                return "fm_answered"
             if a.type == T.FM_PASS:
                 return None
             if a.kind not in (FIRST_MOVE, UNIVERSAL):
                 return "bad_role"
-            if not _has(hand, a.kind):
+            if not _has(s.hands[seat], a.kind):
                 return "no_tile"
             if a.kind == UNIVERSAL and s.fm_u_declarer is not None:
                 return "fm_u_taken"
@@ -825,7 +872,7 @@ def _redirect_actions(s: State, type_: ActionType, roles: Iterable[str]) -> list
         for kind in (role, UNIVERSAL):
             if not _has(hand, kind):
                 continue
-            targets = _op_targets(s, s.current) if role == "OP" else [None]
+            targets = op_targets(s, s.current) if role == "OP" else [None]
             out.extend(Action(type=type_, kind=kind, role=role, target=x) for x in targets)
     return out
 
@@ -837,8 +884,9 @@ def _candidates(s: State) -> list[Action]:
     ph = s.phase
     out: list[Action] = []
     if ph == Phase.FIRST_MOVE:
-        out += [Action(type=T.FM_DECLARE, kind=k) for k in (FIRST_MOVE, UNIVERSAL)]
-        out.append(Action(type=T.FM_PASS))
+        out += _fm_answers(s, None)
+        for seat in _fm_undecided(s):
+            out += _fm_answers(s, seat)
     elif ph == Phase.PRE_MOVE:
         out += [Action(type=T.CHOOSE_DICE, n=n) for n in (1, 2)]
         out += [Action(type=T.FIFTH_SWAP, kind=k) for k in kinds if k in (*COLOURS, WHITE, BLACK)]
@@ -966,9 +1014,14 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
     hand = _hand(s)
     match a.type:
         case T.FM_PASS:
+            seat = _fm_seat(s, a)
+            s.fm_decided.append(seat)
             _ev(events, "fm_passed", seat)
             _fm_next(s, events)
         case T.FM_DECLARE:
+            seat = _fm_seat(s, a)
+            hand = s.hands[seat]
+            s.fm_decided.append(seat)
             if a.kind == UNIVERSAL:
                 s.fm_u_declarer = seat
                 _ev(events, "fm_declared", seat, kind=UNIVERSAL)
@@ -1155,10 +1208,30 @@ def _confirm_exchange(s: State, events: list[Event]) -> None:
         s.phase = Phase.PRE_MOVE
 
 
+def _fm_undecided(s: State) -> list[int]:
+    """The ACTIVE seats that have not answered in the first-move window (R58)."""
+    if s.phase != Phase.FIRST_MOVE:
+        return []
+    return [x for x in _active(s) if x not in s.fm_decided]
+
+
+def _fm_seat(s: State, a: Action) -> int:
+    """Who answers with `a` in the window: its seat, else the lowest still to answer."""
+    return s.current if a.seat is None else a.seat
+
+
+def _fm_answers(s: State, seat: int | None) -> list[Action]:
+    """The window's answers of `seat` (None: of the lowest still to answer) to check."""
+    declare = [Action(type=T.FM_DECLARE, kind=k, seat=seat) for k in (FIRST_MOVE, UNIVERSAL)]
+    return [*declare, Action(type=T.FM_PASS, seat=seat)]
+
+
 def _fm_next(s: State, events: list[Event]) -> None:
-    later = [x for x in _active(s) if x > s.current]
-    if later:
-        s.current = later[0]
+    """After an answer: the window waits for the lowest seat still to answer (`current`),
+    or, once everyone has answered, closes (R58.2)."""
+    undecided = _fm_undecided(s)
+    if undecided:
+        s.current = undecided[0]
     else:
         _close_fm_window(s, events)
 

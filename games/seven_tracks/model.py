@@ -141,7 +141,9 @@ class ActionType(StrEnum):
 
 
 class Action(BaseModel):
-    """One atomic decision (R22). `role` is the part a U plays (`as`); `die` indexes the roll."""
+    """One atomic decision (R22). `role` is the part a U plays (`as`); `die` indexes the roll;
+    `seat` says who answers in the first-move window, where everyone decides at once (R58;
+    None: the lowest seat still to answer, as the window's recorded actions always meant)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -153,13 +155,12 @@ class Action(BaseModel):
     role: str | None = None
     target: int | None = None
     n: int | None = None
+    seat: int | None = None
 
     def encode(self) -> str:
         """Compact text for callback data: `PL,R,3`."""
-        parts = [self.type.value] + [
-            "" if v is None else str(v)
-            for v in (self.kind, self.track, self.slot, self.die, self.role, self.target, self.n)
-        ]
+        fields = (self.kind, self.track, self.slot, self.die, self.role, self.target, self.n)
+        parts = [self.type.value] + ["" if v is None else str(v) for v in (*fields, self.seat)]
         return ",".join(parts).rstrip(",")
 
     @classmethod
@@ -168,9 +169,9 @@ class Action(BaseModel):
         if len(text) > 40:
             raise ValueError("too long")
         parts = text.split(",")
-        if len(parts) > 8:
+        if len(parts) > 9:
             raise ValueError("too many fields")
-        parts += [""] * (8 - len(parts))
+        parts += [""] * (9 - len(parts))
         kind = parts[1] or None
         role = parts[5] or None
         if kind is not None and kind not in KINDS:
@@ -194,6 +195,7 @@ class Action(BaseModel):
             role=role,
             target=num(parts[6]),
             n=num(parts[7]),
+            seat=num(parts[8]),
         )
 
 
@@ -315,6 +317,7 @@ class State(BaseModel):
     exchange: Exchange | None = None
     fm_declarer: int | None = None
     fm_u_declarer: int | None = None
+    fm_decided: list[int] = Field(default_factory=list)  # seats that answered in the window
     dice_off: list[dict[int, int]] = Field(default_factory=list)
     restricted_left: int = 0
     final_left: int = 0
@@ -331,6 +334,10 @@ class State(BaseModel):
         n = len(self.players)
         if not (len(self.status) == len(self.scores) == len(self.hands) == n):
             raise ValueError("per-seat lists must match players")
+        if "fm_decided" not in self.model_fields_set and self.phase == Phase.FIRST_MOVE:
+            # a state stored while the window was still sequential (before 2026-12): the
+            # seats before the one to answer had answered
+            self.fm_decided = [x for x in range(self.current) if self.status[x] == Status.ACTIVE]
         return self
 
 

@@ -64,9 +64,9 @@ async def finish(app: App, chat: Chat, timeout: float = 30) -> GameRecord:
 
 
 def spy_jobs(app: App, chats: list[Chat]) -> list[tuple[Job, bool]]:
-    """Every job sent to the decision process, and whether it was exactly the acting
-    seat's view and legal actions of the stored state of its game (checked as it is sent;
-    one game of each kind among `chats`)."""
+    """Every job sent to the decision process, and whether it was exactly a deciding
+    computer seat's view and legal actions of the stored state of its game (checked as it
+    is sent; one game of each kind among `chats`)."""
     decisions = app.service.computers.decisions
     real = decisions.decide
     seen: list[tuple[Job, bool]] = []
@@ -79,11 +79,11 @@ def spy_jobs(app: App, chats: list[Chat]) -> list[tuple[Job, bool]]:
                 continue
             g = games.get(rec.game_id)
             state = g.state_type.model_validate_json(rec.state)
-            seat = g.to_act(state)
-            exact = (
+            exact = any(  # a deciding computer: at a simultaneous decision, any of them
                 seat in rec.computers
                 and job[2] == g.view(state, seat).model_dump_json()
-                and job[3] == [g.encode_action(a) for a in g.legal_actions(state)]
+                and job[3] == [g.encode_action(a) for a in g.legal_actions_for(state, seat)]
+                for seat in g.deciders(state)
             )
         seen.append((job, exact))
         return await real(job)

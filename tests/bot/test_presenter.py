@@ -177,19 +177,21 @@ def test_first_move_claim_makes_the_holder_move_first() -> None:
     assert isinstance(st, State)
     holder = st.players[st.current]
     o = p.press(st, holder, "fmd", adv.ui, T, 1.0)
-    assert o.toast == "Заявка принята." and not o.visible
+    assert o.toast.startswith("Заявка принята") and not o.visible  # type: ignore[union-attr]
+    events = list(o.events)  # applied at once, with his seat (R58, revised 2026-12)
     others = [u for u in st.players if u != holder]
     for u in others:
         try:
             o2 = p.press(o.state, u, "fmp", o.ui, T, 1.0)
             o = o2
+            events += o.events
         except Refusal:
             pass
     done = p.advance(o.state, o.ui, 2.0)
     final = done.state
     assert isinstance(final, State)
     assert final.phase == Phase.PRE_MOVE
-    lines = p.narrate(done.events, final, NAMES, T)
+    lines = p.narrate([*events, *done.events], final, NAMES, T)
     assert any("право первого хода" in line for line in lines)
 
 
@@ -224,3 +226,47 @@ def test_the_first_move_window_does_not_show_whose_decision_is_pending() -> None
     assert "▶" not in p.caption(st, NAMES, adv.ui, [], T)
     assert p.picture_key(st) == p.picture_key(moved)
     assert not p.seq_changes(st, moved)  # no edit of the table while the window runs
+
+
+def test_holders_answer_in_any_order_and_an_answer_is_final() -> None:
+    """R58 (revised 2026-12): the window is the engine's simultaneous decision: a later
+    seat may answer first, and a second press of the same player is refused."""
+    p = SevenTracksPresenter(first_move_seconds=20)
+    for seed in range(400):
+        s = p.new_state([1, 2, 3], seed, {"single_round": True})
+        assert isinstance(s, State)
+        if len(_holders(s)) >= 2:
+            break
+    else:
+        raise AssertionError("no deal with two holders")
+    adv = p.advance(s, {}, 0.0)
+    st = adv.state
+    assert isinstance(st, State) and st.phase == Phase.FIRST_MOVE
+    first, last = st.players[min(_holders(s))], st.players[max(_holders(s))]
+    o = p.press(st, last, "fmp", adv.ui, T, 1.0)
+    assert o.toast == "Принято: не используете." and not o.visible
+    assert isinstance(o.state, State) and last not in p.game.deciders(o.state)
+    assert first in p.game.deciders(o.state)
+    try:
+        p.press(o.state, last, "fmd", o.ui, T, 1.0)
+    except Refusal as r:
+        assert "уже ответили" in r.text
+    else:
+        raise AssertionError("a second answer must be refused")
+
+
+def test_a_window_stored_before_2026_12_keeps_its_pending_answers() -> None:
+    """The ui of a window stored by the previous bot held answers not yet applied
+    (`choices`): the new bot applies them with their seats, and drops them."""
+    p = SevenTracksPresenter(first_move_seconds=20)
+    s = _window_with_holder()
+    adv = p.advance(s, {}, 0.0)
+    st = adv.state
+    assert isinstance(st, State) and st.phase == Phase.FIRST_MOVE
+    pending = [u for u in p.game.deciders(st)]
+    ui = {**adv.ui, "fm": {**adv.ui["fm"], "choices": {str(u): "P" for u in pending}}}
+    later = p.advance(st, ui, 1.0)
+    assert isinstance(later.state, State) and later.state.phase != Phase.FIRST_MOVE
+    assert [e.seat for e in later.events if e.type == "fm_passed"] == [
+        st.players.index(u) for u in pending
+    ]

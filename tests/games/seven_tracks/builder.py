@@ -109,9 +109,13 @@ def restrict(s: State, left: int) -> State:
 
 
 def act(s: State, type_: ActionType, **kw: object) -> State:
-    """Apply an action that must be legal (and listed by legal_actions)."""
+    """Apply an action that must be legal (and listed by legal_actions, or by the
+    legal_actions_for of the seat it names: the first-move window, R58)."""
     a = Action(type=type_, **kw)  # type: ignore[arg-type]
-    assert a in GAME.legal_actions(s), (a, GAME.legal_actions(s))
+    legal = (
+        GAME.legal_actions(s) if a.seat is None else GAME.legal_actions_for(s, s.players[a.seat])
+    )
+    assert a in legal, (a, legal)
     s2, _ = GAME.apply(s, a)
     return s2
 
@@ -124,6 +128,7 @@ def refused(s: State, type_: ActionType, code: str | None = None, **kw: object) 
 
     a = Action(type=type_, **kw)  # type: ignore[arg-type]
     assert a not in GAME.legal_actions(s)
+    assert all(a not in GAME.legal_actions_for(s, p) for p in s.players)
     before = s.model_dump_json()
     with pytest.raises(IllegalAction) as exc:
         GAME.apply(s, a)

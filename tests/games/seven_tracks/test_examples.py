@@ -335,11 +335,14 @@ def window(n: int, hands: dict[int, list[str]]) -> State:
 
 
 def test_e15_first_move_r58() -> None:
+    """R58 (revised 2026-12): everyone answers at once; the FM closes the window although
+    seat 1 has not answered."""
     s = window(4, {0: ["U", "R"], 1: ["R"], 2: ["FM", "R"], 3: ["R"]})
     bank = len(s.bank)
-    s = act(s, T.FM_DECLARE, kind="U")
-    s = act(s, T.FM_PASS)
-    s = act(s, T.FM_DECLARE, kind="FM")
+    s = act(s, T.FM_DECLARE, kind="U", seat=0)
+    s = act(s, T.FM_PASS, seat=3)
+    assert s.phase == Phase.FIRST_MOVE and GAME.deciders(s) == [s.players[1], s.players[2]]
+    s = act(s, T.FM_DECLARE, kind="FM", seat=2)
     assert s.current == 2 and s.phase == Phase.PRE_MOVE
     assert "FM" in kinds(s.out) and len(s.hands[2]) == 2 and len(s.bank) == bank - 1
     assert "U" in kinds(s.hands[0]) and s.dice_off == []
@@ -348,20 +351,31 @@ def test_e15_first_move_r58() -> None:
 def test_e15b_dice_off_r16(monkeypatch: pytest.MonkeyPatch) -> None:
     s = window(4, {i: ["R"] for i in range(4)})
     rolls = Dice([4, 4, 5, 6, 6, 5, 2, 3, 3, 4, 4, 5])
-    for _ in range(3):
-        s = act(s, T.FM_PASS)
+    for seat in (3, 1, 0):
+        s = act(s, T.FM_PASS, seat=seat)
     monkeypatch.setattr(engine, "_rng", lambda st: rolls)
-    s, _ = GAME.apply(s, Action(type=T.FM_PASS))
+    s, _ = GAME.apply(s, Action(type=T.FM_PASS, seat=2))
     assert s.dice_off == [{0: 8, 1: 11, 2: 11, 3: 5}, {1: 7, 2: 9}]
     assert s.current == 2 and s.phase == Phase.PRE_MOVE
 
 
 def test_e15c_universal_as_first_move_r58() -> None:
     s = window(4, {0: ["U", "R"], 1: ["R"], 2: ["R"], 3: ["R"]})
-    s = act(s, T.FM_DECLARE, kind="U")
-    for _ in range(3):
-        s = act(s, T.FM_PASS)
+    for seat in (2, 1, 3):
+        s = act(s, T.FM_PASS, seat=seat)
+    s = act(s, T.FM_DECLARE, kind="U", seat=0)
     assert s.current == 0 and kinds(s.hands[0]) == ["R"] and "U" in kinds(s.out)
+
+
+def test_e15d_the_first_universal_declared_and_a_timed_out_window_r58() -> None:
+    s = window(4, {0: ["U", "R"], 1: ["R"], 2: ["R"], 3: ["U", "R"]})
+    s = act(s, T.FM_DECLARE, kind="U", seat=3)
+    refused(s, T.FM_DECLARE, "fm_u_taken", kind="U", seat=0)
+    refused(s, T.FM_PASS, "fm_answered", seat=3)
+    assert GAME.legal_actions_for(s, s.players[0]) == [Action(type=T.FM_PASS, seat=0)]
+    s, events = GAME.timeout(s)
+    assert [e.seat for e in events if e.type == "fm_passed"] == [0, 1, 2]
+    assert s.current == 3 and s.phase == Phase.PRE_MOVE and "U" in kinds(s.out)
 
 
 def test_e16_universal_roles_and_the_one_priority_limit_r50_r62() -> None:

@@ -54,8 +54,14 @@ def test_r45_a_universal_only_when_nothing_else_fits() -> None:
 
 
 def test_r58_the_absent_player_passes_the_first_move_window() -> None:
-    s = build(hands={0: ["FM", "R"]}, phase=Phase.FIRST_MOVE)
-    assert GAME.timeout_action(s) == Action(type=T.FM_PASS)
+    """R58 (revised 2026-12): a timed-out window passes everyone still to answer, at once."""
+    s = build(n=3, hands={0: ["FM", "R"]}, phase=Phase.FIRST_MOVE)
+    assert GAME.timeout_action(s) == Action(type=T.FM_PASS, seat=0)
+    s, _ = GAME.apply(s, Action(type=T.FM_PASS, seat=1))
+    s2, events = GAME.timeout(s)
+    assert [e.seat for e in events if e.type == "fm_passed"] == [0, 2]
+    assert s2.phase == Phase.PRE_MOVE and "FM" in kinds(s2.hands[0])
+    assert s2.version == s.version + 1
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -312,9 +312,9 @@ def test_r61_d39_the_fifth_swap_needs_a_tile_that_is_not_an_fm() -> None:
 
 def test_r63_universal_first_move_as_the_last_tile_ends_the_round() -> None:
     s = build(n=3, hands={0: ["U"], 1: ["R"], 2: ["O"]}, phase=Phase.FIRST_MOVE)
-    s = act(s, T.FM_DECLARE, kind="U")
-    s = act(s, T.FM_PASS)
-    s = act(s, T.FM_PASS)
+    s = act(s, T.FM_PASS, seat=2)
+    s = act(s, T.FM_PASS, seat=1)
+    s = act(s, T.FM_DECLARE, kind="U", seat=0)
     assert s.last_round is not None and s.last_round.first_out == 0 and s.round_no == 2
 
 
