@@ -60,13 +60,15 @@ async def start(chat: Chat, creator: User, *others: User) -> None:
     await chat.wait_message(lambda m: m.photo is not None, timeout=10)
 
 
-async def leave_with_offer(app: App, chat: Chat, leaver: User) -> StoredMessage:
+async def leave_with_offer(
+    app: App, chat: Chat, leaver: User, span: str = "1 минуту"
+) -> StoredMessage:
     """`leaver`'s /leave, confirmed: the notice offers «🤖 Заменить компьютером»."""
     question = await leave_question(chat, leaver)
     answer = await chat.press(leaver, question, contains="Да")
     assert answer.text == "Вы вышли из игры.", answer
     await chat.wait_for(lambda: "Заменить компьютером" in " ".join(question.button_texts), 10)
-    assert "через 1 минуту место освободится" in question.content, question.content
+    assert f"через {span} место освободится" in question.content, question.content
     rec = await record(app, chat)
     assert leaver.id in rec.vacated and rec.computers == {leaver.id: "novice"}
     assert not rec.with_computers  # not yet: nobody agreed
@@ -160,3 +162,23 @@ async def test_nobody_presses_the_seat_is_removed_and_the_game_stays_rated() -> 
             assert "с компьютером" not in final.content, final.content
             entry = await entry_of(app, chat, rec)
             assert not entry.computers and entry.changes
+
+
+async def test_a_game_that_ends_while_the_novice_plays_the_seat_is_one_with_a_computer() -> None:
+    """Nobody pressed, but the game ended before the seat was freed (a long wait): a
+    computer played a seat to the end, so the game is not rated either."""
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(3401, "Аня"), tg.user(3402, "Борис")
+        chat = tg.group(members=[anna, boris])
+        async with running(settings_for(tg, **{**TIMERS, "replace_seconds": 600})) as app:
+            await start(chat, anna, boris)
+            question = await leave_with_offer(app, chat, boris, span="10 минут")
+            rec = await finish(app, chat, timeout=120)
+            assert rec.status == RecordStatus.OVER and rec.with_computers
+            assert rec.computers == {boris.id: "novice"} and boris.id in rec.vacated
+            final = await chat.wait_message(
+                lambda m: "Игра окончена!" in m.content, after=question, timeout=15
+            )
+            assert "с компьютером" in final.content and "📈 Рейтинг:" not in final.content
+            entry = await entry_of(app, chat, rec)
+            assert entry.computers and not entry.changes
