@@ -37,6 +37,8 @@ class Settings(BaseSettings):
     turn_seconds: float = Field(default=180.0, ge=0)  # 0 = no turn timer
     timeouts_before_removal: int = Field(default=3, ge=1)
     computer_move_seconds: float = Field(default=1.0, ge=0)  # a computer player's pace
+    # a leaver's seat waits this long for «🤖 Заменить компьютером» (0 = removed at once)
+    replace_seconds: float = Field(default=60.0, ge=0)
     # a player whose turn comes back within this many seconds is not pinged again
     ping_quiet_seconds: float = Field(default=5.0, ge=0)
     # the group's memory (bot/memory/): kept this long after a chat's last finished game

@@ -12,15 +12,17 @@
   as a press is. All the actions of one computer's turn follow each other at once; a run
   of computer turns does not wake the table worker: the table is edited once, when a
   human is to act (or the game ends), with the narration of the run in its caption.
-- A human who leaves a running game with computer players (bot/service/leaving.py)
-  while another human plays on leaves his seat `vacated` for REPLACE_SECONDS (a game of
-  humans only keeps its old leaving: the engine's `remove` at once): the leave message offers
-  «🤖 Заменить компьютером» to the remaining humans. Pressed, the seat's player id is
-  mapped to a computer of REPLACE_LEVEL in the record (the engine sees the same id, its
-  rules are untouched); not pressed in time, the engine's `remove` — the spec's
-  "Leaving" rule — applies as it did before. Meanwhile the novice plays the seat.
+- A human who leaves a running game (bot/service/leaving.py) — with computer players or
+  of humans only — while another human plays on leaves his seat `vacated` for
+  `REPLACE_SECONDS` (the setting; 0: the engine's `remove` at once, as it was): the leave
+  message offers «🤖 Заменить компьютером» to the remaining humans, and one press by any
+  of them is their agreement. Pressed, the seat's player id is mapped to a computer of
+  REPLACE_LEVEL in the record (the engine sees the same id, its rules are untouched) and
+  the game becomes one «с компьютером»; not pressed in time, the engine's `remove` — the
+  spec's "Leaving" rule — applies as it did before. Meanwhile the novice plays the seat.
 - A game with no human left in play stops (`no_humans`); a game that had computer
-  players is marked (`with_computers`) and its final standings say so.
+  players, or ends while the novice still plays a vacated seat, is marked
+  (`with_computers`: never rated, bot/memory/keeper.py) and its final standings say so.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from aiogram.methods import EditMessageText
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic import BaseModel
 
+from bot import idle
 from bot.decisions import Decisions, make_job, seed_for
 from bot.presenters.base import Presenter
 from bot.service.context import Answer, Context
@@ -48,7 +51,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-REPLACE_SECONDS = 60.0  # how long a vacated seat waits for «🤖 Заменить компьютером»
 REPLACE_LEVEL = "experienced"
 INTERIM_LEVEL = "novice"  # plays a vacated seat meanwhile (the timed-out turn's policy)
 STEPS = 200  # at most this many computer actions in one tick (a guard)
@@ -113,7 +115,9 @@ def due_times(rec: GameRecord) -> list[float]:
 
 
 def final_note(rec: GameRecord, t: Translator) -> None:
-    """The game ended: its standings say it was played with computers."""
+    """The game ended: a computer holding a seat now (a vacated one's novice too) makes it
+    a game with computers, and its standings say so."""
+    rec.with_computers = rec.with_computers or bool(rec.computers)
     if rec.with_computers and rec.outbox:
         rec.outbox[-1] += "\n" + t("computers.final_note")
 
@@ -254,13 +258,14 @@ class Computers:
     def vacate(self, rec: GameRecord, user: int, state: BaseModel) -> bool:
         """`user` leaves the running game: his seat waits for «🤖 Заменить компьютером»
         when another human plays on (True), else he is removed at once (False)."""
-        if not rec.with_computers:  # a game of humans only: he leaves as he always did
+        seconds = self.ctx.settings.replace_seconds
+        if seconds <= 0:  # no offer: he leaves as he always did
             return False
         p = self.ctx.presenter(rec.game_id)
         others = [u for u in rec.players if u != user and u not in rec.computers]
         if not any(in_play(p, state, u) for u in others):
             return False
-        rec.vacated[user] = self.ctx.clock() + REPLACE_SECONDS
+        rec.vacated[user] = self.ctx.clock() + seconds
         rec.computers[user] = INTERIM_LEVEL
         rec.computer_due = None  # `pace` sets it if the seat must act now
         return True
@@ -270,7 +275,8 @@ class Computers:
         button = InlineKeyboardButton(
             text=t("computers.replace"), callback_data=ReplaceCB(g=rec.uid, u=user).pack()
         )
-        text = t("computers.left_offer", name=html.escape(rec.name(user)))
+        span = idle.span(self.ctx.settings.replace_seconds, t, up=True)
+        text = t("computers.left_offer", name=html.escape(rec.name(user)), span=span)
         return text, InlineKeyboardMarkup(inline_keyboard=[[button]])
 
     async def show_offer(

@@ -24,6 +24,9 @@ def settings_for(tg: FakeTelegram, redis_url: str | None = None, **kw: Any) -> S
         "redis_prefix": f"e2e-{secrets.token_hex(4)}",
         "first_move_seconds": 0.3,
         "telegram_calls_per_second": 1000.0,  # the budget paces, barely (test_budget_e2e)
+        # a leaver is removed at once unless a test asks for «🤖 Заменить компьютером»
+        # (tests/bot/test_replace_e2e.py, test_computers_e2e.py: replace_seconds=60)
+        "replace_seconds": 0.0,
     }
     values.update(kw)
     return Settings(**values)

@@ -258,7 +258,7 @@ async def test_a_leaving_player_is_replaced_by_a_computer_when_another_agrees() 
     async with FakeTelegram() as tg:
         anna, boris = tg.user(1441, "Аня"), tg.user(1442, "Борис")
         chat = tg.group(members=[anna, boris])
-        settings = settings_for(tg, turn_seconds=0, computer_move_seconds=0.05)
+        settings = settings_for(tg, turn_seconds=0, computer_move_seconds=0.05, replace_seconds=60)
         async with running(settings) as app:
             await chat.send(anna, "/new гипнозия")
             lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
@@ -288,12 +288,12 @@ async def test_a_leaving_player_is_replaced_by_a_computer_when_another_agrees() 
 
 async def test_a_seat_nobody_hands_to_a_computer_leaves_by_the_rules() -> None:
     """Nobody presses «🤖 Заменить компьютером» within a minute: the engine's `remove`
-    (the spec's "Leaving" rule) applies, as for any player who leaves (and in a game of
-    humans only at once, as before: tests/bot/test_leave_confirm_e2e.py)."""
+    (the spec's "Leaving" rule) applies, as for any player who leaves (in a game of humans
+    only too: tests/bot/test_replace_e2e.py)."""
     async with FakeTelegram() as tg:
         anna, boris, vika = tg.user(1451, "Аня"), tg.user(1452, "Борис"), tg.user(1453, "Вика")
         chat = tg.group(members=[anna, boris, vika])
-        settings = settings_for(tg, turn_seconds=0, computer_move_seconds=0.05)
+        settings = settings_for(tg, turn_seconds=0, computer_move_seconds=0.05, replace_seconds=60)
         async with running(settings) as app:
             await chat.send(anna, "/new гипнозия")
             lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
