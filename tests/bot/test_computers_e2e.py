@@ -59,7 +59,11 @@ async def finish(app: App, chat: Chat, timeout: float = 30) -> GameRecord:
     async def over() -> bool:
         return (await record(app, chat)).status != RecordStatus.PLAYING
 
-    await until(over, timeout, "the game did not end")
+    try:
+        await until(over, timeout, "the game did not end")
+    except AssertionError:
+        calls = " ".join(f"{c.method}:{c.error_code or 0}" for c in chat.calls()[-40:])
+        raise AssertionError(f"the game did not end\n{chat.transcript()}\n{calls}") from None
     return await record(app, chat)
 
 
