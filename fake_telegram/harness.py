@@ -31,6 +31,7 @@ from urllib.parse import parse_qs, urlparse
 from .server import (
     ANONYMOUS_ADMIN,
     CHANNEL_BOT,
+    WAIT,
     ApiCall,
     CallbackRecord,
     ChatState,
@@ -222,7 +223,7 @@ class Chat:
 
     # ---------------------------------------------------------------- waiting
 
-    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = WAIT) -> T:
         """Wait until ``predicate()`` is truthy, re-checked whenever the bot calls the API
         for this chat. Returns the predicate's value; ``TimeoutError`` with the transcript."""
         try:
@@ -238,7 +239,7 @@ class Chat:
         *,
         after: StoredMessage | int | None = None,
         from_bot: bool = True,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> Awaitable[StoredMessage]:
         """Wait for a new visible message (by default the bot's) newer than ``after``
         (a message or id; default: the newest message at the moment of the *call*, so
@@ -262,7 +263,7 @@ class Chat:
         return self.wait_for(find, timeout)
 
     def wait_edit(
-        self, message: StoredMessage, *, since: int | None = None, timeout: float = 5.0
+        self, message: StoredMessage, *, since: int | None = None, timeout: float = WAIT
     ) -> Awaitable[StoredMessage]:
         """Wait until ``message`` has been edited more than ``since`` times (default: its
         edit count at the moment of the call)."""
@@ -366,7 +367,7 @@ class Chat:
         user: User,
         predicate: Callable[[StoredMessage], bool] | None = None,
         *,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> Awaitable[StoredMessage]:
         """Wait for a new ephemeral message of the bot to ``user`` (newer than the call)."""
         from .ephemeral import ephemeral_id
@@ -463,7 +464,7 @@ class Chat:
         by_data: str | None = None,
         contains: str | None = None,
         check: bool = True,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> CallbackAnswer:
         """``user`` taps a button of ``message`` (by its text, ``by_data`` or a text
         fragment ``contains``) and waits for the bot's ``answerCallbackQuery``.
@@ -797,7 +798,7 @@ class FakeTelegram:
         """Queue a raw update dict (``update_id`` is assigned by the server)."""
         return self.server.enqueue_update(update)
 
-    async def answer_of(self, record: CallbackRecord, *, timeout: float = 5.0) -> CallbackAnswer:
+    async def answer_of(self, record: CallbackRecord, *, timeout: float = WAIT) -> CallbackAnswer:
         """Wait for the bot's answer to a callback query made with :meth:`Chat.tap`."""
         assert record.future is not None
         try:
@@ -818,11 +819,11 @@ class FakeTelegram:
             record=record,
         )
 
-    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = WAIT) -> T:
         """Wait until ``predicate()`` is truthy, re-checked after every API call."""
         return await self.server.wait_for(predicate, timeout)  # type: ignore[no-any-return]
 
-    async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
+    async def settle(self, quiet: float = 0.05, timeout: float = WAIT) -> None:
         """Wait until every queued update was taken by the bot and it made no API call
         for ``quiet`` seconds (the bot is idle)."""
         loop = asyncio.get_running_loop()

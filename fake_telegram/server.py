@@ -37,6 +37,10 @@ from .ephemeral import EphemeralMethods, EphemeralState
 from .ephemeral import requested as ephemeral_requested
 from .formatting import FormattingError, apply_formatting, utf16_len
 
+# the default limit of every wait for the bot: generous, since a loaded 2-core CI machine
+# can take seconds for what takes milliseconds here; a wait that is met returns at once
+WAIT = 30.0
+
 __all__ = [
     "ANONYMOUS_ADMIN",
     "CHANNEL_BOT",
@@ -860,7 +864,7 @@ class FakeBotApi(EphemeralMethods):
     async def wait_for(
         self,
         predicate: Callable[[], Any],
-        timeout: float = 5.0,
+        timeout: float = WAIT,
         *,
         chat_id: int | None = None,
         poll_interval: float = 0.05,

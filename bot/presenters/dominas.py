@@ -524,11 +524,12 @@ class DominasPresenter(Presenter):
     ) -> list[str]:
         s = self._st(state)
         lines: list[str] = []
-        for e in events:
+        for i, e in enumerate(events):
             if e.private_to is not None:
                 continue
             d = e.data
             who = self._name(names, s, e.seat)
+            after = events[i + 1] if i + 1 < len(events) else None
             line: str | None = None
             if e.type == "game_started":
                 line = t("dom.ev.game_started", game=d.get("game"), name=who)
@@ -547,6 +548,8 @@ class DominasPresenter(Presenter):
                     line = t("dom.ev.bonus_sum", name=who, title=title, sum=d.get("target"))
             elif e.type == "bonus_ended" and d.get("reason") in ("nothing_fits", "used_up"):
                 line = t(f"dom.ev.bonus_{d.get('reason')}", name=who)
+            elif e.type == "bonus_ended" and d.get("reason") == "timeout":
+                line = t("dom.ev.timeout_bonus", name=who)
             elif e.type == "drew":
                 reason = str(d.get("reason"))
                 n = int(d.get("count") or 0)
@@ -562,7 +565,8 @@ class DominasPresenter(Presenter):
             elif e.type == "passed":
                 line = t("dom.ev.passed", name=who)
             elif e.type == "timeout" and not d.get("penalty"):
-                line = t("dom.ev.timeout_bonus", name=who)
+                if after is None or after.type != "bonus_ended":  # else narrated with it
+                    line = t("dom.ev.timeout_empty", name=who)  # no penalty: empty bazaar
             elif e.type == "game_over":
                 line = t("dom.ev.game_over", game=d.get("game"))
             elif e.type == "player_left":

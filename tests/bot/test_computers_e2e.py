@@ -24,6 +24,7 @@ from bot.storage import GameRecord, RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from tests.bot.e2e import leave_question, record, running, settings_for
+from tests.bot.hands import hand_buttons, hand_of, wait_hand
 
 FAST: dict[str, Any] = {  # the human's turns are played by his turn timer, quickly
     "turn_seconds": 0.2,
@@ -33,19 +34,29 @@ FAST: dict[str, Any] = {  # the human's turns are played by his turn timer, quic
 TABLE_EDITS = ("editMessageMedia", "editMessageCaption", "editMessageReplyMarkup")
 
 
-async def add_computers(chat: Chat, creator: User, lobby: StoredMessage, *levels: str) -> None:
+# the lobby's words for computers: its button, a seat's answer, a computer's name, back
+LOBBY_WORDS = {
+    "ru": ("Добавить компьютер", "За стол сел", "🤖 Робот", "Назад"),
+    "en": ("Add a computer", "takes a seat", "🤖 Robot", "Back"),
+}
+
+
+async def add_computers(
+    chat: Chat, creator: User, lobby: StoredMessage, *levels: str, lang: str = "ru"
+) -> None:
     """The creator opens «🤖 Добавить компьютер» and seats one computer per level."""
-    answer = await chat.press(creator, lobby, contains="Добавить компьютер")
+    add, seated, robot, back = LOBBY_WORDS[lang]
+    answer = await chat.press(creator, lobby, contains=add)
     assert not answer.show_alert, answer
-    before = lobby.content.count("🤖 Робот")
+    before = lobby.content.count(robot)
     for n, level in enumerate(levels, before + 1):
         button = f"🤖 {level}"
         await chat.wait_for(lambda: button in lobby.button_texts, timeout=10)  # noqa: B023
         answer = await chat.press(creator, lobby, button)
-        assert "За стол сел" in (answer.text or ""), answer
-        await chat.wait_for(lambda: lobby.content.count("🤖 Робот") == n, timeout=10)  # noqa: B023
-    await chat.press(creator, lobby, contains="Назад")
-    await chat.wait_for(lambda: "🤖 Добавить компьютер" in lobby.button_texts, timeout=10)
+        assert seated in (answer.text or ""), answer
+        await chat.wait_for(lambda: lobby.content.count(robot) == n, timeout=10)  # noqa: B023
+    await chat.press(creator, lobby, contains=back)
+    await chat.wait_for(lambda: f"🤖 {add}" in lobby.button_texts, timeout=10)
 
 
 async def until(check: Callable[[], Awaitable[bool]], timeout: float, what: str) -> None:
@@ -108,22 +119,32 @@ GAMES = [  # the command, the shortest length (None: the only one), the computer
 
 
 async def places(app: App, chat: Chat, human: User) -> None:
-    """Press the table's first game button (not the hand's) whenever it is his turn."""
+    """Whenever it is his turn he places a tile as a player does: he opens «🂠 Мои фишки»
+    (his hand, ephemeral in the group, edited after every move) and taps its numbers until
+    one is taken; a tile with several places asks for a nest, and he taps the table's
+    nests until one takes it. His turn timer is short, so now and then it plays first; that is
+    all right, a placed tile now and then is enough."""
     while True:
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.02)
         rec = await record(app, chat)
         table = chat.message(rec.table_message_id) if rec.table_message_id else None
         if table is None or f"Ходит {human.full_name}" not in table.content:
             continue
-        data = [
-            b.callback_data
-            for row in table.buttons
-            for b in row
-            if b.callback_data and not b.callback_data.endswith(":hand")
-        ]
-        if data:
-            with contextlib.suppress(AssertionError, LookupError, ValueError):
-                await chat.press(human, table, by_data=data[0])
+        with contextlib.suppress(AssertionError, LookupError, ValueError, TimeoutError):
+            if hand_of(chat, human) is None:
+                await chat.press(human, table, contains="Мои фишки", check=False)
+            hand = await wait_hand(chat, human, table, timeout=2)
+            for number in hand_buttons(hand):
+                answer = await chat.press(human, hand, number, check=False)
+                text = answer.text or ""
+                if "нажмите гнездо" in text:  # «№7 🟢12: ▲, ◢⟲ — нажмите гнездо»
+                    for nest in [b.text for row in table.buttons for b in row]:
+                        if nest[:1] in "▲◢◣▼":
+                            answer = await chat.press(human, table, nest, check=False)
+                            if not answer.show_alert:
+                                break
+                if not answer.show_alert:
+                    break
 
 
 async def play_to_the_end(
@@ -150,7 +171,7 @@ async def play_to_the_end(
             placing.cancel()
     assert rec.status == RecordStatus.OVER, (game, rec.end_reason)
     assert rec.with_computers and len(rec.computers) == len(levels)
-    final = await chat.wait_message(lambda m: "с компьютером" in m.content, timeout=10)
+    final = await chat.wait_message(lambda m: "с компьютером" in m.content, after=0)
     assert "1." in final.content or "окончена" in final.content, final.content
 
 

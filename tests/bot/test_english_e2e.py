@@ -21,10 +21,10 @@ import re
 from bot.app import App
 from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
-from fake_telegram.server import ApiCall, StoredMessage
+from fake_telegram.server import ApiCall
 from locales import get_translator
 from tests.bot.e2e import record, running, settings_for
-from tests.bot.test_computers_e2e import FAST, until
+from tests.bot.test_computers_e2e import FAST, add_computers, until
 
 PRESSES = 60
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -44,19 +44,6 @@ def russian_in(call: ApiCall) -> list[str]:
     """The Cyrillic words of a call's parameters (texts, captions, buttons, answers)."""
     text = json.dumps(call.params, ensure_ascii=False)
     return re.findall(r"[\wА-Яа-яЁё]*[А-Яа-яЁё][\wА-Яа-яЁё]*", text)
-
-
-async def seat_computers(chat: Chat, creator: User, lobby: StoredMessage, *levels: str) -> None:
-    answer = await chat.press(creator, lobby, contains="Add a computer")
-    assert not answer.show_alert, answer
-    for n, level in enumerate(levels, 1):
-        button = f"🤖 {level}"
-        await chat.wait_for(lambda: button in lobby.button_texts, timeout=10)  # noqa: B023
-        answer = await chat.press(creator, lobby, button)
-        assert "takes a seat" in (answer.text or ""), answer
-        await chat.wait_for(lambda: lobby.content.count("🤖 Robot") == n, timeout=10)  # noqa: B023
-    await chat.press(creator, lobby, contains="Back")
-    await chat.wait_for(lambda: "🤖 Add a computer" in lobby.button_texts, timeout=10)
 
 
 async def press_what_you_see(chat: Chat, private: Chat, human: User, rng: random.Random) -> None:
@@ -92,7 +79,7 @@ async def play_in_english(
     assert title in lobby.content, lobby.content
     if length is not None:
         await chat.press(human, lobby, contains=length)
-    await seat_computers(chat, human, lobby, *levels)
+    await add_computers(chat, human, lobby, *levels, lang="en")
     await chat.wait_for(lambda: "▶ Start" in lobby.button_texts, timeout=10)
     answer = await chat.press(human, lobby, "▶ Start")
     assert answer.text == "Let's go!", answer
