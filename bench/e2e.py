@@ -83,7 +83,10 @@ VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "bot2": ("bot", {"RENDER_PROCESSES": "2"}),  # two render processes
     "before": ("bot", {}),
     "stats": ("bench.patched_bot", {"BENCH_STATS": "1"}),  # logging GC and stalls
+    "computers": ("bot", {}),  # the bot, with computer players at half the tables
 }
+#: the computer players of the tables that have them in the `computers` variant
+COMPUTERS = ("Мастер", "Опытный")
 
 
 def checkout(rev: str) -> Path:
@@ -493,14 +496,20 @@ class Player:
 
 
 class GamePlayer(Player):
-    """Players of «Семидорожник» on the real bot."""
+    """Players of «Семидорожник» on the real bot; with `computers` (level buttons of the
+    lobby, «мастер»…) the creator seats those computer players and only one other human
+    joins."""
+
+    computers: tuple[str, ...] = ()
 
     async def setup(self) -> None:
         chat, users = self.chat, self.users
         waiter = chat.wait_message(lambda m: "Новая игра" in m.content, timeout=TIMEOUT)
         await chat.send(users[0], "/new")
         lobby = await waiter
-        for user in users[1:]:
+        if self.computers:
+            await self.seat_computers(lobby)
+        for user in users[1:2] if self.computers else users[1:]:
             rec = await chat.tap(user, lobby, contains="Играть")
             await self.tg.answer_of(rec, timeout=TIMEOUT)
         await chat.wait_for(lambda: any("Начать" in t for t in lobby.button_texts), TIMEOUT)
@@ -508,6 +517,13 @@ class GamePlayer(Player):
         rec = await chat.tap(users[0], lobby, contains="Начать")
         await self.tg.answer_of(rec, timeout=TIMEOUT)
         self.table = await waiter
+
+    async def seat_computers(self, lobby: StoredMessage) -> None:
+        chat, creator = self.chat, self.users[0]
+        for label in ["🤖 Добавить компьютер", *(f"🤖 {x}" for x in self.computers), "Назад"]:
+            await chat.wait_for(lambda: any(label in t for t in lobby.button_texts), TIMEOUT)  # noqa: B023
+            rec = await chat.tap(creator, lobby, contains=label)
+            await self.tg.answer_of(rec, timeout=TIMEOUT)
 
     async def play(self) -> None:
         while not self.stop.is_set():
@@ -644,6 +660,10 @@ async def run_scenario(
     ):
         cls: type[GamePlayer | EchoPlayer] = EchoPlayer if kind == "echo" else GamePlayer
         players: list[Player] = [cls(tg, i + 1, samples, stop, think) for i in range(games)]
+        if kind == "computers":  # every other table: two humans, a «мастер» and an «опытный»
+            for p in players[::2]:
+                assert isinstance(p, GamePlayer)
+                p.computers = COMPUTERS
         started = time.monotonic()
         gate = asyncio.Semaphore(25)
 

@@ -310,6 +310,7 @@ class Computers:
             if user == data.u or is_computer_seat(rec, user) or not in_play(p, state, user):
                 return Answer(t("computers.replace_not_yours"), alert=True)
             del rec.vacated[data.u]
+            rec.offers.pop(data.u, None)
             rec.computers[data.u] = REPLACE_LEVEL
             rec.names[data.u] = t(f"computers.name.{REPLACE_LEVEL}")
             rec.with_computers = True
@@ -339,10 +340,14 @@ class Computers:
             state = p.load(rec.state)
             before_actor = p.actor(state)
             events = []
+            closed: list[tuple[int, str]] = []  # the offers that lose their button
             for user, until in list(rec.vacated.items()):
                 if until <= now:
                     del rec.vacated[user]
                     rec.computers.pop(user, None)
+                    if (message_id := rec.offers.pop(user, None)) is not None:
+                        name = html.escape(rec.name(user))
+                        closed.append((message_id, t("computers.too_late", name=name)))
                     state, ev = p.game.remove(state, user)
                     events.extend(ev)
             rec.computer_due = None
@@ -354,3 +359,26 @@ class Computers:
             except Conflict:
                 return
             await self.moves.changed(rec, before_actor, adv.state)
+        for message_id, text in closed:
+            ctx.spawn(ctx.drop_markup(chat_id, message_id, text))
+
+
+async def close_offers(ctx: Context, chat_id: int, rec: GameRecord | None) -> None:
+    """The game is over while a seat still waited for «🤖 Заменить компьютером»: the
+    offer loses its button and says how the seat was played to the end."""
+    if rec is None or rec.status in (RecordStatus.LOBBY, RecordStatus.PLAYING) or not rec.offers:
+        return
+    t = ctx.t(rec.language)
+    offers = dict(rec.offers)
+    for user, message_id in offers.items():
+        name = html.escape(rec.name(user))
+        await ctx.drop_markup(chat_id, message_id, t("computers.offer_ended", name=name))
+    uid = rec.uid
+
+    def clear(r: GameRecord) -> GameRecord | None:
+        if r.uid != uid or not r.offers:
+            return None
+        r.offers = {u: m for u, m in r.offers.items() if offers.get(u) != m}
+        return r
+
+    await ctx.update(chat_id, clear)

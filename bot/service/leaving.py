@@ -149,6 +149,8 @@ class Leaving:
             vacated = self.computers is not None and self.computers.vacate(rec, user, state)
             if not vacated:  # else his seat waits for «🤖 Заменить компьютером» a while
                 state, events = p.game.remove(state, user)
+            elif message_id is not None:  # the question becomes the offer
+                rec.offers[user] = message_id
             adv = p.advance(state, dict(rec.ui), ctx.clock())
             self.moves.absorb(rec, p, adv.state, adv.ui, [*events, *adv.events], adv.deadline, t)
             rec.seq += 1

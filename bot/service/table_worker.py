@@ -22,6 +22,7 @@ from bot.bottom import Bottom, SentMessages
 from bot.caption_fit import fit_caption
 from bot.memory.keeper import memory_of
 from bot.presenters.base import Presenter
+from bot.service import computers
 from bot.service.context import ACTIVE, LOG_LINES, Context
 from bot.service.hands import hands_for
 from bot.service.pings import Pings
@@ -104,6 +105,7 @@ class TableWorker:
                             await self._flush_outbox(chat_id, rec)
                         await self.pings.sync(chat_id, rec)
                         await self.ctx.clean_chat.sweep(chat_id, rec)  # the game is over
+                        await computers.close_offers(self.ctx, chat_id, rec)
                     finally:
                         with contextlib.suppress(StoreUnavailable):
                             await store.unlock(lease, token)

@@ -87,6 +87,9 @@ class GameRecord(BaseModel):
     with_computers: bool = False
     computer_due: float | None = None
     vacated: dict[int, float] = Field(default_factory=dict)
+    # a vacated seat's leave message with «🤖 Заменить компьютером» (player -> message
+    # id): its button goes when the seat is freed by the rules or the game ends
+    offers: dict[int, int] = Field(default_factory=dict)
     # the game's replay (bot/memory/steps.py, games/replay.py): the engine's `new` call
     # ("~n" + JSON) and each step since, in order; None once a step could not be captured.
     # Only the steps not stored yet are here: `put` appends them to the game's own step

@@ -360,6 +360,7 @@ async def test_a_seat_nobody_hands_to_a_computer_leaves_by_the_rules() -> None:
             await chat.wait_for(
                 lambda: "Заменить компьютером" in " ".join(question.button_texts), 10
             )
+            [offer] = [b.callback_data for row in question.buttons for b in row]
             app.service.clock = lambda: time.time() + 61  # a minute on
 
             async def removed() -> bool:
@@ -368,7 +369,9 @@ async def test_a_seat_nobody_hands_to_a_computer_leaves_by_the_rules() -> None:
 
             app.service.deadlines.wake.set()
             await until(removed, 10, "the vacated seat was not freed")
-            answer = await chat.press(boris, question, contains="Заменить")
+            await chat.wait_for(lambda: not question.button_texts)  # the offer is closed
+            assert "место освободилось по правилам игры" in question.content, question.content
+            answer = await chat.press(boris, question, by_data=offer, check=False)  # a late one
             assert answer.show_alert and "Поздно" in (answer.text or ""), answer
 
 

@@ -278,8 +278,12 @@ async def test_removed_the_memory_expires_within_the_retention_and_a_re_add_keep
             assert isinstance(keeper.backend, RedisBackend)
             client = app.store.client  # type: ignore[attr-defined]
             keys = [keeper.backend.key(chat.id, kind) for kind in ("doc", "games", "lines")]
-            await chat.wait_message(lambda m: "Игра окончена" in m.content, after=0)  # recorded
-            assert (await keeper.load(chat.id)).count == 1
+            await chat.wait_message(lambda m: "Игра окончена" in m.content, after=0)
+
+            async def count() -> int:  # the table worker records the game
+                return (await keeper.load(chat.id)).count
+
+            await until(count, 1)
             await chat.send(anna, "/pings off")  # a preference of the chat
             await until(lambda: app.store.get_pref(pings.chat_key(chat.id)), "off")
             pref = f"{app.store.prefix}:pref:{pings.chat_key(chat.id)}"  # type: ignore[attr-defined]

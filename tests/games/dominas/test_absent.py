@@ -1,0 +1,50 @@
+"""An absent player in «ДОМИНА*С» (R27, R28): a timed-out turn is a penalty draw and a pass,
+never a placement, so the engine alone cannot end a game in which only the absent player
+could still place with an empty bazaar — the game waits for him. The bot's rule ends it:
+after `TIMEOUTS_BEFORE_REMOVAL` timeouts in a row (the default of bot/config.py) it
+removes him (R28), his hand goes back to the bazaar, and the others play on to a win
+(R23) or a рыба (R24)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.dominas import GAME, State
+from games.players import decide
+
+TIMEOUTS_BEFORE_REMOVAL = 3
+
+
+def play(players: int, seed: int, remove_after: int | None) -> tuple[State, int]:
+    """Seat 0 never acts (every turn of his a timeout); the others are novices. With
+    `remove_after`, he is removed after that many timeouts in a row."""
+    s = GAME.new(list(range(1, players + 1)), seed, {"match_games": 1})
+    absent, in_a_row, steps = 1, 0, 0
+    while not GAME.is_over(s) and steps < 3000:
+        steps += 1
+        actor = GAME.to_act(s)
+        if actor == absent:
+            s, _ = GAME.timeout(s)
+            in_a_row += 1
+            if remove_after is not None and in_a_row >= remove_after:
+                s, _ = GAME.remove(s, absent)
+            continue
+        legal = GAME.legal_actions(s)
+        s, _ = GAME.apply(s, decide("dominas", "novice", GAME.view(s, actor), legal, steps))
+    return s, steps
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_r28_the_bots_removal_ends_every_game_with_an_absent_player(players: int) -> None:
+    for seed in range(15):
+        s, steps = play(players, seed, TIMEOUTS_BEFORE_REMOVAL)
+        assert GAME.is_over(s), (players, seed, steps)
+
+
+def test_r27_without_removal_an_absent_player_can_hold_an_empty_bazaar_forever() -> None:
+    """The reason for the test above: the timeout never places a tile (R27's decision),
+    so with removal off some games never end (the other seats pass, the bazaar empty)."""
+    stuck = [seed for seed in range(15) if not GAME.is_over(play(4, seed, None)[0])]
+    assert stuck, "every game ended without removal"
+    s, _ = play(4, stuck[0], None)
+    assert not s.bazaar
