@@ -24,7 +24,7 @@ from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import ApiCall
 from locales import get_translator
 from tests.bot.e2e import record, running, settings_for
-from tests.bot.test_computers_e2e import FAST, add_computers, until
+from tests.bot.test_computers_e2e import FAST, add_computers, places, until
 
 PRESSES = 60
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -84,6 +84,7 @@ async def play_in_english(
     answer = await chat.press(human, lobby, "▶ Start")
     assert answer.text == "Let's go!", answer
     presses = asyncio.ensure_future(press_what_you_see(chat, private, human, random.Random(game)))
+    placing = asyncio.ensure_future(places(app, chat, human, "en")) if game == "dominas" else None
     try:
 
         async def over() -> bool:
@@ -92,6 +93,8 @@ async def play_in_english(
         await until(over, 120, f"{game}: the game did not end\n{chat.transcript()[-3000:]}")
     finally:
         presses.cancel()
+        if placing is not None:
+            placing.cancel()
     rec = await record(app, chat)
     assert rec.status == RecordStatus.OVER and rec.language == "en", (game, rec.end_reason)
     await chat.wait_message(lambda m: "A game with computers" in m.content, after=lobby, timeout=20)

@@ -28,7 +28,7 @@ GAMES = {  # game -> (players, the lobby's shortest option)
 NAMES = ["Аня", "Борис", "Вика"]
 
 
-async def recorded(backend: Backend, chat_id: int, timeout: float = 15) -> list[str]:
+async def recorded(backend: Backend, chat_id: int, timeout: float = 60) -> list[str]:
     """The chat's recorded games, once there is one (the table worker records it)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
