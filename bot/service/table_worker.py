@@ -27,12 +27,13 @@ from bot.service.context import ACTIVE, LOG_LINES, Context
 from bot.service.hands import hands_for
 from bot.service.pings import Pings
 from bot.storage import GameRecord, RecordStatus, StoreUnavailable
+from bot.storage.leases import kept
 from bot.table import CAPTION_LIMIT, TableView, edit_table, send_table, text_key
 
 log = logging.getLogger(__name__)
 
 ANSWER_FIRST = 1.0  # seconds a picture waits for its press's answer, at most
-TABLE_LEASE = 5.0  # seconds: one table update; a killed holder delays the next this long
+TABLE_LEASE = 5.0  # seconds, renewed while an update runs (a killed holder: this long)
 
 
 class TableWorker:
@@ -92,7 +93,7 @@ class TableWorker:
                         self.dirty.add(chat_id)
                         await asyncio.sleep(0.1)
                         continue
-                    try:
+                    async with kept(store, lease, token, TABLE_LEASE):
                         since = metrics.table_since(chat_id)  # behind since (the lag)
                         rec = await store.get(chat_id)  # one read for the round
                         ended = rec is None or rec.status not in ACTIVE
@@ -106,9 +107,6 @@ class TableWorker:
                         await self.pings.sync(chat_id, rec)
                         await self.ctx.clean_chat.sweep(chat_id, rec)  # the game is over
                         await computers.close_offers(self.ctx, chat_id, rec)
-                    finally:
-                        with contextlib.suppress(StoreUnavailable):
-                            await store.unlock(lease, token)
                     failures = outage = 0
                 except TelegramRetryAfter as e:
                     log.info("chat %s: flood control, next edit in %ss", chat_id, e.retry_after)

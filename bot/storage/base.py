@@ -196,6 +196,11 @@ class Store(Protocol):
         """Give the lease back (only if `token` still holds it)."""
         ...
 
+    async def renew(self, name: str, token: str, ttl: float) -> bool:
+        """Hold the lease `ttl` seconds more from now; False if `token` no longer holds
+        it (it expired, and another instance may have taken it)."""
+        ...
+
     async def close(self) -> None: ...
 
 

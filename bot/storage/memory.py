@@ -169,5 +169,12 @@ class MemoryStore:
         if held is not None and held[0] == token:
             del self._locks[name]
 
+    async def renew(self, name: str, token: str, ttl: float) -> bool:
+        held = self._locks.get(name)
+        if held is None or held[0] != token or held[1] <= time.monotonic():
+            return False
+        self._locks[name] = (token, time.monotonic() + ttl)
+        return True
+
     async def close(self) -> None:
         return None

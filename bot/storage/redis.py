@@ -126,6 +126,7 @@ class RedisStore:
         self._claim: Any = self._redis.register_script(lua.CLAIM)
         self._window: Any = self._redis.register_script(lua.WINDOW)
         self._unlock: Any = self._redis.register_script(lua.UNLOCK)
+        self._renew: Any = self._redis.register_script(lua.RENEW)
         self._alive: Any = self._redis.register_script(lua.ALIVE)
         self._move_aside: Any = self._redis.register_script(lua.QUARANTINE)
         self._notice: Any = self._redis.register_script(lua.NOTICE)
@@ -395,6 +396,11 @@ class RedisStore:
     @_guarded
     async def unlock(self, name: str, token: str) -> None:
         await self._unlock(keys=[f"{self._prefix}:lock:{name}"], args=[token])
+
+    @_guarded
+    async def renew(self, name: str, token: str, ttl: float) -> bool:
+        key = f"{self._prefix}:lock:{name}"
+        return bool(await self._renew(keys=[key], args=[token, max(1, int(ttl * 1000))]))
 
     async def close(self) -> None:
         await self._redis.aclose()

@@ -96,4 +96,11 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
-__all__ = ["ALIVE", "CAS", "CLAIM", "NOTICE", "QUARANTINE", "UNLOCK", "WINDOW"]
+# KEYS[1] the lease; ARGV[1] the holder's token, ARGV[2] its new TTL in ms: extend only
+# one's own lease (1), else 0 (it expired, or another instance holds it now).
+RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+
+__all__ = ["ALIVE", "CAS", "CLAIM", "NOTICE", "QUARANTINE", "RENEW", "UNLOCK", "WINDOW"]

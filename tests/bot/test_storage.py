@@ -13,6 +13,7 @@ import pytest
 from bot.app import make_store
 from bot.config import Settings
 from bot.storage import Conflict, GameRecord, RecordStatus, RedisStore, Store
+from bot.storage.leases import kept
 from tests.bot.conftest import OwnRedis
 
 
@@ -99,6 +100,32 @@ async def test_a_due_deadline_is_claimed_by_one_caller_and_again_after_its_lease
     assert await store.claim_due(181.0, lease=30) == [-1]
     await store.set_deadline(-1, None)
     assert sorted(await store.claim_due(1000.0, lease=30)) == [-2]
+
+
+async def test_a_lease_is_renewed_by_its_holder_only_and_kept_while_its_work_runs(
+    store: Store,
+) -> None:
+    name = f"lease-{secrets.token_hex(3)}"
+    token = await store.lock(name, 0.3)
+    assert token is not None and await store.lock(name, 0.3) is None
+    assert not await store.renew(name, "another", 30)
+    assert await store.renew(name, token, 30)  # 30 s from now
+    await asyncio.sleep(0.6)  # past the first TTL
+    assert await store.lock(name, 0.3) is None  # still held
+    await store.unlock(name, token)
+    assert not await store.renew(name, token, 30)  # given back: nothing to renew
+    # the work outlasts the TTL (a table's first picture on a slow machine, say): nobody
+    # takes the lease meanwhile, and it is given back at the end
+    ttl = 2.0
+    token = await store.lock(name, ttl)
+    assert token is not None
+    async with kept(store, name, token, ttl):
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 2.5 * ttl
+        while loop.time() < end:
+            await asyncio.sleep(0.25)
+            assert await store.lock(name, ttl) is None
+    assert await store.lock(name, ttl) is not None
 
 
 async def test_the_send_window_allows_limit_messages_per_window(store: Store) -> None:

@@ -1,0 +1,34 @@
+"""A lease held while its work runs: renewed before it expires, given back at the end.
+
+A lease (`Store.lock`) expires after its TTL so that a killed holder delays the others only
+that long. Work that can outlast the TTL on a slow machine (a table's first picture from a
+cold render process) keeps it with `kept`: the lease is renewed every third of its TTL, so
+another instance never takes it while its holder is still working."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+from bot.storage.base import Store, StoreUnavailable
+
+
+@contextlib.asynccontextmanager
+async def kept(store: Store, name: str, token: str, ttl: float) -> AsyncIterator[None]:
+    """Hold the lease `name` (taken with `token`) for as long as the block runs."""
+
+    async def renew() -> None:
+        while True:
+            await asyncio.sleep(ttl / 3)
+            with contextlib.suppress(StoreUnavailable):
+                if not await store.renew(name, token, ttl):
+                    return  # lost (expired in an outage): nothing more to hold
+
+    keeper = asyncio.ensure_future(renew())
+    try:
+        yield
+    finally:
+        keeper.cancel()
+        with contextlib.suppress(StoreUnavailable):
+            await store.unlock(name, token)
