@@ -10,10 +10,17 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 from redis.asyncio import Redis
 
 NODES = 6  # three primaries, each with one replica
+
+
+async def command(node: Redis, *args: str) -> Any:
+    """A raw command to one node (`CLUSTER SLOTS`, `ROLE`, ...), its reply as Redis gives it."""
+    # redis-py leaves Redis.execute_command unannotated
+    return await node.execute_command(*args)  # type: ignore[no-untyped-call]
 
 
 def _free(port: int) -> bool:
@@ -117,9 +124,9 @@ class LocalCluster:
         deadline = time.monotonic() + timeout
         first = Redis(port=self.ports[0], decode_responses=True)
         try:
-            slot = int(await first.execute_command("CLUSTER", "KEYSLOT", key))
+            slot = int(await command(first, "CLUSTER", "KEYSLOT", key))
             while True:  # the node's view may not list the slot's replica yet: wait for it
-                shards = await first.execute_command("CLUSTER", "SLOTS")
+                shards = await command(first, "CLUSTER", "SLOTS")
                 found = [
                     (int(primary[1]), int(replicas[0][1]))
                     for start, end, primary, *replicas in shards
@@ -135,9 +142,9 @@ class LocalCluster:
             await first.aclose()
         replica = Redis(port=new, decode_responses=True)
         try:
-            await replica.execute_command("CLUSTER", "FAILOVER")
+            await command(replica, "CLUSTER", "FAILOVER")
             while True:
-                role = await replica.execute_command("ROLE")
+                role = await command(replica, "ROLE")
                 if role[0] == "master" and "cluster_state:ok" in self._info(old, "cluster", "info"):
                     return old, new
                 if time.monotonic() > deadline:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from bot.app import App
 from bot.config import Settings
 from bot.storage import GameRecord, Store
 from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
-from fake_telegram.server import StoredMessage
+from fake_telegram.server import FileRecord, StoredMessage
 from games.seven_tracks import State
 
 
@@ -78,6 +78,22 @@ async def start_game(chat: Chat, creator: User, lobby: StoredMessage) -> StoredM
 
 def data_of(table: StoredMessage) -> list[str | None]:
     return [b.callback_data for row in table.buttons for b in row]
+
+
+def changed(table: StoredMessage, before: list[str | None]) -> Callable[[], bool]:
+    """A `wait_for` condition: the table's buttons are no longer `before` (`data_of`)."""
+    return lambda: data_of(table) != before
+
+
+def photo_of(message: StoredMessage) -> FileRecord:
+    """The message's picture (it has one)."""
+    assert message.photo is not None, message
+    return message.photo
+
+
+def shows(message: StoredMessage, text: str) -> Callable[[], bool]:
+    """A `wait_for` condition: `message` (as it is edited) contains `text`."""
+    return lambda: text in message.content
 
 
 async def wait_phase(chat: Chat, table: StoredMessage, label: str, timeout: float = 20) -> None:

@@ -6,7 +6,7 @@ import re
 
 from bot.storage import RecordStatus
 from fake_telegram import FakeTelegram
-from tests.bot.e2e import data_of, record, running, settings_for
+from tests.bot.e2e import changed, data_of, record, running, settings_for
 
 
 async def test_a_two_player_lobby_cannot_start_a_cell_capture_game() -> None:
@@ -62,7 +62,7 @@ async def test_a_whole_cell_capture_game_by_buttons() -> None:
                 answer = await chat.press(mover, table, label)
                 assert not answer.show_alert, answer
                 presses += 1
-                await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+                await chat.wait_for(changed(table, before), 5)
             else:
                 raise AssertionError("the game did not end")
             final = await chat.wait_message(lambda m: "Игра окончена" in m.content, after=table)
@@ -106,7 +106,9 @@ async def test_cell_capture_keyboard_pages_anchors_skips_forced_choices_keeps_ar
                 s = State.model_validate_json(rec.state)
                 v = GAME.view(s, None)
                 ph = phase(s)
-                mover = users[re.search(r"Ходит \S+ (.+?):", table.content).group(1)]  # type: ignore[union-attr]
+                named = re.search(r"Ходит \S+ (.+?):", table.content)
+                assert named is not None, table.content
+                mover = users[named.group(1)]
                 texts = table.button_texts
                 anchors = [x for x in texts if x.startswith("⚓")]
                 assert len(anchors) <= 8, texts
@@ -122,7 +124,7 @@ async def test_cell_capture_keyboard_pages_anchors_skips_forced_choices_keeps_ar
                             before = data_of(table)
                             answer = await chat.press(mover, table, "▶")
                             assert not answer.show_alert, answer
-                            await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+                            await chat.wait_for(changed(table, before), 5)
                             page = [x for x in table.button_texts if x.startswith("⚓")]
                             if page == anchors:
                                 break
@@ -153,7 +155,7 @@ async def test_cell_capture_keyboard_pages_anchors_skips_forced_choices_keeps_ar
                 before = data_of(table)
                 answer = await chat.press(mover, table, label)
                 assert not answer.show_alert, answer
-                await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+                await chat.wait_for(changed(table, before), 5)
             else:
                 raise AssertionError("the game did not end")
             assert seen["paged"] and seen["forced_anchor"] and seen["hole_pressed"], seen

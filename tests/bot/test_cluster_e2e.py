@@ -14,8 +14,8 @@ from redis.asyncio import Redis
 
 from bot.storage import Conflict, GameRecord, RecordStatus, RedisStore
 from fake_telegram import FakeTelegram
-from tests.bot.cluster import LocalCluster, available
-from tests.bot.e2e import data_of, record, running, settings_for
+from tests.bot.cluster import LocalCluster, available, command
+from tests.bot.e2e import changed, data_of, record, running, settings_for
 from tests.bot.test_sea_cross_e2e import choose, mover
 
 pytestmark = pytest.mark.skipif(not available(), reason="redis-server is not installed")
@@ -42,7 +42,7 @@ async def keys_per_primary(cluster: LocalCluster, prefix: str) -> list[int]:
     for port in cluster.ports:
         node = Redis(port=port, decode_responses=True)
         try:
-            if (await node.execute_command("ROLE"))[0] == "master":
+            if (await command(node, "ROLE"))[0] == "master":
                 counts.append(len([k async for k in node.scan_iter(match=f"{prefix}:*")]))
         finally:
             await node.aclose()
@@ -117,7 +117,7 @@ async def test_a_game_plays_on_through_a_primary_failover_and_loses_nothing_ackn
                         mover(table, users), table, choose(table.button_texts)
                     )
                     assert not answer.show_alert, answer
-                    await chat.wait_for(lambda b=before: data_of(table) != b, 30)  # type: ignore[misc]
+                    await chat.wait_for(changed(table, before), 30)
                 else:
                     raise AssertionError("the game did not end")
                 assert failed_over and (await record(app, chat)).version > before_failover

@@ -24,7 +24,8 @@ from tests.bot.e2e import running, settings_for
 from tests.bot.test_game_names import CANONICAL
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
-SCOPES = {
+Scope = BotCommandScopeDefault | BotCommandScopeAllPrivateChats | BotCommandScopeAllGroupChats
+SCOPES: dict[str, tuple[Scope, tuple[str, ...]]] = {
     "default": (BotCommandScopeDefault(), PRIVATE_COMMANDS),
     "private": (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
     "groups": (BotCommandScopeAllGroupChats(), COMMANDS),

@@ -12,6 +12,7 @@ import random
 import re
 import time
 
+from bot.app import App
 from bot.presenters.dominas import tile_text
 from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
@@ -19,14 +20,14 @@ from fake_telegram.server import StoredMessage
 from games.dominas import GAME, State
 from games.dominas.engine import slot_numbers
 from games.dominas.tiles import ALL_TILES, BONUS_SUM, KOLOBOK
-from tests.bot.e2e import data_of, mover, record, running, settings_for
+from tests.bot.e2e import changed, data_of, mover, record, running, settings_for
 
 SLOT = re.compile(r"(\d+) [🔴🟡🟢🔵][^ ·\n]+(?: [\d-]+)? ✓")  # «7 🟢12 0-3-6 ✓»
 NEST = re.compile(r"([▲◣◢▼]⟲?)")
 
 
-async def dominas_state(app: object, chat: Chat) -> State:
-    rec = await record(app, chat)  # type: ignore[arg-type]
+async def dominas_state(app: App, chat: Chat) -> State:
+    rec = await record(app, chat)
     assert rec.state is not None
     return State.model_validate_json(rec.state)
 
@@ -110,7 +111,7 @@ async def test_a_whole_dominas_match_by_buttons(backend: str | None) -> None:
                     answer = await chat.press(user, table, "⏹ Хватит")
                     assert not answer.show_alert, answer
                     taps += 1
-                    await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+                    await chat.wait_for(changed(table, before), 5)
                     continue
                 popup = await chat.press(user, table, "🂠 Мои фишки")
                 peeks += 1
@@ -128,7 +129,7 @@ async def test_a_whole_dominas_match_by_buttons(backend: str | None) -> None:
                     assert not answer.show_alert, answer
                     taps += 1
                 assert answer.text and answer.text.startswith("✅"), answer
-                await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+                await chat.wait_for(changed(table, before), 5)
             else:
                 raise AssertionError("the match did not end")
             final = await chat.wait_message(lambda m: "Матч окончен" in m.content, after=table)

@@ -6,7 +6,9 @@ names the symbol needed, and no button lets a player pass (R12)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from bot.app import App
 from bot.callbacks import PlayCB
 from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
@@ -96,12 +98,17 @@ async def test_a_tile_keeps_its_number_and_the_hand_reads_one_tile_a_line() -> N
 
 
 async def _to_a_state(
-    app: object, tg: FakeTelegram, chat: Chat, table: StoredMessage, users: list[User], want
+    app: App,
+    tg: FakeTelegram,
+    chat: Chat,
+    table: StoredMessage,
+    users: list[User],
+    want: Callable[[State, int], bool],
 ) -> tuple[State, User]:
     """Play until `want(state, seat)` holds for the player to move."""
     for _ in range(60):
         await tg.settle(quiet=0.02)
-        rec = await record(app, chat)  # type: ignore[arg-type]
+        rec = await record(app, chat)
         assert rec.status == RecordStatus.PLAYING
         s = await dominas_state(app, chat)
         who = mover(table, users)

@@ -12,6 +12,7 @@ from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.seven_tracks import Phase
 from tests.bot.e2e import (
+    changed,
     data_of,
     engine_state,
     mover,
@@ -61,12 +62,12 @@ async def play_by_buttons(
         texts = table.button_texts
         if "⭐ Заявить право первого хода" in texts:
             # the first-move window: everyone may answer at once; silence = pass
-            for user in users:
+            for member in users:
                 declare = rng.random() < 0.3
                 label = "⭐ Заявить право первого хода" if declare else "Не использовать"
                 if label not in table.button_texts:
                     break
-                answer = await chat.press(user, table, label)
+                answer = await chat.press(member, table, label)
                 assert answer.text, answer
             await chat.wait_for(lambda: "Не использовать" not in table.button_texts, 5)
             continue
@@ -102,7 +103,7 @@ async def play_by_buttons(
             # a rare spot (e.g. only a priority tile helps): the priority menu
             answer = await chat.press(user, table, "⭐ Приоритет…")
             taps += 1
-            await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+            await chat.wait_for(changed(table, before), 5)
             for data in [
                 d for d in data_of(table) if d and (":am." in d or ":im." in d or d.endswith(":xb"))
             ]:
@@ -114,7 +115,7 @@ async def play_by_buttons(
                 raise AssertionError(f"stuck: {table.content}\n{texts}")
         if offered:
             continue  # an alert: the table has not changed
-        await chat.wait_for(lambda b=before: data_of(table) != b, 10)
+        await chat.wait_for(changed(table, before), 10)
     else:
         raise AssertionError("the game did not end")
     return taps, refusals

@@ -20,7 +20,7 @@ from bot.presenters.seven_tracks import SevenTracksPresenter
 from bot.storage import GameRecord, RedisStore
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
-from tests.bot.e2e import data_of, mover, open_lobby, start_game, wait_phase
+from tests.bot.e2e import data_of, mover, open_lobby, photo_of, start_game, wait_phase
 from tests.bot.test_processes import BotProcess, game, play_a_turn, store_of
 
 ROLL = "🎲 Один кубик"
@@ -90,7 +90,7 @@ async def test_a_late_picture_lets_the_caption_and_keyboard_through_and_stale_on
             assert table.photo is not None and table.photo.file_id == photo.file_id
             assert media_edits(chat) == media  # the picture is still being drawn
             assert chat.calls("editMessageCaption"), "the caption was not edited first"
-            await chat.wait_for(lambda: table.photo.file_id != photo.file_id, 30)  # type: ignore[union-attr]
+            await chat.wait_for(lambda: photo_of(table).file_id != photo.file_id, 30)
             print(f"caption+keyboard after {caption_after:.2f} s, then the picture")
             assert caption_after < SLOW
 

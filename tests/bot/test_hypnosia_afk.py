@@ -33,8 +33,9 @@ def play(players: list[int], absent: int, seed: int) -> tuple[State, bool]:
         user = P.actor(s)
         if user == absent:
             out = P.timeout_move(s, absent)
+            assert isinstance(out.state, State)
             seat = players.index(absent)
-            crossed |= any(t.startswith(("2.", "3.", "C")) for t in out.state.tokens[seat])  # type: ignore[attr-defined]
+            crossed |= any(t.startswith(("2.", "3.", "C")) for t in out.state.tokens[seat])
         else:
             assert user is not None and s.phase == Phase.MOVE
             buttons = {b.text: b.code for row in P.keyboard(s, ui, {}, T) for b in row}

@@ -243,11 +243,13 @@ def test_more_than_eight_moves_ask_for_the_die_first() -> None:
     assert "каким кубиком" in P.caption(s, NAMES, {}, [], T)
     out = P.press(s, 1, first["🎲 5 (8 ходов)"], {}, T, 0.0)
     adv = P.advance(out.state, out.ui, 0.0)
-    second = labels(adv.state, adv.ui)  # type: ignore[arg-type]
+    assert isinstance(adv.state, State)
+    second = labels(adv.state, adv.ui)
     assert "№1 +5" in second and "№1 ⤵ +5" in second and "↩ Другой кубик" in second
     assert not any("+2 " in x for x in second)
     back = P.press(adv.state, 1, second["↩ Другой кубик"], adv.ui, T, 0.0)
-    assert labels(back.state, back.ui) == first  # type: ignore[arg-type]
+    assert isinstance(back.state, State)
+    assert labels(back.state, back.ui) == first
     # A double is one list, never a die choice.
     s = table_state([["1.3", "1.9", "1.15", "1.21"], ["S"] * 4], [5, 5])
     assert not any(x.startswith("🎲") for x in labels(s))

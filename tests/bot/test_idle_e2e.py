@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from bot.app import App
 from bot.storage import GameRecord, MemoryStore, RecordStatus, RedisStore
 from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.server import StoredMessage
 from tests.bot.e2e import mover, open_lobby, record, running, settings_for, start_game
 
 MINUTE = 60.0
@@ -36,6 +37,11 @@ async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 10.0
 
 async def status_of(app: App, chat: Chat) -> GameRecord | None:
     return await app.store.get(chat.id)
+
+
+def closed(message: StoredMessage) -> Callable[[], bool]:
+    """A `wait_for` condition: `message` has no buttons left."""
+    return lambda: not message.buttons
 
 
 def lobby_expired_text(content: str) -> bool:
@@ -237,6 +243,7 @@ async def test_a_timerless_game_is_abandoned_after_a_day_and_a_press_keeps_it_al
 
             await eventually(touched)
             answer = await chat.press(vika, confirm, contains="Да, завершить")
+            assert answer.text is not None, answer
             assert answer.show_alert and "ещё 24 часа" in answer.text
             assert len(answer.text) <= 200
             rec = await record(app, chat)
@@ -286,7 +293,7 @@ async def test_nothing_stays_in_memory_for_chats_with_nothing_in_progress(
                     await chat.send(user, "/new")
                     lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
                     await chat.press(user, lobby, contains="Выйти")
-                    await chat.wait_for(lambda lobby=lobby: not lobby.buttons, 10)
+                    await chat.wait_for(closed(lobby), 10)
                 else:  # a chat that never had a game: refusals and help
                     await chat.send(user, "/leave")
                     await chat.send(user, "/cancel")

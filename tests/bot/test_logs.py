@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import secrets
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,7 @@ async def play_at_debug_in_json(
         run = BotRun(
             tmp_path,
             "bot",
+            pid1=False,  # given: then no key of `env` can stand for it (mypy)
             BOT_TOKEN=tg.token,
             TELEGRAM_API_URL=tg.api_url,
             REDIS_URL=redis_url,
@@ -134,7 +136,7 @@ async def play_at_debug_in_json(
                         hands.append(answer.text)
                         continue
                     assert not answer.show_alert
-                    hand = await chat.wait_for(lambda u=user: hand_of(chat, u), 10)
+                    hand = await chat.wait_for(partial(hand_of, chat, user), 10)
                     assert "фишки" in hand.content, hand.content  # his tiles, in words
                     hands += [text for text, _ in versions(hand) if text]
                     hands += [b.text for row in hand.buttons for b in row]

@@ -205,6 +205,11 @@ async def test_the_startgroup_link_adds_the_bot_and_opens_a_lobby_as_new_does() 
             assert len(hellos(chat)) == 1 and len(hellos(other)) == 1
 
 
+def short_rules_of(title: str) -> Callable[[StoredMessage], bool]:
+    """A `wait_message` condition: the short rules of the game `title`."""
+    return lambda m: title in m.content and "правила коротко" in m.content
+
+
 async def test_the_start_rules_link_opens_that_games_rules_in_private() -> None:
     async with FakeTelegram() as tg:
         anna = tg.user(8501, "Аня")
@@ -214,9 +219,7 @@ async def test_the_start_rules_link_opens_that_games_rules_in_private() -> None:
                 ("rules_domino", "«ДОМИНА*С»"),
             ):
                 chat = await tg.follow_link(anna, f"https://t.me/nastolka_bot?start={payload}")
-                rules = await chat.wait_message(
-                    lambda m, t=title: t in m.content and "правила коротко" in m.content
-                )
+                rules = await chat.wait_message(short_rules_of(title))
                 assert rules.button_texts == ["📖 Полные правила", "➕ Сыграть в группе"]
             chat = await tg.follow_link(anna, "https://t.me/nastolka_bot?start=rules_chess")
             unknown = await chat.wait_message(lambda m: "Не знаю такой игры" in m.content)
@@ -276,7 +279,9 @@ async def test_removed_the_memory_expires_within_the_retention_and_a_re_add_keep
             await memory_play.play_out(app, chat.id, random.Random(3))
             keeper = memory_of(app.service.ctx)
             assert isinstance(keeper.backend, RedisBackend)
-            client = app.store.client  # type: ignore[attr-defined]
+            store = app.store
+            assert isinstance(store, RedisStore)  # the bot's store on the test Redis
+            client = store.client
             keys = [keeper.backend.key(chat.id, kind) for kind in ("doc", "games", "lines")]
             await chat.wait_message(lambda m: "Игра окончена" in m.content, after=0)
 
@@ -286,7 +291,7 @@ async def test_removed_the_memory_expires_within_the_retention_and_a_re_add_keep
             await until(count, 1)
             await chat.send(anna, "/pings off")  # a preference of the chat
             await until(lambda: app.store.get_pref(pings.chat_key(chat.id)), "off")
-            pref = f"{app.store.prefix}:pref:{pings.chat_key(chat.id)}"  # type: ignore[attr-defined]
+            pref = f"{store.prefix}:pref:{pings.chat_key(chat.id)}"
             usual = settings.game_ttl_days * 86400 * 12
             assert retention < await client.ttl(pref) <= usual
 

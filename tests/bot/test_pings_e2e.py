@@ -9,6 +9,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -111,7 +112,7 @@ async def test_each_turn_of_a_whole_game_pings_its_player_once_and_the_ping_goes
                 if not await playing(app, chat):
                     break
                 who = mover(table, users)
-                await chat.wait_for(lambda w=who: pings_only(chat, w), 5)  # type: ignore[misc]
+                await chat.wait_for(partial(pings_only, chat, who), 5)
                 live = live_pings(chat)
                 assert who.full_name in live[0].content
                 if who is not last:  # a new turn: a new ping, the last one is gone
@@ -151,7 +152,7 @@ async def test_a_player_whose_turn_comes_back_within_seconds_is_not_pinged_again
                 if len(order) == 4 or not await playing(app, chat):
                     break
                 if len(order) < 4:
-                    await chat.wait_for(lambda w=who: pings_only(chat, w), 5)  # type: ignore[misc]
+                    await chat.wait_for(partial(pings_only, chat, who), 5)
                 await step(chat, table, who)
             assert len(order) == 4 and order[3] in order[:3], order
             # each player was pinged once, for his first turn; the fourth turn, of one who
@@ -240,9 +241,11 @@ async def test_a_player_may_take_his_ping_in_private() -> None:
                     if ping not in to_boris:
                         to_boris.append(ping)
                 else:
-                    await chat.wait_for(
-                        lambda w=who: pings_only(chat, w) and not in_private()  # type: ignore[misc]
-                    )
+
+                    def only_his(w: User = who) -> bool:
+                        return pings_only(chat, w) and not in_private()
+
+                    await chat.wait_for(only_his)
                 await step(chat, table, who)
             assert to_boris and all(m.deleted for m in to_boris[:-1])
             assert boris.id not in [pinged(m) for m in all_pings(chat)]

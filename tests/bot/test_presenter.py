@@ -38,7 +38,8 @@ def random_states(n_games: int = 4, seed: int = 0) -> list[tuple[State, dict[str
             except (Refusal, IllegalAction):
                 continue
             adv = p.advance(o.state, o.ui, 100.0)
-            s, ui = adv.state, adv.ui  # type: ignore[assignment]
+            s, ui = adv.state, adv.ui
+            assert isinstance(s, State)
     return out
 
 
@@ -92,7 +93,8 @@ def test_a_typical_turn_is_three_taps() -> None:
         except Refusal:
             # nothing to place after drawing: the turn still ends with «Закончить ход»
             continue
-        s = o.state  # type: ignore[assignment]
+        s = o.state
+        assert isinstance(s, State)
         taps += 1
     assert s.turn_no == turn + 1 or GAME.is_over(s)
     assert taps <= 3
@@ -114,11 +116,12 @@ def test_round_summary_and_final_standings_in_russian() -> None:
     s = p.new_state([1, 2, 3], 11, {"single_round": True})
     events = list(p.advance(s, {}, 0.0).events)
     s = p.advance(s, {}, 0.0).state
+    assert isinstance(s, State)
     for _ in range(5000):
         if GAME.is_over(s):
             break
-        actions = GAME.legal_actions(s)  # type: ignore[arg-type]
-        s, ev = GAME.apply(s, rng.choice(actions))  # type: ignore[arg-type]
+        actions = GAME.legal_actions(s)
+        s, ev = GAME.apply(s, rng.choice(actions))
         events.extend(ev)
     texts = p.summaries(events, s, NAMES, T)
     assert len(texts) == 2
@@ -166,7 +169,8 @@ def test_first_move_window_waits_only_for_holders_and_silence_is_a_pass() -> Non
         "hand",
     ]
     later = p.advance(st, adv.ui, 1021.0)
-    assert later.state.phase != Phase.FIRST_MOVE  # type: ignore[attr-defined]
+    assert isinstance(later.state, State)
+    assert later.state.phase != Phase.FIRST_MOVE
 
 
 def test_first_move_claim_makes_the_holder_move_first() -> None:
@@ -177,7 +181,8 @@ def test_first_move_claim_makes_the_holder_move_first() -> None:
     assert isinstance(st, State)
     holder = st.players[st.current]
     o = p.press(st, holder, "fmd", adv.ui, T, 1.0)
-    assert o.toast.startswith("Заявка принята") and not o.visible  # type: ignore[union-attr]
+    assert o.toast is not None
+    assert o.toast.startswith("Заявка принята") and not o.visible
     events = list(o.events)  # applied at once, with his seat (R58, revised 2026-12)
     others = [u for u in st.players if u != holder]
     for u in others:
@@ -204,7 +209,8 @@ def test_declaring_without_the_tile_is_refused_privately() -> None:
         if lacking:
             break
     adv = p.advance(s, {}, 0.0)
-    if adv.state.phase != Phase.FIRST_MOVE:  # type: ignore[attr-defined]
+    assert isinstance(adv.state, State)
+    if adv.state.phase != Phase.FIRST_MOVE:
         return
     try:
         p.press(adv.state, lacking[0], "fmd", adv.ui, T, 1.0)

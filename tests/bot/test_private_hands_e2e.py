@@ -11,13 +11,14 @@ import random
 import re
 import time
 
+from bot.app import App
 from bot.presenters.dominas import tile_name
 from bot.storage import RecordStatus
 from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.dominas import State as DState
 from games.dominas.tiles import ALL_TILES
-from tests.bot.e2e import data_of, mover, record, running, settings_for
+from tests.bot.e2e import changed, data_of, mover, record, running, settings_for
 from tests.bot.hands import hand_buttons, hand_of, received, wait_hand
 
 TILE = re.compile(r"[🔴🟡🟢🔵](?:\d+|⚙)★?")
@@ -67,7 +68,7 @@ class Privacy:
 
 
 async def play_dominas(
-    tg: FakeTelegram, chat: Chat, app: object, users: list[User], *, fail: bool
+    tg: FakeTelegram, chat: Chat, app: App, users: list[User], *, fail: bool
 ) -> str:
     tg.server.ephemeral.fail = fail
     rng = random.Random(3)
@@ -77,7 +78,7 @@ async def play_dominas(
     turns = taps = opened = 0
     for _ in range(400):
         await tg.settle(quiet=0.02)
-        rec = await record(app, chat)  # type: ignore[arg-type]
+        rec = await record(app, chat)
         assert rec.state is not None
         s = DState.model_validate_json(rec.state)
         privacy.check(s)
@@ -91,7 +92,7 @@ async def play_dominas(
             answer = await chat.press(user, table, "⏹ Хватит")
             privacy.answers.append(answer)
             taps += 1
-            await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+            await chat.wait_for(changed(table, before), 5)
             continue
         before = data_of(table)
         if fail:
@@ -127,7 +128,7 @@ async def play_dominas(
             privacy.answers.append(answer)
             taps += 1
         assert answer.text and answer.text.startswith("✅"), answer
-        await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+        await chat.wait_for(changed(table, before), 5)
     else:
         raise AssertionError("the game did not end")
     await chat.wait_message(lambda m: "Матч окончен" in m.content, after=table)

@@ -16,6 +16,7 @@ from bot.storage import RecordStatus
 from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from tests.bot.e2e import (
+    changed,
     data_of,
     mover,
     open_lobby,
@@ -85,13 +86,13 @@ async def play_seven(
             turns += 1
         hand = None if fail else await fresh_hand(chat, user, table)
         tile_buttons = [x for x in hand_buttons(hand) if "→" in x] if hand else []
-        if tile_buttons and not again and rng.random() < 0.4:
-            answer = await chat.press(user, hand, rng.choice(tile_buttons))  # type: ignore[arg-type]
+        if hand and tile_buttons and not again and rng.random() < 0.4:
+            answer = await chat.press(user, hand, rng.choice(tile_buttons))
             answers.append(answer)
             taps += 1
             hand_taps += 1
             assert not refused(answer), answer
-            await chat.wait_for(lambda b=before: data_of(table) != b, 10)
+            await chat.wait_for(changed(table, before), 10)
             continue
         plan = [x for x in PLAN if not (placed and x == "▶ Выставить всё")]
         if placed or again:
@@ -129,7 +130,7 @@ async def play_seven(
                 answer = await chat.press(user, table, "⭐ Приоритет…")
                 answers.append(answer)
                 taps += 1
-                await chat.wait_for(lambda b=before: data_of(table) != b, 5)
+                await chat.wait_for(changed(table, before), 5)
                 for data in [d for d in data_of(table) if d and re.search(r":(am|im)\.|:xb$", d)]:
                     answer = await chat.press(user, table, by_data=data)
                     answers.append(answer)
@@ -139,7 +140,7 @@ async def play_seven(
                 else:
                     raise AssertionError(f"stuck: {table.content}")
         if not offered:
-            await chat.wait_for(lambda b=before: data_of(table) != b, 10)
+            await chat.wait_for(changed(table, before), 10)
     else:
         raise AssertionError("the game did not end")
     await chat.wait_message(

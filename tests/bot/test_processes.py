@@ -22,7 +22,7 @@ from bot.storage import GameRecord, RedisStore
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.seven_tracks import State
-from tests.bot.e2e import data_of, mover, open_lobby, start_game, wait_phase
+from tests.bot.e2e import changed, data_of, mover, open_lobby, start_game, wait_phase
 
 OUTDATED = ("Кнопка устарела — стол уже обновился.", "Стол только что изменился — нажмите ещё раз.")
 UPDATING = "Стол обновляется — дождитесь новых кнопок."  # the table still shows the press's seq
@@ -121,7 +121,7 @@ async def play_a_turn(chat: Chat, table: StoredMessage, users: list[User]) -> in
             if not answer.show_alert:
                 taps += 1
                 break
-        await chat.wait_for(lambda b=before: data_of(table) != b, 10)  # type: ignore[misc]
+        await chat.wait_for(changed(table, before), 10)
     assert mover(table, users) is not player
     return taps
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fake_telegram import FakeTelegram
 from fake_telegram.server import StoredMessage
@@ -15,6 +16,7 @@ from tests.bot.e2e import (
     data_of,
     mover,
     open_lobby,
+    photo_of,
     record,
     running,
     settings_for,
@@ -22,6 +24,8 @@ from tests.bot.e2e import (
     wait_phase,
 )
 from tests.bot.test_processes import BotProcess, game, photos, store_of
+
+T = TypeVar("T")
 
 UPDATING = "Стол обновляется — дождитесь новых кнопок."
 OUTDATED = "Кнопка устарела — стол уже обновился."
@@ -59,7 +63,7 @@ async def test_a_press_on_the_table_still_shown_is_told_it_is_updating(
             draw = pictures.draw
             release = asyncio.Event()
 
-            async def held(fn: Any, *args: Any) -> bytes:
+            async def held(fn: Callable[..., T], *args: Any) -> T:
                 await release.wait()
                 return await draw(fn, *args)
 
@@ -136,7 +140,7 @@ async def test_after_a_restart_the_first_edit_does_not_wait_for_the_warm_up(
             await chat.wait_for(lambda: data_of(table) != shown, 15)
             assert table.edited_at is not None
             print(f"first edit after the restart: {table.edited_at - first.created_at:.2f} s")
-            await chat.wait_for(lambda: table.photo.file_id != photo.file_id, 15)  # type: ignore[union-attr]
+            await chat.wait_for(lambda: photo_of(table).file_id != photo.file_id, 15)
             assert WARMED not in bot.text(), bot.text()  # edited before any warm-up
 
             await tg.settle(quiet=0.3, timeout=10)

@@ -11,12 +11,13 @@ import time
 
 import pytest
 
+from bot.app import App
 from bot.presenters.sea_cross import SeaCrossPresenter
 from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.sea_cross import State
-from tests.bot.e2e import data_of, record, running, settings_for
+from tests.bot.e2e import changed, data_of, record, running, settings_for
 
 MOVER = re.compile(r"Ходит \S+ (.+?): 🎲")
 
@@ -39,8 +40,8 @@ def choose(texts: list[str]) -> str:
     return max(steps)[1]
 
 
-async def state_of(app: object, chat: Chat) -> State:
-    rec = await record(app, chat)  # type: ignore[arg-type]
+async def state_of(app: App, chat: Chat) -> State:
+    rec = await record(app, chat)
     assert rec.state is not None
     return State.model_validate_json(rec.state)
 
@@ -78,7 +79,7 @@ async def test_a_whole_sea_cross_game_by_buttons(backend: str | None) -> None:
                 answer = await chat.press(who, table, choose(texts))
                 assert not answer.show_alert, answer
                 presses += 1
-                await chat.wait_for(lambda b=before: data_of(table) != b, 5)  # type: ignore[misc]
+                await chat.wait_for(changed(table, before), 5)
             else:
                 raise AssertionError("the game did not end")
             final = await chat.wait_message(lambda m: "Игра окончена" in m.content, after=table)

@@ -5,13 +5,17 @@ refusals to non-admins, and stale or forged buttons."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from aiogram.types import InlineKeyboardButton
+
 from bot import chat_settings, phone
 from bot.app import App
 from bot.chat_settings import ChatSettings
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.cell_capture import State as CellState
-from tests.bot.e2e import engine_state, record, running, settings_for, start_game
+from tests.bot.e2e import engine_state, record, running, settings_for, shows, start_game
 
 NEW_LOBBY = "Новая игра"
 
@@ -22,6 +26,11 @@ async def menu_of(chat: Chat, admin: User) -> StoredMessage:
     return await chat.wait_message(lambda m: "⚙️" in m.content, after=command)
 
 
+def edited(msg: StoredMessage, before: str) -> Callable[[], bool]:
+    """A `wait_for` condition: the message no longer reads `before`."""
+    return lambda: msg.content != before
+
+
 async def press_until(chat: Chat, user: User, msg: StoredMessage, button: str, want: str) -> None:
     """Press the button starting with `button` until the message says `want` (a cycle)."""
     for _ in range(10):
@@ -30,7 +39,7 @@ async def press_until(chat: Chat, user: User, msg: StoredMessage, button: str, w
         before = msg.content
         answer = await chat.press(user, msg, contains=button)
         assert not answer.show_alert, answer
-        await chat.wait_for(lambda b=before: msg.content != b)  # type: ignore[misc]
+        await chat.wait_for(edited(msg, before))
     assert want in msg.content, msg.content
 
 
@@ -249,16 +258,24 @@ async def test_an_anonymous_admin_opens_the_menu() -> None:
             assert "🎲 Игра: Семидорожник" in menu.button_texts
 
 
+def keyboard(menu: StoredMessage) -> list[list[InlineKeyboardButton]]:
+    """The message's buttons as the bot's keyboard type (what `phone.fits` reads)."""
+    return [
+        [InlineKeyboardButton(text=b.text, callback_data=b.callback_data) for b in row]
+        for row in menu.buttons
+    ]
+
+
 async def walk_pages(chat: Chat, admin: User, menu: StoredMessage, games: list[str]) -> None:
     """Every page of the menu, every game's: each keyboard fits a phone (bot/phone.py)."""
-    assert phone.fits(menu.buttons), menu.buttons  # type: ignore[arg-type]
+    assert phone.fits(keyboard(menu)), menu.buttons
     for game in games:
         await chat.press(admin, menu, contains="📜")
         await chat.wait_for(lambda: "« Back" in menu.button_texts or "« Назад" in menu.button_texts)
-        assert phone.fits(menu.buttons), menu.buttons  # type: ignore[arg-type]
+        assert phone.fits(keyboard(menu)), menu.buttons
         await chat.press(admin, menu, game)
-        await chat.wait_for(lambda g=game: g in menu.content)  # type: ignore[misc]
-        assert phone.fits(menu.buttons), (game, menu.buttons)  # type: ignore[arg-type]
+        await chat.wait_for(shows(menu, game))
+        assert phone.fits(keyboard(menu)), (game, menu.buttons)
         await chat.press(admin, menu, by_data="S1:main::", check=False)  # straight back
         await chat.wait_for(lambda: "⚙️" in menu.content)
 

@@ -129,6 +129,7 @@ async def test_place_all_and_the_hint_offer_the_priority_tile_when_nothing_fits(
             await refresh(app, tg, chat, table, mover, "▶ Выставить всё")
             answer = await chat.press(mover, table, "▶ Выставить всё")
             assert answer.show_alert, answer
+            assert answer.text is not None, answer
             assert "⏭" in answer.text and "вместо добора" in answer.text.lower(), answer.text
             s = await engine_state(app, chat)
             assert s.turn.draws == 0 and hand_kinds(s, seat) == ["K", "R", "SK"]  # no draw
@@ -151,6 +152,7 @@ async def test_place_all_and_the_hint_offer_the_priority_tile_when_nothing_fits(
             await rig(app, chat, {seat: ["R", "K", "SK"]}, dice=(3,), tweak=spent)
             answer = await chat.press(mover, table, "▶ Выставить всё")
             assert answer.show_alert, answer
+            assert answer.text is not None, answer
             assert "⏭" in answer.text and "Закончить ход" in answer.text, answer.text
 
 
@@ -168,6 +170,7 @@ async def test_draw_takes_one_tile_at_a_time_while_a_priority_tile_could_be_play
             await refresh(app, tg, chat, table, mover, "📥 Взять из кассы")
             answer = await chat.press(mover, table, "📥 Взять из кассы")
             assert not answer.show_alert, answer
+            assert answer.text is not None, answer
             assert "⏭" in answer.text and "Вы взяли: 🟩" in answer.text, answer.text
             s = await engine_state(app, chat)
             assert s.turn.draws == 1 and s.phase == Phase.PLACING
@@ -206,6 +209,7 @@ async def test_the_universal_is_spent_only_when_the_player_chooses_it(
             await wait_button(chat, table, "⏭ Пропуск хода")
             answer = await chat.press(mover, table, "⏭ Пропуск хода")
             assert answer.show_alert, answer
+            assert answer.text is not None, answer
             assert "✨ Универсальной…" in answer.text, answer.text
             s = await engine_state(app, chat)
             assert s.current == seat and "U" in hand_kinds(s, seat)  # nothing was spent
@@ -268,6 +272,7 @@ async def test_first_move_refusals_are_the_same_wherever_the_holder_sits(
                 await rig(app, chat, hands, seat=holder, phase=Phase.FIRST_MOVE)
                 declare = await press_code(chat, middle, table, "fmd")
                 passing = await press_code(chat, middle, table, "fmp")
+                assert declare.text is not None and passing.text is not None, (declare, passing)
                 answers[holder] = (declare.text, passing.text)
                 assert declare.show_alert, declare
             assert answers[2] == answers[0], answers
@@ -289,11 +294,13 @@ async def test_the_track_menu_offers_only_usable_choices_and_names_a_missing_til
             await refresh(app, tg, chat, table, mover, "▶ Дорожка 2")
             answer = await chat.press(mover, table, "▶ Дорожка 2")
             assert answer.show_alert, answer
+            assert answer.text is not None, answer
             assert "🟧 оранжевая или ⬜ белая" in answer.text, answer.text
             answer = await chat.press(mover, table, "⋯ 2")
             await wait_button(chat, table, "Цветную 🟧")
             answer = await chat.press(mover, table, "Цветную 🟧")
             assert answer.show_alert, answer
+            assert answer.text is not None, answer
             assert "Нужна 🟧 оранжевая" in answer.text, answer.text
             # with an orange: placed; two dice allow one tile, so no more placing is offered
             await rig(app, chat, {seat: ["O", "Y", "R"]}, dice=(2, 5))

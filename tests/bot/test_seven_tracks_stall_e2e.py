@@ -4,6 +4,8 @@ table says so in one line; a dead position ends the round at once."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.app import App
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
@@ -15,7 +17,7 @@ from tests.games.seven_tracks.builder import build
 AUTO = "выставить нечего, взять из кассы нельзя — ход закончен автоматически"
 
 
-async def rig(app: App, chat: Chat, hands: dict[int, list[str]], **kw: object) -> State:
+async def rig(app: App, chat: Chat, hands: dict[int, list[str]], **kw: Any) -> State:
     """Replace the running game's position (same players, seat to move and turn) by one
     built from `hands` (seat -> kinds) with an empty bank; return it."""
     rec = await record(app, chat)
@@ -26,7 +28,7 @@ async def rig(app: App, chat: Chat, hands: dict[int, list[str]], **kw: object) -
         hands=hands,
         bank_size=0,
         options=now.options.model_dump(),  # the lobby's length
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
     s = s.model_copy(
         update={

@@ -100,7 +100,8 @@ async def test_a_day_long_turn_pings_reminds_and_times_out_across_restarts(
             await chat.wait_for(lambda: ping.deleted, timeout=5)
             rec = await record(app, chat)
             assert rec.reminder_turn == turn and rec.status == RecordStatus.PLAYING
-            assert rec.deadline is not None and abs(rec.deadline - rec.turn_deadline) < 1  # type: ignore[operator]
+            assert rec.deadline is not None and rec.turn_deadline is not None
+            assert abs(rec.deadline - rec.turn_deadline) < 1
             await tg.settle(quiet=0.5)
             assert len(pings_of(chat, mover, "ещё ждёт")) == 1  # once
 

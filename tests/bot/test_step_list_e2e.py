@@ -57,13 +57,13 @@ async def test_the_hot_record_stays_small_and_the_game_still_replays(kind: str) 
 async def test_an_older_record_with_its_steps_inside_moves_them_out_at_its_next_put(
     kind: str,
 ) -> None:
-    if kind == "redis" and not REDIS_URL:
-        pytest.skip("TEST_REDIS_URL is not set")
-    store: MemoryStore | RedisStore = (
-        RedisStore(REDIS_URL, prefix=f"test-steps-{random.random()}", ttl_seconds=600)
-        if kind == "redis"
-        else MemoryStore()
-    )
+    store: MemoryStore | RedisStore
+    if kind == "redis":
+        if not REDIS_URL:
+            pytest.skip("TEST_REDIS_URL is not set")
+        store = RedisStore(REDIS_URL, prefix=f"test-steps-{random.random()}", ttl_seconds=600)
+    else:
+        store = MemoryStore()
     old = GameRecord(chat_id=-7, uid="g1", game_id="sea_cross", creator=1, steps=["~n{}", "a"])
     saved = await store.put(old, 0)
     assert saved.steps == [] and saved.steps_stored == 2

@@ -14,7 +14,7 @@ import pytest
 
 from fake_telegram import FakeTelegram
 from fake_telegram.server import ApiCall
-from tests.bot.e2e import open_lobby, running, settings_for, start_game
+from tests.bot.e2e import open_lobby, running, settings_for, shows, start_game
 
 
 @pytest.fixture
@@ -46,8 +46,8 @@ async def test_presses_together_in_a_lobby_send_no_edit_that_changes_nothing(
             )
         )
         for chat, lobby in zip(chats, lobbies, strict=True):
-            await chat.wait_for(lambda lobby=lobby: "Глеб" in lobby.content, timeout=10)
-            await chat.wait_for(lambda lobby=lobby: "Вера" in lobby.content, timeout=10)
+            await chat.wait_for(shows(lobby, "Глеб"), timeout=10)
+            await chat.wait_for(shows(lobby, "Вера"), timeout=10)
         await tg.settle(quiet=0.3)
         edits = tg.server.calls_of("editMessageText")
         assert edits, "the lobbies were edited"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramRetryAfter
@@ -41,14 +43,14 @@ async def incoming(bot: Bot, chat: Chat, user: User, text: str = "/rules") -> Me
     return message
 
 
-async def reply(bot: Bot, chat_id: int, to: Message, text: str, **kw: object) -> Message:
+async def reply(bot: Bot, chat_id: int, to: Message, text: str, **kw: Any) -> Message:
     assert to.from_user is not None and to.ephemeral_message_id is not None
     return await bot.send_message(
         chat_id,
         text,
         ephemeral_message_parameters=EphemeralMessageParameters(receiver_user_id=to.from_user.id),
         reply_parameters=ReplyParameters(ephemeral_message_id=to.ephemeral_message_id),
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
 
 

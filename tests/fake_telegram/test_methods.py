@@ -232,8 +232,9 @@ async def test_private_chats_need_start(tg: FakeTelegram, bot: Bot) -> None:
         await bot.send_message(boris.id, "Ваши фишки")
     private = await tg.start_private(boris)
     await bot.send_message(boris.id, "Ваши фишки")
-    assert private.last_message() is not None
-    assert private.last_message().text == "Ваши фишки"  # type: ignore[union-attr]
+    last = private.last_message()
+    assert last is not None
+    assert last.text == "Ваши фишки"
     tg.block(boris)
     with pytest.raises(TelegramForbiddenError, match="blocked by the user"):
         await bot.send_message(boris.id, "ещё")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 from aiogram import Bot
 
 from fake_telegram import CallbackNotAnswered, FakeTelegram
+from fake_telegram.server import StoredMessage
 
 from .echo_bot import EchoState, make_echo_dispatcher, png
 
@@ -28,7 +30,8 @@ async def test_commands_reach_the_bot_with_entities(tg: FakeTelegram, bot: Bot) 
         # a command addressed to another bot is not ours: aiogram's Command filter skips it
         await chat.send(anna, "/echo@other_bot чужое")
         await tg.settle()
-        assert chat.last_message().text == "адресно"  # type: ignore[union-attr]
+        last = chat.last_message()
+        assert last is not None and last.text == "адресно"
 
 
 async def test_lobby_photo_buttons_and_edits(tg: FakeTelegram, bot: Bot) -> None:
@@ -168,6 +171,10 @@ async def test_hostile_updates_are_well_formed(tg: FakeTelegram, bot: Bot) -> No
         assert update.old_chat_member.status == "administrator"
 
 
+def text_is(text: str) -> Callable[[StoredMessage], bool]:
+    return lambda m: m.text == text
+
+
 async def test_polling_restart_keeps_unconfirmed_updates(tg: FakeTelegram) -> None:
     anna = tg.user(1, "Аня")
     chat = tg.group()
@@ -176,6 +183,6 @@ async def test_polling_restart_keeps_unconfirmed_updates(tg: FakeTelegram) -> No
         bot = tg.make_bot()
         async with tg.polling(make_echo_dispatcher(EchoState()), bot):
             await chat.send(anna, f"/echo {text}")
-            await chat.wait_message(lambda m, text=text: m.text == text, after=0)  # type: ignore[misc]
+            await chat.wait_message(text_is(text), after=0)
     assert [m.text for m in chat.bot_messages] == ["до запуска", "первый", "второй"]
     await asyncio.sleep(0)

@@ -176,6 +176,7 @@ def test_first_legal_and_a_batch_agree_with_legal_actions_and_apply(game_id: str
     import games
 
     g = games.get(game_id)
+    assert isinstance(g, RulesEngine)  # these four share the base engine's batch
     rng = random.Random(1)
     for s in _random_states(game_id, 25):
         before = s.model_dump_json()

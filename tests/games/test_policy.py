@@ -5,6 +5,7 @@ never a legal action."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -27,7 +28,7 @@ _hypnosia: Policy[Any, Any] = HYPNOSIA_NOVICE
 class Bad:
     name = "bad"
 
-    def choose(self, view: object, legal: list[str], rng: random.Random) -> str:
+    def choose(self, view: object, legal: Sequence[str], rng: random.Random) -> str:
         return "not legal"
 
 
@@ -35,7 +36,8 @@ def test_choose_for_checks_the_choice() -> None:
     with pytest.raises(ValueError, match="not legal"):
         choose_for(Bad(), None, ["a"], random.Random(0))
     with pytest.raises(ValueError, match="no legal action"):
-        choose_for(Bad(), None, [], random.Random(0))
+        no_actions: list[str] = []
+        choose_for(Bad(), None, no_actions, random.Random(0))
 
 
 def test_view_rng_depends_on_the_view_and_the_purpose_only() -> None:

@@ -52,8 +52,9 @@ def test_deciders_and_their_legal_actions_agree_with_to_act(game_id: str) -> Non
                 assert deciders == [] and game.to_act(s) is None
                 break
             assert deciders and set(deciders) <= set(players)
-            assert game.to_act(s) in deciders
-            assert game.legal_actions(s) == game.legal_actions_for(s, game.to_act(s))
+            actor = game.to_act(s)
+            assert actor is not None and actor in deciders
+            assert game.legal_actions(s) == game.legal_actions_for(s, actor)
             for p in players:
                 if p not in deciders:
                     assert game.legal_actions_for(s, p) == []

@@ -21,5 +21,21 @@ def px(im: Image.Image, xy: tuple[float, float]) -> tuple[int, int, int]:
     return (int(p[0]), int(p[1]), int(p[2]))
 
 
+def grey(im: Image.Image, xy: tuple[int, int]) -> float:
+    """The value of a pixel of a one-band ("L") picture."""
+    p = im.getpixel(xy)
+    assert isinstance(p, int | float)
+    return p
+
+
+def rgb_colours(im: Image.Image) -> list[tuple[int, int, int]]:
+    """The colours of an RGB picture (`getcolors`), each once; none when over 65536."""
+    found: list[tuple[int, int, int]] = []
+    for _, c in im.getcolors(1 << 16) or []:
+        assert isinstance(c, tuple)
+        found.append((int(c[0]), int(c[1]), int(c[2])))
+    return found
+
+
 def near(a: tuple[int, int, int], b: tuple[int, int, int], tol: int = 14) -> bool:
     return all(abs(x - y) <= tol for x, y in zip(a, b, strict=True))

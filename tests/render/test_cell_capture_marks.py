@@ -17,7 +17,7 @@ from render.cell_capture import (
     owner_marks,
     render,
 )
-from tests.render.pixels import decode, near
+from tests.render.pixels import decode, near, px, rgb_colours
 
 PIDS = [101, 102, 103]
 NAMES = {101: "Аня", 102: "Боря", 103: "Вика"}
@@ -45,7 +45,7 @@ def test_captured_cells_carry_the_owners_letter() -> None:
     im = decode(render(v, NAMES))
     other = decode(render(v, {**NAMES, 101: "Яна"}))
     for name in ("D2", "C3"):  # Аня's earlier path and Боря's last one
-        colours = {c for _, c in (corner_crop(im, v, name).getcolors(1 << 16) or [])}
+        colours = set(rgb_colours(corner_crop(im, v, name)))
         assert any(near(c, (255, 255, 255), 30) for c in colours), name  # a white letter
     # Аня's cells change with her letter (А → Я); Боря's do not
     assert corner_crop(im, v, "D2").tobytes() != corner_crop(other, v, "D2").tobytes()
@@ -54,7 +54,7 @@ def test_captured_cells_carry_the_owners_letter() -> None:
     cell = parse_cell("D2", v.size)
     assert cell is not None
     x0, _, _, y1 = cell_box(v.size, *divmod(cell, v.size))
-    assert near(im.getpixel((x0 + 12, y1 - 12)), PLAYER_RGB["red"])  # type: ignore[arg-type]
+    assert near(px(im, (x0 + 12, y1 - 12)), PLAYER_RGB["red"])
 
 
 def test_owner_marks_differ_when_first_letters_clash() -> None:
@@ -69,6 +69,6 @@ def test_the_key_under_the_players_shows_a_sample_path() -> None:
     v = GAME.view(two_captures(), None)
     im = decode(render(v, NAMES))
     band = im.crop((PAD, im.height - PAD - KEY_ROW, im.width // 3, im.height - PAD))
-    colours = [c for _, c in (band.getcolors(1 << 16) or [])]
+    colours = rgb_colours(band)
     assert any(near(c, KEY_RGB, 12) for c in colours)  # the sample cells
     assert any(near(c, (255, 255, 255), 20) for c in colours)  # letter, numbers, dots

@@ -13,8 +13,6 @@ from render import cell_capture, common
 from render.cell_capture import (
     CENTRE_RGB,
     FREE_RGB,
-    HIGHLIGHT,
-    INK,
     PLAYER_RGB,
     WIDTH,
     cell_box,
@@ -22,7 +20,8 @@ from render.cell_capture import (
     image_size,
     render,
 )
-from tests.render.pixels import MAX_BYTES, decode, near, px
+from render.common import HIGHLIGHT, INK
+from tests.render.pixels import MAX_BYTES, decode, near, px, rgb_colours
 
 PIDS = [101, 102, 103, 104, 105, 106]
 NAMES = {101: "Аня", 102: "Боря", 103: "Вика", 104: "Григорий Константинопольский-Задунайский",
@@ -126,7 +125,7 @@ def test_numbers_drawn_in_capture_order() -> None:
     for name in ("C2", "C1"):
         x0, y0, x1, y1 = cell_box(v.size, *rc(v, name))
         crop = im.crop((x0 + 20, y0 + 20, x1 - 20, y1 - 20))
-        colours = {c for _, c in (crop.getcolors(1 << 16) or [])}
+        colours = set(rgb_colours(crop))
         assert any(near(c, (255, 255, 255), 20) for c in colours)  # white digits on red
     # "1" and "2" differ: the two cells' centres look different.
     c1 = im.crop(cell_box(v.size, *rc(v, "C2")))
@@ -158,7 +157,7 @@ def test_draft_is_hatched() -> None:
     im = decode(render(v, NAMES))
     x0, y0, _, _ = cell_box(v.size, *rc(v, "D3"))
     crop = im.crop((x0 + 6, y0 + 6, x0 + 30, y0 + 30))
-    colours = [c for _, c in (crop.getcolors(1 << 16) or [])]
+    colours = rgb_colours(crop)
     red = PLAYER_RGB["red"]
     assert not any(near(c, FREE_RGB, 6) for c in colours)
     assert len(set(colours)) >= 2  # stripes on a tint
@@ -177,7 +176,7 @@ def test_legend_highlights_player_to_act() -> None:
     h = im.height
     # The legend's first entry (this round's first player) sits on a yellow band.
     band = im.crop((24, h - 140, 480, h - 20))
-    colours = [c for _, c in (band.getcolors(1 << 16) or [])]
+    colours = rgb_colours(band)
     assert any(near(c, HIGHLIGHT, 20) for c in colours)
     assert any(near(c, PLAYER_RGB["blue"], 20) for c in colours)  # seat 1 is blue
 

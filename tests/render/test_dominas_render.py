@@ -128,7 +128,8 @@ def test_warm_up_leaves_nothing_supersampled_for_a_new_state() -> None:
         dominas._chip_sprite,
     )
     misses = [c.cache_info().misses for c in caches]
-    for n, options in ((2, None), (5, None), (8, {"mode": "teams"})):
+    teams: dict[str, object] = {"mode": "teams"}
+    for n, options in ((2, None), (5, None), (8, teams)):
         for steps in (1, 9, 40, 10_000):
             render(GAME.view(play(n, n + steps, steps, options), None), NAMES)
     assert [c.cache_info().misses for c in caches] == misses

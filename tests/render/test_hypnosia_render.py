@@ -28,7 +28,7 @@ from render.hypnosia import (
     start_xy,
 )
 from tests.render import pixels
-from tests.render.pixels import MAX_BYTES, decode, px
+from tests.render.pixels import MAX_BYTES, decode, grey, px
 
 
 def near(a: tuple[int, int, int], b: tuple[int, int, int], tol: int = 16) -> bool:
@@ -237,11 +237,7 @@ def number_height(im: Image.Image, cell: str, half: float = HALF) -> int:
     k = int(cell.split(".")[0])
     dx, dy = round(half) - 8, min(30, round(3.14159 * RADIUS[k] / RING_SIZES[k]) - 8)
     box = im.crop((round(x) - dx, round(y) - dy, round(x) + dx, round(y) + dy)).convert("L")
-    rows = [
-        j
-        for j in range(box.height)
-        if any(box.getpixel((i, j)) < 170 for i in range(box.width))  # type: ignore[operator]
-    ]
+    rows = [j for j in range(box.height) if any(grey(box, (i, j)) < 170 for i in range(box.width))]
     return rows[-1] - rows[0] + 1 if rows else 0
 
 

@@ -7,6 +7,7 @@ import math
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -51,9 +52,9 @@ def off_centre(track: int, slot: int) -> tuple[float, float]:
     return x + TILE_R * 0.45, y + TILE_R * 0.45
 
 
-def base(**kw: object) -> View:
+def base(**kw: Any) -> View:
     kw.setdefault("players", [(A, 0, 12), (A, 5, 9), (A, 17, 4)])
-    return make_view(**kw)  # type: ignore[arg-type]
+    return make_view(**kw)
 
 
 # ---------------------------------------------------------------- the file itself

@@ -5,7 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cell_capture_helpers import (
+
+from games.cell_capture import GAME, Phase, State
+from games.cell_capture.engine import allowed_numbers, anchors, feasible, phase, used_numbers
+from games.cell_capture.model import CENTRE, FREE
+from games.protocol import IllegalAction
+from tests.games.cell_capture.cell_capture_helpers import (
     BACK,
     CANCEL,
     CONFIRM,
@@ -27,11 +32,6 @@ from cell_capture_helpers import (
     position,
     step,
 )
-
-from games.cell_capture import GAME, Phase, State
-from games.cell_capture.engine import allowed_numbers, anchors, feasible, phase, used_numbers
-from games.cell_capture.model import CENTRE, FREE
-from games.protocol import IllegalAction
 from tests.games.spec import missing_examples
 
 ANYA, BORYA, VIKA = 0, 1, 2

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
-from cell_capture_helpers import CANCEL, CONFIRM, PIDS, UP, anchor, capture, k, new_game, play, step
-
 import games
 from games.cell_capture import GAME, Action, ActionType, Direction, State, View
 from games.cell_capture.model import parse_cell
+from tests.games.cell_capture.cell_capture_helpers import (
+    CANCEL,
+    CONFIRM,
+    PIDS,
+    UP,
+    anchor,
+    capture,
+    k,
+    new_game,
+    play,
+    step,
+)
 
 
 def test_registry_and_attributes() -> None:

@@ -5,7 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cell_capture_helpers import (
+
+from games.cell_capture import GAME, Action, ActionType, State
+from games.cell_capture.engine import allowed_numbers, anchors, feasible, next_order, scores
+from games.cell_capture.model import CENTRE, COLOURS
+from games.protocol import IllegalAction
+from tests.games.cell_capture.cell_capture_helpers import (
     BACK,
     CANCEL,
     CONFIRM,
@@ -26,11 +31,6 @@ from cell_capture_helpers import (
     position,
     step,
 )
-
-from games.cell_capture import GAME, Action, ActionType, State
-from games.cell_capture.engine import allowed_numbers, anchors, feasible, next_order, scores
-from games.cell_capture.model import CENTRE, COLOURS
-from games.protocol import IllegalAction
 from tests.games.spec import missing_rules
 
 

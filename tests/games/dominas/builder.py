@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import pytest
 
@@ -104,10 +105,10 @@ def arrange(
 
 
 def build(
-    *, n: int = 2, mode: str = "solo", options: dict[str, object] | None = None, **kw: object
+    *, n: int = 2, mode: str = "solo", options: dict[str, object] | None = None, **kw: Any
 ) -> State:
     s = GAME.new(PLAYERS[:n], seed=1, options={"mode": mode, **(options or {})})
-    return arrange(s, **kw)  # type: ignore[arg-type]
+    return arrange(s, **kw)
 
 
 def parent_for(fourth: str, used: Iterable[str]) -> tuple[str, int]:

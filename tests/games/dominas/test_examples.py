@@ -5,9 +5,11 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from games.dominas import GAME, BonusKind, Phase, State
 from games.dominas.tiles import COLOURS, NAMED, REGULAR, SYMBOLS, pips
+from games.protocol import Event
 
 from ..spec import missing_examples
 from .builder import (
@@ -120,7 +122,7 @@ def test_e7_no_run_before_the_sixth_tile_r14() -> None:
         assert not of_type(ev, "skipped")
 
 
-def run_events(three: list[str], fourth: str, n: int = 2) -> tuple[State, list]:  # type: ignore[type-arg]
+def run_events(three: list[str], fourth: str, n: int = 2) -> tuple[State, list[Event]]:
     s = run_position(three, fourth, n=n)
     return act(s, P(fourth, C))
 
@@ -196,12 +198,12 @@ def test_e13_tridevyatoe_tsarstvo_r20() -> None:
     assert s.hands[0] == ["М2"] and s.current == 1
 
 
-def kolobok_position(hand: list[str], **kw: object) -> State:
+def kolobok_position(hand: list[str], **kw: Any) -> State:
     s = build(
         moves=[*TO_CENTRE_3, ("О1", C, 0)],
         hands={0: hand, 1: ["М10", "М12"]},
         bazaar=["З8", "З9"],
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
     assert s.figure[-1].side == 2 and needs(s) == [("T", 0), ("R", 0)]
     return s
@@ -274,12 +276,12 @@ def test_e16_draw_until_playable_r11() -> None:
 NO_SIX = ["О1", "О2", "О3", "О4", "М1", "М2", "М4", "З2", "З3", "З4", "В2", "В3", "В4", "М5"]
 
 
-def fish_position(counts: list[int], *, n: int, mode: str, **kw: object) -> State:
+def fish_position(counts: list[int], *, n: int, mode: str, **kw: Any) -> State:
     """Seat 0 places З21 (the centre then needs 6) keeping counts[0]; nobody has a 6."""
     pool = iter(NO_SIX)
     hands = {x: [next(pool) for _ in range(c)] for x, c in enumerate(counts)}
     hands[0] = ["З21", *hands[0]]
-    return build(n=n, mode=mode, moves=TO_ENTRY_5, hands=hands, **kw)  # type: ignore[arg-type]
+    return build(n=n, mode=mode, moves=TO_ENTRY_5, hands=hands, **kw)
 
 
 def test_e17_fish_and_its_score_r24_r25() -> None:
@@ -292,7 +294,7 @@ def test_e17_fish_and_its_score_r24_r25() -> None:
     assert GAME.result(s).winners == [101, 103]
 
 
-def e18(games: int) -> tuple[State, list]:  # type: ignore[type-arg]
+def e18(games: int) -> tuple[State, list[Event]]:
     pool = iter(NO_SIX)
     hands = {x: [next(pool) for _ in range(c)] for x, c in ((0, 3), (1, 4), (3, 5))}
     hands[VIKA] = ["З21"]

@@ -25,7 +25,8 @@ def play(n: int, seed: int, options: dict[str, object] | None = None) -> list[St
 
 
 def test_numbers_stay_with_their_tiles_and_are_never_reused_in_a_game() -> None:
-    for n, seed, options in ((2, 1, None), (3, 2, None), (4, 3, {"mode": "teams"})):
+    teams: dict[str, object] = {"mode": "teams"}
+    for n, seed, options in ((2, 1, None), (3, 2, None), (4, 3, teams)):
         states = play(n, seed, options)
         assert any(s.game_no == 2 for s in states), "the match reaches game 2"
         seen: dict[tuple[int, int], dict[str, int]] = {}  # (game, seat) -> tile -> number

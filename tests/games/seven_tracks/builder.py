@@ -111,7 +111,7 @@ def restrict(s: State, left: int) -> State:
 def act(s: State, type_: ActionType, **kw: object) -> State:
     """Apply an action that must be legal (and listed by legal_actions, or by the
     legal_actions_for of the seat it names: the first-move window, R58)."""
-    a = Action(type=type_, **kw)  # type: ignore[arg-type]
+    a = Action(type=type_, **kw)
     legal = (
         GAME.legal_actions(s) if a.seat is None else GAME.legal_actions_for(s, s.players[a.seat])
     )
@@ -126,7 +126,7 @@ def refused(s: State, type_: ActionType, code: str | None = None, **kw: object) 
 
     from games import IllegalAction
 
-    a = Action(type=type_, **kw)  # type: ignore[arg-type]
+    a = Action(type=type_, **kw)
     assert a not in GAME.legal_actions(s)
     assert all(a not in GAME.legal_actions_for(s, p) for p in s.players)
     before = s.model_dump_json()

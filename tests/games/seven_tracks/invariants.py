@@ -62,13 +62,13 @@ def check(s: State, prev: State | None = None) -> None:
         assert s.status[s.current] == Status.ACTIVE, "I10 actor is ACTIVE"
         if s.phase == Phase.PRE_MOVE:
             assert s.hands[s.current], "I10 hand not empty at PRE_MOVE"
-        t = s.turn
-        assert t.draws <= opts.max_draws, "I11 draws"
-        for k, mode in t.modes.items():
+        turn = s.turn
+        assert turn.draws <= opts.max_draws, "I11 draws"
+        for k, mode in turn.modes.items():
             if mode == "single" and k != 7:
-                assert t.placements.get(k, 0) <= 1, "I11 SINGLE capacity"
-        if t.began_restricted and t.restricted:
-            assert t.placed_total <= 1, "I11 restricted placement"
+                assert turn.placements.get(k, 0) <= 1, "I11 SINGLE capacity"
+        if turn.began_restricted and turn.restricted:
+            assert turn.placed_total <= 1, "I11 restricted placement"
         active = len([x for x in s.status if x == Status.ACTIVE])
         assert 0 <= s.restricted_left <= active, "I13 restricted_left"
         assert 0 <= s.final_left <= active, "I13 final_left"

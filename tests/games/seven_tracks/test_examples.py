@@ -19,7 +19,7 @@ def legal(s: State) -> list[Action]:
 
 
 def has(s: State, type_: ActionType, **kw: object) -> bool:
-    return Action(type=type_, **kw) in legal(s)  # type: ignore[arg-type]
+    return Action(type=type_, **kw) in legal(s)
 
 
 def test_e1_one_die_white_substitution_r24_r28_r30() -> None:

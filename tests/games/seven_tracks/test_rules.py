@@ -238,7 +238,7 @@ def test_r43_restricted_turn_targets_include_track_7_on_a_double() -> None:
 
 
 def test_r33_black_anywhere_after_move_option_d10() -> None:
-    opts = {"black_anywhere_after_move": True}
+    opts: dict[str, object] = {"black_anywhere_after_move": True}
     s = roll(build(hands={0: ["R", "K", "G"]}, tracks={1: [], 2: ["O"]}, options=opts), 1, 2)
     s = act(s, T.PLACE, kind="R", track=1)
     s = act(s, T.BLOCK, kind="K", track=2)
@@ -246,7 +246,7 @@ def test_r33_black_anywhere_after_move_option_d10() -> None:
 
 
 def test_r35_allow_same_turn_unblock_option_d12() -> None:
-    opts = {"allow_same_turn_unblock": True}
+    opts: dict[str, object] = {"allow_same_turn_unblock": True}
     s = build(
         hands={0: ["W", "O"]}, tracks={6: ["B", "V", "R"]}, blocks={6: ("K", 0, 10)}, options=opts
     )
