@@ -11,8 +11,14 @@ for all five on a loaded machine. Nothing waits for them any more:
   hundreds of ms where fitting the fixed palette costs seconds. The same drawing, its
   own 256 colours; once the game is warm its pictures are the usual ones again.
 - the warm-ups run one game at a time on one daemon thread of the process that draws (the
-  render process, or the bot's own with render threads) at the lowest CPU priority, in
-  the order the games were first wanted: a chat of game A never waits for B..E.
+  render process, or the bot's own with render threads), in the order the games were
+  first wanted: a chat of game A never waits for B..E. The thread keeps the process's
+  CPU priority: it shares the GIL with the thread that draws the tables, and a niced
+  holder of the GIL is a priority inversion — on a saturated machine the scheduler gives
+  it a time slice rarely, and the pictures wait for the GIL as long. At nice 19, with
+  three busy loops on this 2-core machine, `test_render_processes.py`'s two-process test
+  took 61–62 s and once missed its 30 s wait for the first table; at the process's
+  priority 37–40 s, both runs passed.
   Nothing is warmed ahead at a restart, not even the games with a live table: the
   presses queued meanwhile arrive at once, and a warm-up running then slowed their cold
   pictures down (about 1 → 2 s in `bench/restart.py`).
@@ -41,7 +47,6 @@ log = logging.getLogger(__name__)
 
 DELAY_ENV = "NASTOLKA_TEST_WARM_UP_DELAY"
 RENDER_DELAY_ENV = "NASTOLKA_TEST_RENDER_DELAY"
-LOWEST_NICE = 19
 
 
 def renderer(game_id: str) -> Any | None:
@@ -91,11 +96,6 @@ def seconds(env: str) -> float:
         return 0.0
 
 
-def _lowest_priority() -> None:
-    with contextlib.suppress(AttributeError, OSError):  # not Linux, or not allowed
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), LOWEST_NICE)
-
-
 class Warmer:
     """The games of this process that are warm, and the thread that warms the others,
     one at a time, in the order they were first wanted."""
@@ -139,7 +139,6 @@ class Warmer:
         return self._delay if self._delay is not None else seconds(DELAY_ENV)
 
     def _run(self) -> None:
-        _lowest_priority()
         while True:
             with self._lock:
                 if not self._queue:
