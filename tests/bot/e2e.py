@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from bot.app import App
@@ -14,6 +15,16 @@ from bot.storage import GameRecord, Store
 from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
 from fake_telegram.server import FileRecord, StoredMessage
 from games.seven_tracks import State
+
+
+async def until(check: Callable[[], Awaitable[bool]], timeout: float, what: str) -> None:
+    """Wait until `check()` holds — something the bot stores, not a message (those have
+    `chat.wait_for`) — re-checked every 20 ms; fails with `what` after `timeout` seconds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not await check():
+        assert loop.time() < end, what
+        await asyncio.sleep(0.02)
 
 
 def settings_for(tg: FakeTelegram, redis_url: str | None = None, **kw: Any) -> Settings:

@@ -14,7 +14,6 @@ import contextlib
 import itertools
 import re
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import games
@@ -24,7 +23,7 @@ from bot.storage import GameRecord, RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from locales import get_translator
-from tests.bot.e2e import leave_question, record, running, settings_for
+from tests.bot.e2e import leave_question, record, running, settings_for, until
 from tests.bot.hands import hand_buttons, hand_of, wait_hand
 
 FAST: dict[str, Any] = {  # the human's turns are played by his turn timer, quickly
@@ -58,14 +57,6 @@ async def add_computers(
         await chat.wait_for(lambda: lobby.content.count(robot) == n, timeout=10)  # noqa: B023
     await chat.press(creator, lobby, contains=back)
     await chat.wait_for(lambda: f"🤖 {add}" in lobby.button_texts, timeout=10)
-
-
-async def until(check: Callable[[], Awaitable[bool]], timeout: float, what: str) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not await check():
-        assert loop.time() < end, what
-        await asyncio.sleep(0.02)
 
 
 async def finish(app: App, chat: Chat, timeout: float = 30) -> GameRecord:

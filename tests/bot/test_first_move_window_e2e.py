@@ -17,8 +17,9 @@ from tests.bot.e2e import (
     running,
     settings_for,
     start_game,
+    until,
 )
-from tests.bot.test_computers_e2e import add_computers, until
+from tests.bot.test_computers_e2e import add_computers
 from tests.games.seven_tracks.builder import build, kinds
 
 

@@ -8,15 +8,14 @@ lobby's expiry and the staleness checks all read.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 from bot.app import App
 from bot.storage import GameRecord, MemoryStore, RecordStatus, RedisStore
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
-from tests.bot.e2e import mover, open_lobby, record, running, settings_for, start_game
+from tests.bot.e2e import mover, open_lobby, record, running, settings_for, start_game, until
 
 MINUTE = 60.0
 
@@ -24,15 +23,6 @@ MINUTE = 60.0
 def shift(app: App, seconds: float) -> None:
     """The bot's clock runs `seconds` ahead of the wall clock from now on."""
     app.service.clock = lambda: time.time() + seconds
-
-
-async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> None:
-    """Wait until `check()` holds (re-checked every 50 ms), at most `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while not await check():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"not within {timeout}s")
-        await asyncio.sleep(0.05)
 
 
 async def status_of(app: App, chat: Chat) -> GameRecord | None:
@@ -75,7 +65,7 @@ async def test_an_untouched_lobby_expires_and_the_chat_may_new_at_once(
                 when = await deadline_of(app, chat)
                 return when is not None and when > time.time() + 45 * MINUTE
 
-            await eventually(moved_on)
+            await until(moved_on, 10, "the game did not move on")
             assert lobby.buttons and not lobby_expired_text(lobby.content)
             rec = await record(app, chat)
             assert rec.status == RecordStatus.LOBBY
@@ -241,7 +231,7 @@ async def test_a_timerless_game_is_abandoned_after_a_day_and_a_press_keeps_it_al
             async def touched() -> bool:
                 return (await record(app, chat)).active_at != before
 
-            await eventually(touched)
+            await until(touched, 10, "not touched")
             answer = await chat.press(vika, confirm, contains="Да, завершить")
             assert answer.text is not None, answer
             assert answer.show_alert and "ещё 24 часа" in answer.text
@@ -308,8 +298,8 @@ async def test_nothing_stays_in_memory_for_chats_with_nothing_in_progress(
                 return not per_chat_state(app)
 
             try:
-                await eventually(empty, timeout=10)
-            except TimeoutError:
+                await until(empty, 10, "the per-chat state is not empty")
+            except AssertionError:
                 raise AssertionError(per_chat_state(app)) from None
             for chat, _user in chats:
                 rec = await status_of(app, chat)

@@ -22,8 +22,8 @@ from bot.service.computers import in_play
 from bot.storage import GameRecord, RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
-from tests.bot.e2e import leave_question, record, running, settings_for
-from tests.bot.test_computers_e2e import finish, until
+from tests.bot.e2e import leave_question, record, running, settings_for, until
+from tests.bot.test_computers_e2e import finish
 from tests.bot.test_memory_e2e import recorded
 
 TIMERS: dict[str, Any] = {  # the humans' turns are played by their turn timer, quickly
