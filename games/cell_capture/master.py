@@ -2,9 +2,11 @@
 
 Nothing is hidden and nothing is left to chance, so one sample is the real position and
 one rollout per candidate suffices (`iterations=1`); the budget goes into depth
-instead: each candidate number or anchor is played on by «опытный» for every seat for
-about two rounds and scored by cells against the best opponent. The steps of a path are
-left to «опытный» (`trivial`): with the anchor chosen they matter least.
+instead: each candidate number or anchor is played on by «опытный» for every seat to the
+end of the game (a horizon of 400 actions; a 7×7 game has about 110) and scored by the
+place it ends in (cells against the best opponent if the guard cuts a rollout short).
+The steps of a path are left to «опытный» (`trivial`): with the anchor chosen they
+matter least.
 
 Example:
     >>> import random
@@ -54,7 +56,7 @@ MASTER = Master(
     evaluate=evaluate,
     rollout=EXPERIENCED,
     fallback=EXPERIENCED,
-    horizon=70,
+    horizon=400,
     iterations=1,
     prune=_prune,
     trivial=_trivial,
