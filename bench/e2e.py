@@ -19,6 +19,10 @@ between taps. After a warm-up the latencies are recorded from the server's side:
   only if nothing newer was pressed meanwhile, so this is per picture shown);
   `editMessageMedia` and `editMessageCaption` calls per second.
 
+`--variants computers` is the bot with computer players at every other table (a «мастер»
+and an «опытный» seated by the creator, one more human), beside `bot` in the same run:
+do the computers' searches delay the humans' answers?
+
 The baseline is `bench/echo_bot.py` (answers, edits a caption) driven the same way in the
 same run. RSS is the bot process's VmRSS; Redis bytes per game are `MEMORY USAGE` of
 the game keys.
