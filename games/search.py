@@ -27,6 +27,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -81,25 +82,25 @@ class Master:
     trivial: Callable[[Any, Sequence[Any]], bool] | None = None
     margin: float = 0.0
     name: str = "master"
+    # cheaper rollouts, for a game whose `apply` copies the whole state at every step:
+    # `perform(state, action)` plays an action on the search's own copy in place, after
+    # `clone(sample)` made that copy for a candidate (without `clone`, the candidate's
+    # own `apply` makes it); `rollout_view(state, player)` is what the rollout policy
+    # reads (default `game.view`: a lighter one may leave out what it never reads)
+    perform: Callable[[Any, Any], None] | None = None
+    clone: Callable[[Any], Any] | None = None
+    rollout_view: Callable[[Any, int], Any] | None = None
 
     def with_budget(
         self, budget: float, iterations: int | None = None, horizon: int | None = None
     ) -> Master:
         """A copy with another CPU budget (and iteration cap, rollout length): tests use
         a tiny one."""
-        return Master(
-            game=self.game,
-            sample=self.sample,
-            evaluate=self.evaluate,
-            rollout=self.rollout,
-            fallback=self.fallback,
-            horizon=self.horizon if horizon is None else horizon,
-            iterations=self.iterations if iterations is None else iterations,
+        return dataclasses.replace(
+            self,
             budget=budget,
-            prune=self.prune,
-            trivial=self.trivial,
-            margin=self.margin,
-            name=self.name,
+            iterations=self.iterations if iterations is None else iterations,
+            horizon=self.horizon if horizon is None else horizon,
         )
 
     def choose(self, view: BaseModel, legal: Sequence[Any], rng: random.Random) -> Any:
@@ -120,7 +121,7 @@ class Master:
             seat = base.players.index(self.game.to_act(base))
             roll_seed = rng.getrandbits(32)
             for i, action in enumerate(candidates):
-                state, _ = self.game.apply(base, action)
+                state = self._first(base, action)
                 state = self._rollout(state, random.Random(roll_seed), deadline)
                 totals[i] += self.evaluate(state, seat)
                 counts[i] += 1
@@ -137,6 +138,15 @@ class Master:
             return default
         return candidates[means.index(best)]
 
+    def _first(self, base: Any, action: Any) -> Any:
+        """The candidate `action` played on a copy of the sample `base`."""
+        if self.perform is not None and self.clone is not None:
+            state = self.clone(base)
+            self.perform(state, action)
+            return state
+        state, _ = self.game.apply(base, action)
+        return state
+
     def _rollout(self, state: Any, rng: random.Random, deadline: float) -> Any:
         game = self.game
         for _ in range(self.horizon):
@@ -149,8 +159,12 @@ class Master:
             if len(legal) == 1:
                 action = legal[0]
             else:
-                action = self.rollout.choose(game.view(state, player), legal, rng)
-            state, _ = game.apply(state, action)
+                seen = self.rollout_view or game.view
+                action = self.rollout.choose(seen(state, player), legal, rng)
+            if self.perform is not None:
+                self.perform(state, action)  # the search's own copy (`_first`)
+            else:
+                state, _ = game.apply(state, action)
         return state
 
 

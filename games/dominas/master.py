@@ -8,12 +8,12 @@ fewer the better: a game is won by the first empty hand and scored by the tiles 
 and the match totals. A placement must look better by `margin` (about one tile) to
 overturn «опытный»'s choice: a few samples are noisy.
 
-`DominasMaster` makes the steps cheaper than `Master`'s `apply` (which deep-copies the
-whole match at every step): one copy of the sample per candidate, the rollout's actions
-performed on it in place, and the rollout policies handed only the part of the view they
-read (`_light_view`). The decisions are those of `Master` for the same iterations;
-three times as many iterations fit in the budget, and most searches now end at the
-iteration cap, not the CPU guard (docs/players.md).
+Its steps are cheaper than `apply`'s (which deep-copies the whole match at every step):
+`Master`'s `clone`/`perform` hooks make one copy of the sample per candidate and play
+the rollout's actions on it in place, and `rollout_view` hands the rollout policies only
+the part of the view they read (`_light_view`). The decisions are those of `apply`'s
+steps for the same iterations; three times as many iterations fit in the budget, and
+most searches now end at the iteration cap, not the CPU guard (docs/players.md).
 
 Example:
     >>> import random
@@ -28,9 +28,6 @@ Example:
 
 from __future__ import annotations
 
-import dataclasses
-import random
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,7 +35,6 @@ from games.dominas.determinize import sample
 from games.dominas.engine import GAME, _perform, side_tiles, totals
 from games.dominas.model import Action, ActionType, State, View
 from games.dominas.policies import EXPERIENCED
-from games.policy import Policy
 from games.search import Master, place_value
 
 
@@ -107,83 +103,15 @@ def _light_view(s: State, seat: int) -> View:
     return View.model_construct(**fields)
 
 
-@dataclasses.dataclass
-class DominasMaster(Master):
-    """`Master` with cheaper steps: one copy per candidate, then the rollout's actions are
-    performed in place (the engine's `apply` deep-copies the whole match at every step).
-    `others`, when set, plays the other seats in the rollouts (`rollout` plays the
-    searcher's; tried with «новичок»: no better, docs/players.md)."""
-
-    others: Policy[Any, Any] | None = None
-
-    def with_budget(
-        self, budget: float, iterations: int | None = None, horizon: int | None = None
-    ) -> DominasMaster:
-        return dataclasses.replace(
-            self,
-            budget=budget,
-            iterations=self.iterations if iterations is None else iterations,
-            horizon=self.horizon if horizon is None else horizon,
-        )
-
-    def choose(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
-        deadline = time.process_time() + self.budget
-        default = self.fallback.choose(view, legal, rng)
-        if len(legal) == 1:
-            return default
-        candidates = list(self.prune(view, legal) if self.prune is not None else legal)
-        if default not in candidates:
-            candidates.insert(0, default)
-        if len(candidates) == 1:
-            return default
-        totals_ = [0.0] * len(candidates)
-        counts = [0] * len(candidates)
-        out_of_time = False
-        for _ in range(self.iterations):
-            base = self.sample(view, rng)
-            seat = base.current
-            roll_seed = rng.getrandbits(32)
-            for i, action in enumerate(candidates):
-                state = _clone(base)
-                _perform(state, action, [])
-                self._play(state, seat, random.Random(roll_seed), deadline)
-                totals_[i] += self.evaluate(state, seat)
-                counts[i] += 1
-                if time.process_time() > deadline:
-                    out_of_time = True
-                    break
-            if out_of_time:
-                break
-        if min(counts) == 0:
-            return default
-        means = [t / c for t, c in zip(totals_, counts, strict=True)]
-        best = max(means)
-        if means[candidates.index(default)] >= best - self.margin - 1e-9:
-            return default
-        return candidates[means.index(best)]
-
-    def _play(self, s: State, seat: int, rng: random.Random, deadline: float) -> None:
-        """The rollout, in place: `self.rollout` for the searcher, `self.others` (or the
-        same) for every other seat."""
-        events: list[Any] = []
-        others = self.others or self.rollout
-        for _ in range(self.horizon):
-            player = GAME.to_act(s)
-            if player is None or time.process_time() > deadline:
-                break
-            legal = GAME.legal_actions(s)
-            if not legal:
-                break
-            if len(legal) == 1:
-                action = legal[0]
-            else:
-                who = self.rollout if s.current == seat else others
-                action = who.choose(_light_view(s, s.current), legal, rng)
-            _perform(s, action, events)
-            events.clear()
+def _perform_in_place(s: State, action: Action) -> None:
+    _perform(s, action, [])
 
 
-MASTER = DominasMaster(
+def _rollout_view(s: State, player: int) -> View:
+    return _light_view(s, s.players.index(player))
+
+
+MASTER = Master(
     game=GAME,
     sample=sample,
     evaluate=evaluate,
@@ -193,6 +121,9 @@ MASTER = DominasMaster(
     iterations=40,
     margin=0.04,
     prune=_prune,
+    perform=_perform_in_place,  # one copy per candidate (`_clone`), its steps in place
+    clone=_clone,
+    rollout_view=_rollout_view,
 )
 
 __all__ = ["MASTER", "evaluate"]
