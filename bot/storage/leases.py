@@ -16,11 +16,18 @@ from bot.storage.base import Store, StoreUnavailable
 
 @contextlib.asynccontextmanager
 async def kept(store: Store, name: str, token: str, ttl: float) -> AsyncIterator[None]:
-    """Hold the lease `name` (taken with `token`) for as long as the block runs."""
+    """Hold the lease `name` (taken with `token`) for as long as the block runs. The
+    renewing task is told to stop and awaited, never cancelled: a store command cut off
+    half-way could leave its reply on a shared connection."""
+    done = asyncio.Event()
 
     async def renew() -> None:
         while True:
-            await asyncio.sleep(ttl / 3)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(ttl / 3):
+                    await done.wait()
+            if done.is_set():
+                return
             with contextlib.suppress(StoreUnavailable):
                 if not await store.renew(name, token, ttl):
                     return  # lost (expired in an outage): nothing more to hold
@@ -29,6 +36,7 @@ async def kept(store: Store, name: str, token: str, ttl: float) -> AsyncIterator
     try:
         yield
     finally:
-        keeper.cancel()
+        done.set()
+        await keeper
         with contextlib.suppress(StoreUnavailable):
             await store.unlock(name, token)
