@@ -37,7 +37,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from games.policy import Policy
-from games.protocol import Game
+from games.protocol import Event, Game
 
 #: the default CPU budget of one decision of «мастер», seconds (issue 14: p99 ≤ 300 ms)
 BUDGET = 0.25
@@ -83,11 +83,12 @@ class Master:
     margin: float = 0.0
     name: str = "master"
     # cheaper rollouts, for a game whose `apply` copies the whole state at every step:
-    # `perform(state, action)` plays an action on the search's own copy in place, after
+    # `perform(state, action, events)` plays an action on the search's own copy in place
+    # (the engine's own in-place step; the events are thrown away), after
     # `clone(sample)` made that copy for a candidate (without `clone`, the candidate's
     # own `apply` makes it); `rollout_view(state, player)` is what the rollout policy
     # reads (default `game.view`: a lighter one may leave out what it never reads)
-    perform: Callable[[Any, Any], None] | None = None
+    perform: Callable[[Any, Any, list[Event]], None] | None = None
     clone: Callable[[Any], Any] | None = None
     rollout_view: Callable[[Any, int], Any] | None = None
 
@@ -142,7 +143,7 @@ class Master:
         """The candidate `action` played on a copy of the sample `base`."""
         if self.perform is not None and self.clone is not None:
             state = self.clone(base)
-            self.perform(state, action)
+            self.perform(state, action, [])
             return state
         state, _ = self.game.apply(base, action)
         return state
@@ -162,7 +163,7 @@ class Master:
                 seen = self.rollout_view or game.view
                 action = self.rollout.choose(seen(state, player), legal, rng)
             if self.perform is not None:
-                self.perform(state, action)  # the search's own copy (`_first`)
+                self.perform(state, action, [])  # the search's own copy (`_first`)
             else:
                 state, _ = game.apply(state, action)
         return state

@@ -529,7 +529,6 @@ class DominasPresenter(Presenter):
                 continue
             d = e.data
             who = self._name(names, s, e.seat)
-            after = events[i + 1] if i + 1 < len(events) else None
             line: str | None = None
             if e.type == "game_started":
                 line = t("dom.ev.game_started", game=d.get("game"), name=who)
@@ -565,6 +564,7 @@ class DominasPresenter(Presenter):
             elif e.type == "passed":
                 line = t("dom.ev.passed", name=who)
             elif e.type == "timeout" and not d.get("penalty"):
+                after = events[i + 1] if i + 1 < len(events) else None
                 if after is None or after.type != "bonus_ended":  # else narrated with it
                     line = t("dom.ev.timeout_empty", name=who)  # no penalty: empty bazaar
             elif e.type == "game_over":

@@ -39,7 +39,7 @@ from pydantic import BaseModel
 from bot import idle
 from bot.decisions import Decisions, make_job, seed_for
 from bot.presenters.base import Presenter
-from bot.service.context import Answer, Context
+from bot.service.context import ACTIVE, Answer, Context
 from bot.storage import Conflict, GameRecord, RecordStatus
 from games import IllegalAction
 from games.players import decide, is_computer
@@ -366,7 +366,7 @@ class Computers:
 async def close_offers(ctx: Context, chat_id: int, rec: GameRecord | None) -> None:
     """The game is over while a seat still waited for «🤖 Заменить компьютером»: the
     offer loses its button and says how the seat was played to the end."""
-    if rec is None or rec.status in (RecordStatus.LOBBY, RecordStatus.PLAYING) or not rec.offers:
+    if rec is None or rec.status in ACTIVE or not rec.offers:
         return
     t = ctx.t(rec.language)
     offers = dict(rec.offers)

@@ -90,9 +90,10 @@ def _clone(s: State) -> State:
     )
 
 
-def _light_view(s: State, seat: int) -> View:
-    """What the rollout policies read of `seat`'s view (its hand, the figure, the phase and
-    the bonus: `games.dominas.policies`), without the rest of `GAME.view`'s copies."""
+def _light_view(s: State, player: int) -> View:
+    """What the rollout policies read of `player`'s view (his hand, the figure, the phase
+    and the bonus: `games.dominas.policies`), without the rest of `GAME.view`'s copies."""
+    seat = s.players.index(player)
     fields: dict[str, Any] = {
         "me": seat,
         "hand": s.hands[seat],
@@ -101,14 +102,6 @@ def _light_view(s: State, seat: int) -> View:
         "bonus": s.bonus,
     }
     return View.model_construct(**fields)
-
-
-def _perform_in_place(s: State, action: Action) -> None:
-    _perform(s, action, [])
-
-
-def _rollout_view(s: State, player: int) -> View:
-    return _light_view(s, s.players.index(player))
 
 
 MASTER = Master(
@@ -121,9 +114,9 @@ MASTER = Master(
     iterations=40,
     margin=0.04,
     prune=_prune,
-    perform=_perform_in_place,  # one copy per candidate (`_clone`), its steps in place
+    perform=_perform,  # one copy per candidate (`_clone`), its steps in place
     clone=_clone,
-    rollout_view=_rollout_view,
+    rollout_view=_light_view,
 )
 
 __all__ = ["MASTER", "evaluate"]

@@ -176,10 +176,6 @@ def evaluate(state: State, seat: int) -> float:
     return min(1.0, max(0.0, 0.5 + (mine - best) / 300.0))
 
 
-def _perform_in_place(s: State, action: Action) -> None:
-    _perform(s, action, [])
-
-
 NOVICE = Novice()
 EXPERIENCED = Experienced()
 MASTER = Master(
@@ -191,7 +187,7 @@ MASTER = Master(
     horizon=10,
     iterations=24,
     margin=0.01,
-    perform=_perform_in_place,  # the rollout's steps on the candidate's own copy
+    perform=_perform,  # the rollout's steps on the candidate's own copy
 )
 
 __all__ = ["EXPERIENCED", "MASTER", "NOVICE", "Experienced", "Novice", "evaluate"]
