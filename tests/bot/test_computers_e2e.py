@@ -23,7 +23,7 @@ from bot.storage import GameRecord, RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from locales import get_translator
-from tests.bot.e2e import leave_question, record, running, settings_for, until
+from tests.bot.e2e import data_of, leave_question, record, running, settings_for, until
 from tests.bot.hands import hand_buttons, hand_of, wait_hand
 
 FAST: dict[str, Any] = {  # the human's turns are played by his turn timer, quickly
@@ -355,7 +355,7 @@ async def test_a_seat_nobody_hands_to_a_computer_leaves_by_the_rules() -> None:
             await chat.wait_for(
                 lambda: "Заменить компьютером" in " ".join(question.button_texts), 10
             )
-            [offer] = [b.callback_data for row in question.buttons for b in row]
+            [offer] = data_of(question)
             app.service.clock = lambda: time.time() + 61  # a minute on
 
             async def removed() -> bool:

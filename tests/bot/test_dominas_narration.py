@@ -8,30 +8,20 @@ from collections.abc import Callable
 from bot.presenters.dominas import DominasPresenter
 from games.dominas import GAME, State
 from games.dominas.model import Phase
-from games.players import decide
 from locales import get_translator
+from tests.games.dominas.test_absent import course
 
 T = get_translator("ru")
 NAMES = {1: "Аня", 2: "Борис", 3: "Вика", 4: "Гоша"}
 
 
-def a_state(done: Callable[[State], bool], timing_out: set[int]) -> State:
-    """Play 4-player games (the seats `timing_out` always time out, the others are
-    novices) until a state is `done`."""
+def a_state(done: Callable[[State], bool], absent: bool) -> State:
+    """The first `done` state of 4-player games (seat 0 absent, if `absent`; the others
+    novices: tests/games/dominas/test_absent.py)."""
     for seed in range(50):
-        s = GAME.new(list(NAMES), seed, {"match_games": 1})
-        for step in range(5000):
+        for s in course(len(NAMES), seed, absent):
             if done(s):
                 return s
-            if GAME.is_over(s):
-                break
-            if s.current in timing_out:
-                s, _ = GAME.timeout(s)
-            else:
-                seat = GAME.to_act(s)
-                legal = GAME.legal_actions(s)
-                view = GAME.view(s, seat)
-                s, _ = GAME.apply(s, decide("dominas", "novice", view, legal, step))
     raise AssertionError("no such state")
 
 
@@ -41,20 +31,20 @@ def narrated_timeout(s: State) -> str:
 
 
 def test_r27_a_timeout_with_an_empty_bazaar_passes_the_turn_and_says_so() -> None:
-    s = a_state(lambda s: not s.bazaar and s.current == 0 and s.phase is Phase.PLAY, {0})
+    s = a_state(lambda s: not s.bazaar and s.current == 0 and s.phase is Phase.PLAY, absent=True)
     text = narrated_timeout(s)
     assert "штрафной фишки нет" in text, text
     assert "бонус" not in text, text
 
 
 def test_r27_a_timeout_in_a_bonus_ends_the_bonus_and_says_so_once() -> None:
-    text = narrated_timeout(a_state(lambda s: s.phase is Phase.BONUS, set()))
+    text = narrated_timeout(a_state(lambda s: s.phase is Phase.BONUS, absent=False))
     assert text.count("бонус окончен по времени") == 1, text
     assert "штраф" not in text, text
 
 
 def test_r27_a_timeout_with_tiles_in_the_bazaar_takes_a_penalty_tile() -> None:
-    s = a_state(lambda s: bool(s.bazaar) and s.current == 0 and s.phase is Phase.PLAY, {0})
+    s = a_state(lambda s: bool(s.bazaar) and s.current == 0 and s.phase is Phase.PLAY, absent=True)
     text = narrated_timeout(s)
     assert "штрафную фишку" in text, text
     assert "бонус" not in text, text

@@ -22,7 +22,7 @@ from bot.service.computers import in_play
 from bot.storage import GameRecord, RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
-from tests.bot.e2e import leave_question, record, running, settings_for, until
+from tests.bot.e2e import data_of, leave_question, record, running, settings_for, until
 from tests.bot.test_computers_e2e import finish
 from tests.bot.test_memory_e2e import recorded
 
@@ -137,7 +137,7 @@ async def test_nobody_presses_the_seat_is_removed_and_the_game_stays_rated() -> 
         async with running(settings_for(tg, **TIMERS)) as app:
             await start(chat, anna, boris, vika)
             question = await leave_with_offer(app, chat, vika)
-            [offer_data] = [b.callback_data for row in question.buttons for b in row]
+            [offer_data] = data_of(question)
             app.service.clock = lambda: time.time() + 61  # a minute on, nobody pressed
 
             async def removed() -> bool:
