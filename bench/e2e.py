@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,6 +89,7 @@ VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "before": ("bot", {}),
     "stats": ("bench.patched_bot", {"BENCH_STATS": "1"}),  # logging GC and stalls
     "computers": ("bot", {}),  # the bot, with computer players at half the tables
+    "unbudgeted": ("bot", {"TELEGRAM_CALLS_PER_SECOND": "0"}),  # no bot-wide send budget
 }
 #: the computer players of the tables that have them in the `computers` variant
 COMPUTERS = ("Мастер", "Опытный")
@@ -396,6 +398,7 @@ class Scenario:
     media_per_s: float = float("nan")  # editMessageMedia calls per second in the window
     caption_per_s: float = float("nan")  # editMessageCaption calls per second
     waste: Waste | None = None  # redundant edits and re-uploads (bench/waste.py)
+    calls_per_s: dict[str, float] = field(default_factory=dict)  # Bot API calls by method
 
 
 def data_of(table: StoredMessage) -> list[str | None]:
@@ -738,6 +741,8 @@ async def run_scenario(
         result.media_per_s = sum(lo <= c.time < hi for c in media) / measure
         captions = tg.server.calls_of("editMessageCaption")
         result.caption_per_s = sum(lo <= c.time < hi for c in captions) / measure
+        counted = Counter(c.method for c in tg.server.calls if lo <= c.time < hi)
+        result.calls_per_s = {m: n / measure for m, n in counted.most_common()}
         lags = samples.pictures(media)
         result.pictures = len(lags)
         result.picture_p50 = median(lags)
@@ -805,6 +810,8 @@ async def run_all(
             f"RSS {s.rss / 2**20:.0f} MiB, setup {s.setup_s:.1f} s, errors {s.errors}, "
             f"games lost in setup {s.failed_games}, load {s.load:.1f}"
         )
+        calls = ", ".join(f"{m} {n:.1f}" for m, n in s.calls_per_s.items())
+        progress(f"    calls/s {sum(s.calls_per_s.values()):.1f}: {calls}")
         worst = ", ".join(f"{lat * 1e3:.0f} ms @{at:.1f}s" for lat, at in s.worst)
         progress(f"    slowest answers: {worst}")
         if (w := s.waste) is not None:

@@ -10,7 +10,12 @@ if cur then
   local ok, doc = pcall(cjson.decode, cur)  -- an unreadable value is never `expected`
   if ok and type(doc) == 'table' then have = tonumber(doc['version']) or 0 else have = -2 end
 end
-if have ~= expected then return have end
+if have ~= expected then
+  -- the same write again (the client retried it across a failover: the first one was
+  -- applied but its reply lost) is done, not a conflict; its steps are already appended
+  if cur == ARGV[2] or (not cur and ARGV[2] == '') then return -1 end
+  return have
+end
 if ARGV[2] == '' then
   redis.call('DEL', KEYS[1])
 else

@@ -10,7 +10,7 @@ import os
 import time
 
 from bot.app import App
-from bot.budget import GlobalBudget, Priority, urgency
+from bot.budget import WINDOW, GlobalBudget, Priority, urgency
 from bot.callbacks import PlayCB
 from bot.storage import MemoryStore, RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
@@ -23,7 +23,7 @@ CHATS = int(os.environ.get("BUDGET_CHATS", "40"))  # BUDGET_CHATS=2000 for the f
 
 
 async def test_calls_leave_by_priority_then_by_turns_between_chats() -> None:
-    budget = GlobalBudget(MemoryStore(), rate=100)
+    budget = GlobalBudget(MemoryStore(), rate=20)
     await budget.start()
     order: list[str] = []
 
@@ -36,7 +36,8 @@ async def test_calls_leave_by_priority_then_by_turns_between_chats() -> None:
         order.append(name)
 
     try:
-        await budget.wait_turn("sendMessage", 0)  # the pump's next call is now one step away
+        for _ in range(budget.room(Priority.GAME)):  # the window full but for answers
+            await budget.wait_turn("sendMessage", 0)
         busy = [call(f"busy{n}", "sendMessage", -1) for n in range(6)]
         rest = [
             call("quiet", "sendMessage", -2),
@@ -52,7 +53,35 @@ async def test_calls_leave_by_priority_then_by_turns_between_chats() -> None:
     assert order[:2] == ["answer", "edit"], order  # the presser first, then the table
     assert order.index("quiet") <= 3, order  # a quiet chat is not behind all of a busy one
     assert order[-1] == "ping", order  # pings last
-    assert elapsed >= 9 / 100  # paced: one call each 1/rate seconds
+    assert elapsed >= WINDOW - 0.05  # the others waited for the window to move on
+
+
+async def test_a_burst_under_the_share_leaves_at_once_and_no_window_holds_more() -> None:
+    budget = GlobalBudget(MemoryStore(), rate=30)
+    await budget.start()
+    left: list[tuple[float, str]] = []
+
+    async def call(method: str, chat: int) -> None:
+        await budget.wait_turn(method, chat)
+        left.append((time.monotonic(), method))
+
+    try:
+        started = time.monotonic()
+        await asyncio.gather(*(call("editMessageMedia", -c) for c in range(5)))
+        assert time.monotonic() - started < 0.05  # 5 of 30: nobody waited for a slot
+        # tables fill the window; presses' answers still find room at once
+        tables = [asyncio.ensure_future(call("editMessageMedia", -c)) for c in range(60)]
+        await asyncio.sleep(0)
+        for n in range(3):
+            asked = time.monotonic()
+            await call("answerCallbackQuery", -100 - n)
+            assert time.monotonic() - asked < 0.05, n
+        await asyncio.gather(*tables)
+    finally:
+        await budget.stop()
+    times = [t for t, _ in left]
+    for i, t in enumerate(times):  # every moving WINDOW holds at most the share
+        assert sum(1 for u in times[i:] if u - t < WINDOW) <= budget.share, i
 
 
 async def test_an_instance_takes_its_share_of_the_rate(redis_url: str) -> None:
@@ -65,7 +94,7 @@ async def test_an_instance_takes_its_share_of_the_rate(redis_url: str) -> None:
         await two.start()
         await one._beat()
         assert one.instances == two.instances == 2
-        assert abs(one.interval - 2 / 30) < 1e-9
+        assert one.share == two.share == 15
     finally:
         await one.stop()
         await two.stop()

@@ -220,3 +220,26 @@ async def test_keys_of_the_older_untagged_format_are_renamed_once_at_start(
         assert [k async for k in raw.scan_iter(match=f"{p}:*") if "{" not in k] == []
     finally:
         await store.close()
+
+
+async def test_a_write_sent_again_after_its_reply_was_lost_is_done_once(redis_url: str) -> None:
+    """The client retries a command whose connection broke (a failover): when the first
+    run was applied, the second finds its own value and answers done, not a conflict,
+    and the steps are appended once."""
+    store = RedisStore(redis_url, prefix=f"again-{secrets.token_hex(3)}")
+    try:
+        saved = await store.put(record(), expected=0)
+        new = saved.model_copy(update={"seq": 7, "version": saved.version + 1})
+        key = store.steps_key(-100)
+        write = (-100, saved.version, new.model_dump_json(), (key, ["s1", "s2"], False))
+        await store._write(*write)
+        await store._write(*write)  # the same command again: done
+        got = await store.get(-100)
+        assert got is not None and got.seq == 7 and got.version == saved.version + 1
+        assert await store.client.lrange(key, 0, -1) == ["abc123", "s1", "s2"]
+        with pytest.raises(Conflict):  # another write on the old version still conflicts
+            await store.put(saved.model_copy(update={"seq": 9}), expected=saved.version)
+        await store.delete(-100, expected=got.version)
+        await store.delete(-100, expected=got.version)  # a delete sent again: gone is done
+    finally:
+        await store.close()
