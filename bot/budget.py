@@ -6,16 +6,19 @@ second (Telegram allows a bot about 30), fairly between chats, most urgent first
   instance that stops is forgotten after `ALIVE` seconds. No call waits on Redis.
 - **A moving second.** No `WINDOW` (a second and a little slack for the trip to
   Telegram) holds more than an instance's share of calls (Telegram counts calls in a
-  moving second). Below it a call leaves at once: a burst of a few calls costs no waiting.
-  (Strict pacing, one call every `instances / rate` seconds, made an answer wait for its
-  slot even at 25 calls a second against 30: 25 ms at the median, 102 ms at p99, at 100
-  games; docs/performance.md, run 12.)
-- **Most urgent first** (`Priority`): answers to presses, then table edits, then new game
-  messages (summaries, standings), then pings and replies to commands. The priority of a
-  call comes from its method, or from `priority` set around it (`urgency`). Answers have
-  room of their own: the other calls leave only while the window holds fewer than the
-  share less `HEADROOM`, so a press's answer finds a free place at once while the tables
-  queue (they are coalesced, latest wins).
+  moving second).
+- **Answers first, at once** (`Priority`): answers to presses, then table edits, then
+  new game messages (summaries, standings), then pings and replies to commands. The
+  priority of a call comes from its method, or from `priority` set around it
+  (`urgency`). An answer leaves as soon as the window has room. The other calls are
+  paced (`pace`): evenly over the window, in the share less the answers of the last
+  window and `ANSWER_ROOM` (so they never fill the window in a clump that would make
+  the next answers wait), `BURST` of them ahead of their pace; and they leave the last
+  `ANSWER_ROOM` places of the window to answers. Under overload the tables and messages
+  wait, never the answers. Measured by `python -m bench.budget` (docs/performance.md,
+  run 12): at 75 % of the rate, answers waited 19 / 89 ms (p50 / p99) with strict pacing
+  (one call every `1 / rate` seconds, the budget before), now 0.1 / 27 ms; table edits
+  49 / 398 ms, now 0.1 / 423 ms.
 - **Fair between chats.** Within a priority, calls are served by start-time fair
   queueing: each chat's next call is stamped one step after its previous one (or after
   the last served stamp, when the chat was quiet), so a busy chat takes turns with quiet
@@ -58,8 +61,10 @@ from bot.storage import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
-WINDOW = 1.05  # seconds: Telegram's moving second, and a little for the calls' trip to it
-HEADROOM = 0.2  # of the share, kept for answers to presses
+WINDOW = 1.01  # seconds: Telegram's moving second, and a little for the calls' trip to it
+ANSWER_ROOM = 2  # calls of the share kept free for answers, beyond those in the window
+FLOOR = 0.3  # of the share, always open to the other calls
+BURST = 2  # calls other than answers that may leave together, ahead of their pace
 HEARTBEAT = 1.0  # seconds between an instance's "alive"
 ALIVE = 3.5  # seconds an instance counts as alive after its last "alive"
 PRUNE_AT = 10_000  # chats' stamps kept before the quiet ones are dropped
@@ -113,7 +118,9 @@ class GlobalBudget(BaseRequestMiddleware):
         self._stamp: dict[int | str | None, float] = {}  # chat -> its last call's stamp
         self._prune_at = PRUNE_AT
         self._served = 0.0  # the stamp of the last call served
-        self._sent: deque[float] = deque()  # when the calls in the last WINDOW left
+        self._sent: deque[tuple[float, bool]] = deque()  # (left at, an answer?) in WINDOW
+        self._answers = 0  # answers in `_sent`
+        self._paced = 0.0  # the paced calls' clock: one may leave BURST steps before it
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -127,7 +134,13 @@ class GlobalBudget(BaseRequestMiddleware):
         share = self.share
         if level == Priority.ANSWER:
             return share
-        return max(1, share - math.ceil(share * HEADROOM))
+        return max(1, share - ANSWER_ROOM)
+
+    def pace(self) -> float:
+        """Seconds between two calls other than answers: the share less the answers of
+        the last window and `ANSWER_ROOM`, spread evenly (at least `FLOOR` of the share)."""
+        share = self.share
+        return WINDOW / max(math.ceil(share * FLOOR), share - self._answers - ANSWER_ROOM)
 
     async def start(self) -> None:
         await self._beat()
@@ -184,18 +197,25 @@ class GlobalBudget(BaseRequestMiddleware):
                 heapq.heappop(self._queue)
                 continue
             now = time.monotonic()
-            while sent and now - sent[0] >= WINDOW:
-                sent.popleft()
-            if len(sent) < self.room(Priority(level)):
+            while sent and now - sent[0][0] >= WINDOW:
+                self._answers -= sent.popleft()[1]
+            answer = level == Priority.ANSWER
+            step = self.pace()
+            until = now if answer else max(now, self._paced - BURST * step)
+            if len(sent) >= self.room(Priority(level)):  # full: until the oldest leaves
+                until = max(until, sent[0][0] + WINDOW)
+            if until <= now:
                 heapq.heappop(self._queue)
                 self._served = max(self._served, stamp)
-                sent.append(now)
+                sent.append((now, answer))
+                self._answers += answer
+                if not answer:
+                    self._paced = max(self._paced, now) + step
                 waiter.set_result(None)
                 continue
-            # full: until the oldest call leaves the window, or a more urgent one comes
-            self._wake.clear()
+            self._wake.clear()  # … or until a more urgent call comes
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(sent[0] + WINDOW - now):
+                async with asyncio.timeout(until - now):
                     await self._wake.wait()
 
     async def wait_turn(self, method: str, chat: int | str | None) -> None:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import DeleteMessages
 
-from bot.storage import GameRecord, RecordStatus, StoreUnavailable
+from bot.storage import ACTIVE, GameRecord, StoreUnavailable
 
 if TYPE_CHECKING:
     from bot.service.context import Context
@@ -37,7 +37,6 @@ log = logging.getLogger(__name__)
 
 LIMIT = 300  # message ids remembered per game at most (the oldest are left in the chat)
 BATCH = 100  # deleteMessages takes 1–100 ids
-RUNNING = (RecordStatus.LOBBY, RecordStatus.PLAYING)
 
 
 class CleanChat:
@@ -52,7 +51,7 @@ class CleanChat:
 
     async def _remember(self, chat_id: int, message_id: int) -> None:
         def add(r: GameRecord) -> GameRecord | None:
-            if r.status not in RUNNING or message_id in r.transient:
+            if r.status not in ACTIVE or message_id in r.transient:
                 return None
             r.transient = [*r.transient, message_id][-LIMIT:]
             return r
@@ -69,7 +68,7 @@ class CleanChat:
 
     async def sweep(self, chat_id: int, rec: GameRecord | None) -> None:
         """The game is over: its transient messages are deleted (see the module's text)."""
-        if rec is None or rec.status in RUNNING or not rec.transient:
+        if rec is None or rec.status in ACTIVE or not rec.transient:
             return
         ids = sorted(set(rec.transient))
         for i in range(0, len(ids), BATCH):

@@ -39,8 +39,8 @@ from pydantic import BaseModel
 from bot import idle
 from bot.decisions import Decisions, make_job, seed_for
 from bot.presenters.base import Presenter
-from bot.service.context import ACTIVE, Answer, Context
-from bot.storage import Conflict, GameRecord, RecordStatus
+from bot.service.context import Answer, Context
+from bot.storage import ACTIVE, Conflict, GameRecord, RecordStatus
 from games import IllegalAction
 from games.players import decide, is_computer
 from locales import Translator

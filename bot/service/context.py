@@ -30,13 +30,12 @@ from bot.records import LostGames, PlayableCheck
 from bot.replies import Asked, Replies
 from bot.sender import Sender
 from bot.service.clean_chat import CleanChat
-from bot.storage import Conflict, GameRecord, RecordStatus, Store
+from bot.storage import Conflict, GameRecord, Store
 from locales import Translator, get_translator
 
 log = logging.getLogger(__name__)
 
 LOG_LINES = 3  # the table's narration: its last lines
-ACTIVE = (RecordStatus.LOBBY, RecordStatus.PLAYING)
 
 
 @dataclass

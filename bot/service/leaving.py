@@ -20,12 +20,12 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import idle
 from bot.callbacks import CancelCB, LeaveCB
 from bot.replies import Asked
-from bot.service.context import ACTIVE, Answer, Context
+from bot.service.context import Answer, Context
 from bot.service.lobby import Lobby
 from bot.service.moves import Moves
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines
-from bot.storage import Conflict, GameRecord, RecordStatus
+from bot.storage import ACTIVE, Conflict, GameRecord, RecordStatus
 from games import Event, IllegalAction
 from locales import Translator
 

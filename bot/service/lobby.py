@@ -19,12 +19,12 @@ from bot.memory.keeper import memory_of
 from bot.presenters.base import Presenter
 from bot.replies import Asked
 from bot.service import computer_lobby as cpu
-from bot.service.context import ACTIVE, Answer, Context
+from bot.service.context import Answer, Context
 from bot.service.moves import Moves
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines
 from bot.shown import Shown
-from bot.storage import Conflict, GameRecord, RecordStatus
+from bot.storage import ACTIVE, Conflict, GameRecord, RecordStatus
 from games import IllegalAction
 from locales import Translator
 

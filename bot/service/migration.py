@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 
 from bot import chat_settings
-from bot.service.context import ACTIVE, Context
+from bot.service.context import Context
 from bot.service.lobby import Lobby
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines
-from bot.storage import Conflict, GameRecord, RecordStatus
+from bot.storage import ACTIVE, Conflict, GameRecord, RecordStatus
 
 log = logging.getLogger(__name__)
 

@@ -19,10 +19,10 @@ from bot.names import shorten
 from bot.old_press import old_press_key
 from bot.presenters.base import Presenter, Refusal
 from bot.service import computers
-from bot.service.context import ACTIVE, LOG_LINES, Answer, Context
+from bot.service.context import LOG_LINES, Answer, Context
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines
-from bot.storage import Conflict, GameRecord, RecordStatus, StoreUnavailable
+from bot.storage import ACTIVE, Conflict, GameRecord, RecordStatus, StoreUnavailable
 from games import IllegalAction
 from locales import Translator
 

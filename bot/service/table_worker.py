@@ -23,10 +23,10 @@ from bot.caption_fit import fit_caption
 from bot.memory.keeper import memory_of
 from bot.presenters.base import Presenter
 from bot.service import computers
-from bot.service.context import ACTIVE, LOG_LINES, Context
+from bot.service.context import LOG_LINES, Context
 from bot.service.hands import hands_for
 from bot.service.pings import Pings
-from bot.storage import GameRecord, RecordStatus, StoreUnavailable
+from bot.storage import ACTIVE, GameRecord, RecordStatus, StoreUnavailable
 from bot.storage.leases import kept
 from bot.table import CAPTION_LIMIT, TableView, edit_table, send_table, text_key
 

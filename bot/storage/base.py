@@ -32,6 +32,9 @@ class RecordStatus(StrEnum):
     CANCELLED = "cancelled"
 
 
+ACTIVE = (RecordStatus.LOBBY, RecordStatus.PLAYING)  # a lobby open or a game on
+
+
 class GameRecord(BaseModel):
     """Everything about one chat's game, stored as one JSON value.
 
