@@ -60,13 +60,9 @@ def utf16_len(text: str) -> int:
 
 class DominasBase(Presenter):
     game_id = "dominas"
-
     title_key = "game.dominas.title"
-
     title_short_key = "game.dominas.short"
-
     aliases = ("доминас", "домина*с", "домина", "домино", "dominas", "domino")
-
     game: Dominas
 
     def __init__(self) -> None:

@@ -57,13 +57,9 @@ def _seat_user(state: State, seat: int | None) -> int | None:
 
 class SevenTracksBase(Presenter):
     game_id = "seven_tracks"
-
     title_key = "game.seven_tracks.title"
-
     title_short_key = "game.seven_tracks.short"
-
     aliases = ("семидорожник", "7", "шестигранник", "seven tracks", "seventracks", "st")
-
     game: SevenTracks
 
     def __init__(self, first_move_seconds: float = 20.0) -> None:
@@ -122,7 +118,9 @@ class SevenTracksBase(Presenter):
 
     # ---------------------------------------------------------------- picture
 
-    def picture_key(self, state: BaseModel, language: str = DEFAULT_LANGUAGE) -> str:
+    def view_key(
+        self, view: BaseModel, language: str = DEFAULT_LANGUAGE, raw: str | None = None
+    ) -> str:
         # the round summary is not drawn: a new round alone must not re-send the picture
-        raw = self.public_view(state).model_dump_json(exclude={"last_round"})
+        raw = view.model_dump_json(exclude={"last_round"})
         return language_key(hashlib.sha1(raw.encode()).hexdigest()[:16], language)
