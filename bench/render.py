@@ -79,6 +79,12 @@ NAMES = ["Аня", "Борис", "Вика", "Гоша", "Даша", "Егор"]
 def mid_game_views(game_id: str, players: int, n: int) -> list[tuple[Any, dict[int, str]]]:
     """`n` public views half-way through random games (different seeds)."""
     game = games.get(game_id)
+    return [(game.view(s, None), names) for s, names in mid_game_states(game_id, players, n)]
+
+
+def mid_game_states(game_id: str, players: int, n: int) -> list[tuple[Any, dict[int, str]]]:
+    """`n` states half-way through random games (different seeds), with the names."""
+    game = games.get(game_id)
     ids = list(range(1, players + 1))
     names = {i: NAMES[i - 1] for i in ids}
     out: list[tuple[Any, dict[int, str]]] = []
@@ -91,8 +97,7 @@ def mid_game_views(game_id: str, players: int, n: int) -> list[tuple[Any, dict[i
         while not game.is_over(s) and len(history) < 4000:
             s, _ = game.apply(s, rng.choice(game.legal_actions(s)))
             history.append(s)
-        mid = history[len(history) // 2]
-        out.append((game.view(mid, None), names))
+        out.append((history[len(history) // 2], names))
     return out
 
 

@@ -1,10 +1,10 @@
 """The decision process: `python -m bot.decision_worker`, started by bot/decisions.py.
 
 The pipes and frames of bot/pipes.py: jobs on stdin, answers on
-its own copy of stdout, one frame each — a 4-byte big-endian length, then a pickle:
-`(function, args)` in (`bot.decisions.decide_job` and the job: the game, the level, the
-seat's view as JSON, the legal actions encoded, the seed), `(True, action)` or
-`(False, exception)` out, in order. It imports the games only (no renderer, no bot), runs
+its own copy of stdout, one frame each — a 4-byte big-endian length, then a pickle: the
+job in (data, `Job`: the game, the level, the seat's view as JSON, the legal
+actions encoded, the seed), answered by `decide_job`; `(True, action)` or `(False,
+exception)` out, in order. It imports the games only (no renderer, no bot), runs
 below the bot's CPU priority, and ends when stdin closes.
 """
 
@@ -14,10 +14,6 @@ import contextlib
 import os
 import signal
 import sys
-import typing
-from functools import cache
-
-from pydantic import BaseModel
 
 import games
 from bot.pipes import serve
@@ -25,21 +21,20 @@ from games.players import decide
 
 NICE = 10  # as the render processes' (bot/pictures.py RENDER_NICE)
 
-
-@cache
-def view_type(game_id: str) -> type[BaseModel]:
-    """The class of the game's views (the return type of its engine's `view`)."""
-    engine = type(games.get(game_id))
-    found: type[BaseModel] = typing.get_type_hints(engine.view)["return"]
-    return found
+Job = tuple[str, str, str, list[str], int]  # game, level, view JSON, legal actions, seed
 
 
 def decide_job(game_id: str, level: str, view_json: str, legal: list[str], seed: int) -> str:
     """The worker's side: the chosen action of `level`, encoded."""
     game = games.get(game_id)
-    view = view_type(game_id).model_validate_json(view_json)
+    view = games.view_type(game_id).model_validate_json(view_json)
     actions = [game.decode_action(x) for x in legal]
     return game.encode_action(decide(game_id, level, view, actions, seed))
+
+
+def answer(job: Job) -> str:
+    """A job's answer: `decide_job(*job)`."""
+    return decide_job(*job)
 
 
 def main() -> None:
@@ -53,7 +48,7 @@ def main() -> None:
         with contextlib.suppress(ModuleNotFoundError):
             __import__(f"games.{game_id}.policies")
 
-    serve(results, sys.stdin.buffer)
+    serve(results, sys.stdin.buffer, answer)
 
 
 if __name__ == "__main__":

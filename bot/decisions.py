@@ -10,6 +10,7 @@ decision and is started again if it dies.
 
 Example (in this process, as the worker would run it):
     >>> import games
+    >>> from bot.decision_worker import decide_job
     >>> from games.players import computer_id
     >>> g = games.get("hypnosia")
     >>> s = g.new([1, computer_id(0)], seed=3)
@@ -31,12 +32,10 @@ from typing import Any
 from pydantic import BaseModel
 
 import games
-from bot.decision_worker import decide_job
+from bot.decision_worker import Job as Job
 from bot.pictures import RenderWorker, WorkerGone
 
 log = logging.getLogger(__name__)
-
-Job = tuple[str, str, str, list[str], int]
 
 
 def seed_for(game_seed: int, move_no: int, player: int) -> int:
@@ -77,7 +76,7 @@ class Decisions:
         for attempt in range(2):
             worker = await self._start()
             try:
-                code: str = await worker.call(decide_job, *job)
+                code: str = await worker.send(job)
                 return code
             except WorkerGone:
                 log.warning("the decision process ended; starting another")

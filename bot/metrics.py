@@ -246,18 +246,13 @@ def forget_chat(chat_id: int) -> None:
     _kicked.pop(chat_id, None)
 
 
-def game_of(fn: Callable[..., Any]) -> str:
-    """The game whose presenter's `picture` method `fn` is."""
-    return str(getattr(getattr(fn, "__self__", None), "game_id", "") or "unknown")
-
-
-def rendered(fn: Callable[..., Any], started: float) -> None:
-    """A table picture drawn by `fn`, handed out at loop time `started`."""
+def rendered(game_id: str, started: float) -> None:
+    """A table picture of `game_id` drawn, handed out at loop time `started`."""
     try:
         now = asyncio.get_running_loop().time()
     except RuntimeError:
         return
-    RENDER.labels(game_of(fn)).observe(max(0.0, now - started))
+    RENDER.labels(game_id or "unknown").observe(max(0.0, now - started))
 
 
 # ------------------------------------------------------------------ gauges

@@ -10,6 +10,10 @@ and every render thread takes the GIL from the event loop that answers the press
   instead, a job to the least busy; one that dies is dropped, and with none left
   pictures fall back to the threads for good.
 
+A table's picture goes to a render process as data (`bot.warm_up.PictureJob`: game id,
+public view JSON, names, language), drawn there by `render/<game id>.py`; `draw(fn,
+*args)` sends a call (a replay's jobs, bot/memory/replay.py).
+
 Nothing waits for a warm-up: a game's renderer is warmed in the background on its first
 picture, which is drawn cold meanwhile (bot/warm_up.py), so the first table after a
 restart is edited within about a second, not after 12–48 s of warming all five games.
@@ -42,6 +46,7 @@ from typing import Any, TypeVar
 
 from bot import metrics
 from bot.pipes import HEADER, frame
+from bot.warm_up import PictureJob, draw_job
 from render import deflate
 
 log = logging.getLogger(__name__)
@@ -114,11 +119,16 @@ class RenderWorker:
         return len(self._waiting)
 
     async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` in the worker (a call job: bot/pipes.py `call`)."""
+        return await self.send((fn, args))
+
+    async def send(self, job: Any) -> Any:
+        """The worker's answer to `job` (what its `run` takes: bot/pipes.py `serve`)."""
         if self._gone:
             raise WorkerGone
         stdin = self._proc.stdin
         assert stdin is not None
-        payload = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps(job, pickle.HIGHEST_PROTOCOL)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append(future)
         stdin.write(frame(payload))
@@ -166,14 +176,13 @@ class RenderWorker:
 
 
 class Job:
-    """One chat's picture: `tag` (the picture's key) drawn by `fn(*args)` into `future`."""
+    """One chat's picture: `tag` (the picture's key) drawn from `picture` into `future`."""
 
-    __slots__ = ("args", "fn", "future", "tag")
+    __slots__ = ("future", "picture", "tag")
 
-    def __init__(self, tag: str, fn: Callable[..., bytes], args: tuple[Any, ...]) -> None:
+    def __init__(self, tag: str, picture: PictureJob) -> None:
         self.tag = tag
-        self.fn = fn
-        self.args = args
+        self.picture = picture
         self.future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self.future.add_done_callback(_seen)
 
@@ -185,9 +194,10 @@ def _seen(future: asyncio.Future[Any]) -> None:
 
 
 class Pictures:
-    """`await pictures.draw(fn, *args)` runs `fn` (a presenter's `picture`) off the loop.
+    """`await pictures.picture(job)` draws a table's picture (`PictureJob`) off the loop;
+    `await pictures.draw(fn, *args)` runs `fn` there (a replay's jobs).
 
-    The tables' pictures go through `latest(chat, tag, fn, *args)` instead: a queue with
+    The tables' pictures go through `latest(chat, tag, job)` instead: a queue with
     at most one waiting picture per chat, latest wins (a chat's waiting picture is
     replaced by its newer one, in the same place in the line), and only `depth` pictures
     per render process (or one per render thread) handed out at a time. So under any
@@ -204,8 +214,10 @@ class Pictures:
         process: bool = False,
         processes: int = 1,
         depth: int = 2,
+        drawer: Callable[[PictureJob], bytes] = draw_job,  # in a render thread (tests)
     ):
         self._ids = list(game_ids)
+        self._drawer = drawer
         self._threads = concurrent.futures.ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="render", initializer=lower_priority
         )
@@ -243,10 +255,19 @@ class Pictures:
         )
 
     async def draw(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in a render process (a call job), or in a render thread."""
+        return await self._run((fn, args), fn, *args)
+
+    async def picture(self, job: PictureJob) -> bytes:
+        """The picture of `job`, drawn in a render process, or in a render thread."""
+        return await self._run(job, self._drawer, job)
+
+    async def _run(self, job: Any, fn: Callable[..., T], *args: Any) -> T:
+        """`job` answered by the least busy render process, or `fn(*args)` in a thread."""
         while self._workers:
             worker = min(self._workers, key=RenderWorker.queued)  # the least busy
             try:
-                result: T = await worker.call(fn, *args)
+                result: T = await worker.send(job)
                 return result
             except WorkerGone:
                 if worker in self._workers:
@@ -258,10 +279,8 @@ class Pictures:
 
     # ------------------------------------------------------------ the tables' pictures
 
-    def latest(
-        self, chat: Hashable, tag: str, fn: Callable[..., bytes], *args: Any
-    ) -> asyncio.Future[bytes]:
-        """The picture `tag` of `chat`, drawn by `fn(*args)` when its turn comes: the one
+    def latest(self, chat: Hashable, tag: str, picture: PictureJob) -> asyncio.Future[bytes]:
+        """The picture `tag` of `chat`, drawn from `picture` when its turn comes: the one
         already drawn or on its way if it has that tag; otherwise a new one, which takes
         the place of the chat's waiting picture (that one is dropped, never drawn)."""
         for jobs in (self._done, self._drawing, self._waiting):
@@ -271,7 +290,7 @@ class Pictures:
                     del self._done[chat]  # a failure is told once; asked again, it is redrawn
                 return job.future
         self._done.pop(chat, None)  # an older picture nobody took: stale
-        job = Job(tag, fn, args)
+        job = Job(tag, picture)
         old = self._waiting.get(chat)
         if old is not None:
             old.future.cancel()
@@ -299,15 +318,15 @@ class Pictures:
         self,
         chat: Hashable,
         tag: str,
-        fn: Callable[..., bytes],
-        *args: Any,
+        picture: PictureJob,
+        *,
         within: float | None,
         then: Callable[[], None] | None = None,
     ) -> bytes | None:
         """The picture (`latest`) if it is drawn within `within` seconds (None: however
         long it takes), else None, and `then()` is called once it is drawn (or failed):
         unless a newer picture of the chat replaced it first, in which case nobody cares."""
-        future = self.latest(chat, tag, fn, *args)
+        future = self.latest(chat, tag, picture)
         if within is None or future.done():
             return await future
         await asyncio.wait([future], timeout=within)
@@ -345,7 +364,7 @@ class Pictures:
     async def _draw(self, chat: Hashable, job: Job) -> None:
         started = asyncio.get_running_loop().time()
         try:
-            png = await self.draw(job.fn, *job.args)
+            png = await self.picture(job.picture)
         except asyncio.CancelledError:
             job.future.cancel()
             raise
@@ -356,7 +375,7 @@ class Pictures:
                     self._done[chat] = job
         else:
             self.drawn += 1
-            metrics.rendered(job.fn, started)  # render time per game
+            metrics.rendered(job.picture[0], started)  # render time per game
             if not job.future.done():
                 job.future.set_result(png)
                 if chat not in self._waiting:  # else stale already: its latest is coming

@@ -1,8 +1,12 @@
 """The render process: `python -m bot.render_worker <game id>...`, started by bot/pictures.py.
 
 It reads jobs on stdin and writes results on its own copy of stdout, one frame each: a
-4-byte big-endian length, then a pickle — `(function, args)` in, `(True, result)` or
-`(False, exception)` out, in the order the jobs came. It ends when stdin closes: the bot
+4-byte big-endian length, then a pickle — a job in, `(True, result)` or `(False,
+exception)` out, in the order the jobs came (bot/pipes.py). A table's picture is data,
+`(game id, public view as JSON, names, language)` (`bot.warm_up.PictureJob`): drawn by
+the game's renderer, `render/<game id>.py` (`bot.warm_up.draw_job`). A replay's jobs are
+calls, `(function, args)` (bot/memory/replay.py: they walk a game and hand states and
+images from one job to the next). It ends when stdin closes: the bot
 stopped, or was killed (the kernel closes the bot's end of the pipe either way).
 
 It says it is ready as soon as what every game needs is imported (the game ids on its
@@ -18,11 +22,12 @@ import logging
 import os
 import signal
 import sys
+from typing import Any
 
 from bot import logs
 from bot.pictures import lower_priority
-from bot.pipes import serve
-from bot.warm_up import WARMER, prepare
+from bot.pipes import call, serve
+from bot.warm_up import WARMER, draw_job, prepare
 
 log = logging.getLogger("bot.render_worker")
 
@@ -46,6 +51,11 @@ def give_back_memory() -> None:
         pass
 
 
+def answer(job: Any) -> Any:
+    """A picture job (data: a game id first) drawn, or a call's result."""
+    return draw_job(job) if isinstance(job[0], str) else call(job)
+
+
 def main() -> None:
     # Ctrl+C in a terminal reaches the whole process group: the bot decides when we stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -59,7 +69,7 @@ def main() -> None:
     gc.collect()
     gc.freeze()
     log.info("render process %d ready (no game warmed up yet)", os.getpid())
-    serve(results, jobs)
+    serve(results, jobs, answer)
 
 
 if __name__ == "__main__":

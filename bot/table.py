@@ -32,6 +32,7 @@ from bot.caption_fit import fits, plain_cut
 from bot.presenters.base import Btn
 from bot.sender import Sender
 from bot.uploaded import Uploaded
+from bot.warm_up import PictureJob
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,7 @@ class TableView:
     caption: str
     buttons: list[list[Btn]]
     picture_key: str
+    picture: PictureJob  # the job that draws it (`Presenter.table_picture`)
 
 
 def markup(buttons: list[list[Btn]], uid: str, seq: int) -> InlineKeyboardMarkup | None:

@@ -4,7 +4,8 @@ A renderer's caches (`render/<id>.py` `warm_up`: its board, sprites, and above a
 fixed palette fitted to a set of sample pictures) take 1–5 s per game to fill, 12–48 s
 for all five on a loaded machine. Nothing waits for them any more:
 
-- `picture(game_id, view, names, language)` (what `Presenter.picture` draws with) asks for the
+- `picture(game_id, view, names, language)` (what `Presenter.picture` draws with, and a
+  table's picture job, `draw_job`, in the render process) asks for the
   game's warm-up once its first picture is drawn and, until that warm-up is done, draws
   the picture *cold*: `draw_rgb` (or `draw`) and a palette fitted to that picture alone
   (`render.common.encode_png`) instead of the game's fixed palette, which costs tens to
@@ -41,6 +42,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pydantic import BaseModel
+
+import games
 from locales import DEFAULT_LANGUAGE
 
 log = logging.getLogger(__name__)
@@ -190,3 +194,24 @@ def picture(
             (time.perf_counter() - started) * 1e3,
         )
     return png
+
+
+PictureJob = tuple[str, str, dict[int, str], str]
+"""A table's picture as the render process is sent it: plain data, no function — the
+game's id (its renderer is `render/<game id>.py`), the table's public view as JSON (the
+engine's view model, dumped), the players' names, the language of its words."""
+
+
+def picture_job(
+    game_id: str, view: BaseModel, names: Mapping[int, str], language: str = DEFAULT_LANGUAGE
+) -> PictureJob:
+    """The job that draws `view` (`draw_job`), as the bot sends it."""
+    return (game_id, view.model_dump_json(), dict(names), language)
+
+
+def draw_job(job: PictureJob) -> bytes:
+    """The picture of a job (where it is drawn: the render process, or a render thread):
+    the view validated back into the game's view model, drawn by `picture`."""
+    game_id, view_json, names, language = job
+    view = games.view_type(game_id).model_validate_json(view_json)
+    return picture(game_id, view, names, language)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import typing
+from functools import cache
 from typing import Any
+
+from pydantic import BaseModel
 
 from games.protocol import Event, Game, IllegalAction, Result, Standing
 
-__all__ = ["Event", "Game", "IllegalAction", "Result", "Standing", "get", "ids"]
+__all__ = ["Event", "Game", "IllegalAction", "Result", "Standing", "get", "ids", "view_type"]
 
 _REGISTRY: dict[str, str] = {
     "seven_tracks": "games.seven_tracks",
@@ -29,3 +33,12 @@ def get(game_id: str) -> Game[Any, Any]:
     module = importlib.import_module(_REGISTRY[game_id])
     game: Game[Any, Any] = module.GAME
     return game
+
+
+@cache
+def view_type(game_id: str) -> type[BaseModel]:
+    """The class of the game's views (the return type of its engine's `view`): what a
+    view sent to a worker process as JSON is validated back into."""
+    engine = type(get(game_id))
+    found: type[BaseModel] = typing.get_type_hints(engine.view)["return"]
+    return found

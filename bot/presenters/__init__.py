@@ -1,5 +1,6 @@
-"""Presenters per game. Adding a game = `bot/presenters/<game id>.py` exposing
-`make_presenter(settings)`; the game's id in `games` registry is the only list."""
+"""Presenters per game. Adding a game = `bot/presenters/<game id>.py` (or a package of
+that name, as `seven_tracks/` and `dominas/`) exposing `make_presenter(settings)`; the
+game's id in `games` registry is the only list."""
 
 from __future__ import annotations
 

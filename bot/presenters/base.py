@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot.warm_up import PictureJob, picture_job
 from bot.warm_up import picture as draw_picture
 from games import Event, Game
 from locales import DEFAULT_LANGUAGE, Translator
@@ -140,8 +141,24 @@ class Presenter(ABC):
 
     def picture_key(self, state: BaseModel, language: str = DEFAULT_LANGUAGE) -> str:
         """Changes exactly when the picture would change (the language is drawn too)."""
-        raw = self.public_view(state).model_dump_json()
+        return self.view_key(self.public_view(state), language)
+
+    def view_key(
+        self, view: BaseModel, language: str = DEFAULT_LANGUAGE, raw: str | None = None
+    ) -> str:
+        """`picture_key` of a public view already taken (`raw`: its JSON, if dumped)."""
+        raw = view.model_dump_json() if raw is None else raw
         return language_key(hashlib.sha1(raw.encode()).hexdigest()[:16], language)
+
+    def table_picture(
+        self, state: BaseModel, names: dict[int, str], language: str = DEFAULT_LANGUAGE
+    ) -> tuple[str, PictureJob]:
+        """The table's picture as its key (`picture_key`) and the job that draws it, sent
+        to the render process (bot/pictures.py): plain data, the game's id and the public
+        view as JSON with the names and language. One public view, dumped once, for both."""
+        view = self.public_view(state)
+        job = picture_job(self.game_id, view, names, language)
+        return self.view_key(view, language, job[1]), job
 
     def picture(
         self, state: BaseModel, names: dict[int, str], language: str = DEFAULT_LANGUAGE

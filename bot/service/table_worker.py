@@ -178,8 +178,9 @@ class TableWorker:
         )
         buttons = [] if over else p.keyboard(state, rec.ui, names, t)
         buttons = hands_for(self.ctx).public(rec, p, state, buttons)  # bot/service/hands.py
-        key = p.picture_key(state, rec.language)  # the board's words: the chat's language
-        return TableView(caption=caption, buttons=buttons, picture_key=key)
+        # the board's words in the chat's language; its view taken once for key and job
+        key, picture = p.table_picture(state, names, rec.language)
+        return TableView(caption=caption, buttons=buttons, picture_key=key, picture=picture)
 
     async def _refresh_table(self, chat_id: int, rec: GameRecord | None) -> None:
         if rec is None or rec.state is None or rec.status == RecordStatus.LOBBY:
@@ -189,7 +190,6 @@ class TableWorker:
         state = p.load(rec.state)
         view = self.table_view(rec, p, state)
         tkey = text_key(view, rec.uid, rec.seq)
-        names = rec.display_names()
         msg_id = rec.table_message_id
         # pushed up by chatter (or asked down by /table): sent anew at the bottom of the
         # chat, and the old message loses its buttons (bot/bottom.py)
@@ -208,10 +208,7 @@ class TableWorker:
             picture = await ctx.pictures.ready(
                 chat_id,
                 view.picture_key,
-                p.picture,
-                state,
-                names,
-                rec.language,  # the board's words in the chat's language
+                view.picture,
                 within=None if msg_id is None else ctx.pictures.late,
                 then=lambda: self.kick(chat_id),
             )
@@ -226,9 +223,8 @@ class TableWorker:
                 msg_id = None
                 late = False
                 if picture is None:
-                    lang = rec.language
                     picture = await ctx.pictures.ready(
-                        chat_id, view.picture_key, p.picture, state, names, lang, within=None
+                        chat_id, view.picture_key, view.picture, within=None
                     )
         if msg_id is None:
             if rec.status != RecordStatus.PLAYING:

@@ -29,7 +29,7 @@ NOT_TEXT = {
     ("handlers/memory.py", "сброс"),
     ("service/context.py", "ё"),  # a game's name typed with ё or е
     ("service/context.py", "е"),
-    *(("presenters/dominas.py", code) for code in ("О", "М", "З", "В", "З1", "О11", "О15")),
+    *(("presenters/dominas/common.py", code) for code in ("О", "М", "З", "В", "З1", "О11", "О15")),
 }
 
 

@@ -10,16 +10,24 @@ from collections.abc import Callable
 import pytest
 
 from bot.pictures import Pictures
+from bot.warm_up import PictureJob
+
+
+def job(tag: str) -> PictureJob:
+    """A picture job whose "view" is `tag` (drawn by `Board` or `broken`, no renderer)."""
+    return ("board", tag, {}, "ru")
 
 
 class Board:
-    """A picture function that blocks until `go` is set and records what it drew."""
+    """Draws picture jobs (the render thread's `drawer`): blocks until `go` is set and
+    records what it drew."""
 
     def __init__(self) -> None:
         self.go = threading.Event()
         self.drawn: list[str] = []
 
-    def __call__(self, tag: str) -> bytes:
+    def __call__(self, picture: PictureJob) -> bytes:
+        tag = picture[1]
         self.go.wait(30)
         self.drawn.append(tag)
         return tag.encode()
@@ -32,15 +40,15 @@ async def until(check: Callable[[], bool], timeout: float = 10) -> None:
 
 
 async def test_a_chats_waiting_picture_is_replaced_by_its_latest_and_never_drawn() -> None:
-    p = Pictures([], threads=1)
     board = Board()
+    p = Pictures([], threads=1, drawer=board)
     try:
-        first = p.latest(1, "a", board, "a")  # handed out at once: the thread is busy
-        stale = [p.latest(1, tag, board, tag) for tag in ("b", "c", "d")]
-        latest = p.latest(1, "e", board, "e")
+        first = p.latest(1, "a", job("a"))  # handed out at once: the thread is busy
+        stale = [p.latest(1, tag, job(tag)) for tag in ("b", "c", "d")]
+        latest = p.latest(1, "e", job("e"))
         assert p.waiting() == 1 and p.dropped == 3
         assert all(f.cancelled() for f in stale)
-        assert p.latest(1, "e", board, "e") is latest  # the same picture asked again
+        assert p.latest(1, "e", job("e")) is latest  # the same picture asked again
         board.go.set()
         assert await first == b"a" and await latest == b"e"
         assert board.drawn == ["a", "e"]  # b, c, d were never drawn
@@ -50,15 +58,15 @@ async def test_a_chats_waiting_picture_is_replaced_by_its_latest_and_never_drawn
 
 
 async def test_the_line_is_one_picture_per_chat_at_most_and_keeps_its_order() -> None:
-    p = Pictures([], threads=1)
     board = Board()
+    p = Pictures([], threads=1, drawer=board)
     try:
-        p.latest("busy", "x", board, "x")
+        p.latest("busy", "x", job("x"))
         futures = {}
         for round_ in range(5):
             for chat in range(50):
                 tag = f"{chat}.{round_}"
-                futures[chat] = p.latest(chat, tag, board, tag)
+                futures[chat] = p.latest(chat, tag, job(tag))
         assert p.waiting() == 50 and p.peak == 50 and p.dropped == 200
         board.go.set()
         await asyncio.gather(*futures.values())
@@ -70,19 +78,19 @@ async def test_the_line_is_one_picture_per_chat_at_most_and_keeps_its_order() ->
 
 
 async def test_a_late_picture_returns_none_then_says_when_it_is_drawn() -> None:
-    p = Pictures([], threads=1)
     board = Board()
+    p = Pictures([], threads=1, drawer=board)
     told: list[str] = []
     try:
-        got = await p.ready(1, "a", board, "a", within=0.05, then=lambda: told.append("a"))
+        got = await p.ready(1, "a", job("a"), within=0.05, then=lambda: told.append("a"))
         assert got is None and told == []
         board.go.set()
         await until(lambda: told == ["a"])
         # drawn and kept for the chat's worker until the table shows it
-        assert await p.ready(1, "a", board, "a", within=0.05) == b"a"
+        assert await p.ready(1, "a", job("a"), within=0.05) == b"a"
         p.take(1, "a")
         assert board.drawn == ["a"]
-        assert await p.ready(1, "a", board, "a", within=None) == b"a"  # asked anew: redrawn
+        assert await p.ready(1, "a", job("a"), within=None) == b"a"  # asked anew: redrawn
         assert board.drawn == ["a", "a"]
     finally:
         board.go.set()
@@ -90,14 +98,14 @@ async def test_a_late_picture_returns_none_then_says_when_it_is_drawn() -> None:
 
 
 async def test_a_superseded_late_picture_is_not_announced() -> None:
-    p = Pictures([], threads=1)
     board = Board()
+    p = Pictures([], threads=1, drawer=board)
     told: list[str] = []
     try:
-        p.latest("busy", "x", board, "x")
-        got = await p.ready(1, "a", board, "a", within=0.01, then=lambda: told.append("a"))
+        p.latest("busy", "x", job("x"))
+        got = await p.ready(1, "a", job("a"), within=0.01, then=lambda: told.append("a"))
         assert got is None
-        newer = p.latest(1, "b", board, "b")  # the chat went on before "a" was drawn
+        newer = p.latest(1, "b", job("b"))  # the chat went on before "a" was drawn
         board.go.set()
         assert await newer == b"b"
         await asyncio.sleep(0.05)
@@ -108,24 +116,24 @@ async def test_a_superseded_late_picture_is_not_announced() -> None:
 
 
 async def test_a_failed_picture_is_told_once_to_its_chat_then_redrawn() -> None:
-    p = Pictures([], threads=1)
-    calls: list[int] = []
+    calls: list[str] = []
     go = threading.Event()
 
-    def broken(n: int) -> bytes:
+    def broken(picture: PictureJob) -> bytes:
         go.wait(30)
-        calls.append(n)
+        calls.append(picture[1])
         raise ZeroDivisionError
 
+    p = Pictures([], threads=1, drawer=broken)
     try:
         done = asyncio.Event()
-        assert await p.ready(1, "a", broken, 1, within=0.01, then=done.set) is None
+        assert await p.ready(1, "a", job("1"), within=0.01, then=done.set) is None
         go.set()
         await asyncio.wait_for(done.wait(), 10)  # a failure is told too
         with pytest.raises(ZeroDivisionError):
-            await p.ready(1, "a", broken, 1, within=1.0)
+            await p.ready(1, "a", job("1"), within=1.0)
         with pytest.raises(ZeroDivisionError):
-            await p.ready(1, "a", broken, 1, within=None)
+            await p.ready(1, "a", job("1"), within=None)
         assert len(calls) == 2
     finally:
         go.set()
@@ -133,14 +141,14 @@ async def test_a_failed_picture_is_told_once_to_its_chat_then_redrawn() -> None:
 
 
 async def test_a_forgotten_chat_drops_its_waiting_picture() -> None:
-    p = Pictures([], threads=1)
     board = Board()
+    p = Pictures([], threads=1, drawer=board)
     try:
-        p.latest("busy", "x", board, "x")
-        waiting = p.latest(1, "a", board, "a")
+        p.latest("busy", "x", job("x"))
+        waiting = p.latest(1, "a", job("a"))
         p.forget(1)
         assert waiting.cancelled() and p.waiting() == 0
-        assert await p.ready(2, "b", board, "b", within=0.01) is None
+        assert await p.ready(2, "b", job("b"), within=0.01) is None
         board.go.set()
         await until(lambda: board.drawn == ["x", "b"])
     finally:

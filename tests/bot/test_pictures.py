@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -13,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
+import games
 from bot.pictures import RENDER_NICE, Pictures
+from bot.presenters import registry
+from bot.warm_up import draw_cold, renderer
 
 
 def _my_nice() -> int:
@@ -107,3 +111,25 @@ async def test_two_render_processes_share_the_pictures_and_the_survivor_goes_on(
         assert not p.in_process
     finally:
         await p.close()
+
+
+async def test_a_table_picture_goes_to_the_render_process_as_data_and_comes_back_the_same() -> None:
+    """The job is `(game id, view JSON, names, language)`: no presenter, state or function
+    in the pipe; the process's first picture of the game (cold) is the one drawn here."""
+    p = registry()["hypnosia"]
+    game = games.get("hypnosia")
+    state = game.new([1, 2], seed=5)
+    state, _ = game.apply(state, game.legal_actions(state)[0])
+    key, job = p.table_picture(state, {1: "Аня", 2: "Борис"}, "en")
+    assert key == p.picture_key(state, "en")
+    assert [type(x) for x in job] == [str, str, dict, str]
+    sent = pickle.dumps(job, pickle.HIGHEST_PROTOCOL)
+    assert b"presenters" not in sent and b"games" not in sent  # only builtins are pickled
+    module = renderer("hypnosia")
+    here = draw_cold(module, p.public_view(state), job[2], "en")
+    pictures = Pictures(["hypnosia"], threads=1, process=True)
+    await pictures.start()
+    try:
+        assert await pictures.picture(job) == here
+    finally:
+        await pictures.close()

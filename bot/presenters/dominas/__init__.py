@@ -1,0 +1,64 @@
+"""«ДОМИНА*С» at the table: private hands behind a public two-step keyboard (spec §6).
+
+The group keyboard depends only on the public view: one button per open nest with its
+required symbol (`▲ 2`; a far nest also gets `▲ 2 ⟲`, the second way to attach), the
+numbers of the tiles in the hand of the player to move, «🂠 Мои фишки» and, during a
+bonus series, «⏹ Хватит». A tile keeps its number while it is in the hand (the engine's
+`slot_numbers`: the dealt tiles are numbered at random, each drawn one gets the next
+number), so a button never changes meaning when another tile leaves; which numbers are
+left reveals nothing. A tile is named by its colour and number, `🟢12 0-3-6` (no colour
+letter that reads as a digit: З12 looks like 312). Everything that depends on his hand is
+resolved when he presses:
+
+- a number whose tile has one legal placement is placed at once (one tap);
+- a number with several placements is remembered in the bot's session (`ui["sel"]`,
+  valid for this state version only): the toast lists its nests, and the table shows the
+  number chosen («[7]», and a line in the caption) until a nest completes PLACE;
+- a nest pressed with no number chosen places the one tile that fits there, or tells him
+  privately which numbers fit;
+- anything illegal is refused privately with the reason, naming the symbol (or colour,
+  or pip sum) the open nests need — public facts only.
+
+The turn timer plays the engine's timeout (a penalty tile, or the end of a bonus series).
+
+The presenter is assembled from the modules of this package: `common` (the tiles' names,
+the base class), `caption`, `keyboard`, `press` (with the turn timer's move), `hands`,
+`narration` and `summaries`.
+"""
+
+from __future__ import annotations
+
+from bot.config import Settings
+from bot.presenters.dominas.caption import Caption
+from bot.presenters.dominas.common import (
+    DominasBase,
+    named_title,
+    team_mark,
+    tile_name,
+    tile_text,
+    utf16_len,
+)
+from bot.presenters.dominas.hands import Hands
+from bot.presenters.dominas.keyboard import Keyboard
+from bot.presenters.dominas.narration import Narration
+from bot.presenters.dominas.press import Press
+from bot.presenters.dominas.summaries import Summaries
+
+__all__ = [
+    "DominasBase",
+    "DominasPresenter",
+    "make_presenter",
+    "named_title",
+    "team_mark",
+    "tile_name",
+    "tile_text",
+    "utf16_len",
+]
+
+
+class DominasPresenter(Caption, Keyboard, Hands, Press, Narration, Summaries):
+    """The presenter, assembled from its parts (the modules of this package)."""
+
+
+def make_presenter(settings: Settings | None) -> DominasPresenter:
+    return DominasPresenter()

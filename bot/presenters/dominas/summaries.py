@@ -1,0 +1,111 @@
+"""«ДОМИНА*С»'s messages that stay in the chat: a game's result, the match's final standings."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.presenters.dominas.common import DominasBase
+from games import Event
+from games.dominas import Mode, State
+from locales import Translator
+
+
+class Summaries(DominasBase):
+    # ---------------------------------------------------------------- summaries
+
+    def summaries(
+        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+    ) -> list[str]:
+        s = self._st(state)
+        out: list[str] = []
+        last_seat: int | None = None
+        for e in events:
+            if e.type == "placed":
+                last_seat = e.seat
+            elif e.type == "game_over":
+                out.append(self._game_text(e.data, s, names, t, last_seat))
+            elif e.type == "match_over":
+                text = self._final_text(s, names, t)
+                if out:
+                    out[-1] += "\n\n" + text
+                else:
+                    out.append(text)
+        return out
+
+    def _sides(self, s: State) -> list[int]:
+        return sorted(set(s.side_of))
+
+    def _game_text(
+        self,
+        d: dict[str, Any],
+        s: State,
+        names: dict[int, str],
+        t: Translator,
+        last_seat: int | None = None,
+    ) -> str:
+        game = d.get("game")
+        reason = str(d.get("reason"))
+        winner = d.get("winner_side")
+        lines = [t("dom.sum.title", game=game)]
+        if reason == "win" and winner is not None:
+            if s.options.mode is Mode.TEAMS and last_seat is not None:
+                team = self._side_name(names, s, int(winner), t)
+                who = self._name(names, s, last_seat)
+                lines.append(t("dom.sum.win_team", team=team, name=who))
+            else:
+                lines.append(t("dom.sum.win", name=self._side_name(names, s, int(winner), t)))
+        elif reason == "fish":
+            lines.append(t("dom.sum.fish"))
+        else:
+            lines.append(t("dom.sum.abandoned"))
+        tiles: list[int] = list(d.get("tiles") or [])
+        scores: list[int] = list(d.get("scores") or [])
+        totals: list[int] = list(d.get("totals") or [])
+        lines.append("")
+        for side in self._sides(s):
+            if side >= len(scores):
+                continue
+            who = self._side_name(names, s, side, t)
+            if s.options.mode is Mode.TEAMS:
+                members = ", ".join(
+                    self._name(names, s, x) for x in range(len(s.players)) if s.side_of[x] == side
+                )
+                who = f"{who} ({members})"
+            lines.append(
+                t(
+                    "dom.sum.line",
+                    name=who,
+                    tiles=t.plural(tiles[side] if side < len(tiles) else 0, "unit.tile"),
+                    score=scores[side],
+                    total=totals[side] if side < len(totals) else scores[side],
+                )
+            )
+        return "\n".join(lines)
+
+    def _final_text(self, s: State, names: dict[int, str], t: Translator) -> str:
+        res = self.game.result(s)
+        lines = [t("dom.final.title")]
+        if s.options.mode is Mode.TEAMS:
+            seen: set[int] = set()
+            for st in res.standings:
+                side = s.side_of[s.players.index(st.player)]
+                if side in seen:
+                    continue
+                seen.add(side)
+                members = ", ".join(
+                    self._name(names, s, x) for x in range(len(s.players)) if s.side_of[x] == side
+                )
+                name = f"{self._side_name(names, s, side, t)} ({members})"
+                crown = " 🏆" if st.player in res.winners else ""
+                points = t.plural(st.score, "unit.point")
+                lines.append(t("dom.final.line", place=st.place, name=name, points=points) + crown)
+            return "\n".join(lines)
+        for st in res.standings:
+            name = html.escape(names.get(st.player) or str(st.player))
+            crown = " 🏆" if st.player in res.winners else ""
+            points = t.plural(st.score, "unit.point")
+            lines.append(t("dom.final.line", place=st.place, name=name, points=points) + crown)
+        return "\n".join(lines)

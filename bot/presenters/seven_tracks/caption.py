@@ -1,0 +1,94 @@
+"""«Семидорожник»'s caption: the phase, whose turn, the open menu."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.presenters.seven_tracks.common import SevenTracksBase, tiles_text
+from games.seven_tracks import Phase, Status
+from games.seven_tracks.model import T7, kind_of
+from locales import Translator
+
+
+class Caption(SevenTracksBase):
+    # ---------------------------------------------------------------- caption
+
+    def caption(
+        self,
+        state: BaseModel,
+        names: dict[int, str],
+        ui: dict[str, Any],
+        log: list[str],
+        t: Translator,
+    ) -> str:
+        s = self._st(state)
+        v = self.public_view(s)
+        length = t("st.len_one_round") if v.single_round else t("st.len_target", n=v.target_score)
+        lines = [t("st.header", round=v.round_no, length=length)]
+        who = self._name(names, s, v.current)
+        turn = v.turn
+        if v.phase == Phase.FIRST_MOVE:
+            seconds = max(1, round(self.first_move_seconds))
+            lines.append(t("st.phase.first_move", seconds=seconds))
+        elif v.phase == Phase.PRE_MOVE:
+            lines.append(t("st.phase.pre_move", name=who))
+        elif v.phase == Phase.PLACING:
+            lines.append(t("st.phase.placing", name=who))
+        elif v.phase == Phase.POST_MOVE:
+            lines.append(t("st.phase.post_move", name=who))
+        elif v.phase == Phase.EXCHANGE:
+            lines.append(t("st.phase.exchange", name=who, n=v.exchange_size or 0))
+        elif v.phase == Phase.GAME_OVER:
+            winners = ", ".join(html.escape(names.get(w) or str(w)) for w in v.winners)
+            lines.append(t("st.phase.game_over", names=winners or "—"))
+        if v.phase in (Phase.PLACING, Phase.POST_MOVE, Phase.EXCHANGE) and turn.get("dice"):
+            dice = " ".join(f"[{d}]" for d in turn["dice"])
+            tracks = [int(k) for k in turn.get("modes", {}) if int(k) != T7]
+            where = ", ".join(str(k) for k in sorted(tracks))
+            if turn.get("is_double"):
+                where += t("st.and_centre")
+            lines.append(
+                t(
+                    "st.dice",
+                    dice=dice,
+                    tracks=where or "—",
+                    draws=turn.get("draws", 0),
+                    max=s.options.max_draws,
+                )
+            )
+        menu = ui.get("menu")
+        if menu and v.phase not in (Phase.FIRST_MOVE, Phase.GAME_OVER):
+            lines.append(self._menu_title(str(menu), t))
+        if turn.get("restricted") or v.restricted_left:
+            lines.append(t("st.restricted", n=v.restricted_left))
+        if turn.get("final") or v.final_left:
+            lines.append(t("st.final", n=v.final_left))
+        store = tiles_text([kind_of(x) for x in v.store])
+        lines.append(t("st.bank", n=v.bank_size, store=store or "—"))
+        if log:
+            lines.append("")
+            lines.extend(log[-3:])
+        lines.append("")
+        for p in v.players:
+            name = html.escape(names.get(p.player) or str(p.player))
+            mark = "▶ " if p.seat == v.current and v.phase != Phase.GAME_OVER else ""
+            if p.status == Status.ELIMINATED:
+                status = t("st.status.eliminated")
+            elif p.status == Status.OUT:
+                status = t("st.status.out")
+            else:
+                status = t("st.tiles", n=p.hand_count)
+            score = t.plural(p.score, "unit.point")
+            lines.append(t("st.player", mark=mark, name=name, status=status, score=score))
+        return "\n".join(lines)
+
+    def _menu_title(self, menu: str, t: Translator) -> str:
+        if menu.startswith("t") and menu[1:].isdigit():
+            k = int(menu[1:])
+            if k == T7:
+                return t("st.menu.centre")
+            return t("st.menu.track", k=k)
+        return t(f"st.menu.{menu}")

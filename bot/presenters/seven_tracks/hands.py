@@ -1,0 +1,51 @@
+"""«Семидорожник»'s private hand texts: the popup with its hint, and the longer message."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from bot.presenters.seven_tracks.common import T, tiles_text
+from bot.presenters.seven_tracks.compound import Compound
+from games.seven_tracks import Phase, State
+from games.seven_tracks.model import kind_of
+from locales import Translator
+
+
+class Hands(Compound):
+    # ---------------------------------------------------------------- hand
+
+    def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
+        s = self._st(state)
+        v = self.game.view(s, user)
+        hand = [kind_of(x) for x in (v.hand or [])]
+        text = t("st.hand", n=len(hand), tiles=tiles_text(hand) or "—")
+        hint = self._hint(s, user, t)
+        if hint and len(text) + len(hint) < 195:
+            text += "\n" + hint
+        return text[:200]
+
+    def _hint(self, s: State, user: int, t: Translator) -> str:
+        """What fits where now (only for the player to move; private)."""
+        if self.game.to_act(s) != user or s.phase != Phase.PLACING:
+            return ""
+        fits: dict[str, list[str]] = {}
+        for a in self.game.legal_actions(s):
+            if a.type == T.PLACE and a.track is not None and a.kind is not None:
+                fits.setdefault(str(a.track), []).append(a.kind)
+            elif a.type == T.PLACE_T7 and a.kind is not None:
+                fits.setdefault("7", []).append(a.kind)
+        if not fits:
+            tiles = self._priority_tiles(s)
+            if tiles:
+                return t("st.hint_nothing_priority", tiles=self._offer(tiles))
+            return t("st.hint_nothing")
+        parts = [f"{k}: {tiles_text(kinds)}" for k, kinds in sorted(fits.items())]
+        return t("st.hint", fits="; ".join(parts))
+
+    def hand_message(self, state: BaseModel, user: int, t: Translator) -> str | None:
+        s = self._st(state)
+        if user not in s.players:
+            return None
+        v = self.game.view(s, user)
+        hand = [kind_of(x) for x in (v.hand or [])]
+        return t("st.hand_private", n=len(hand), tiles=tiles_text(hand, compact=False) or "—")
