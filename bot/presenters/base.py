@@ -80,6 +80,7 @@ def shown_page(ui: dict[str, Any], version: int, pages: int) -> int:
 
 class Presenter(ABC):
     game_id: str
+    strings: str  # the prefix of the game's keys in locales/ ("st", "cc", "sc", "hy", "dom")
     title_key: str
     title_short_key: str
     aliases: tuple[str, ...] = ()
@@ -193,9 +194,11 @@ class Presenter(ABC):
         actor = self.game.to_act(state)
         return None if actor is None else str(actor)
 
+    @abstractmethod
     def timeout_move(self, state: BaseModel, user: int) -> Outcome:
-        """What the bot does for a player whose turn timer ran out (he is auto-passed)."""
-        raise NotImplementedError
+        """What the bot does for a player whose turn timer ran out: the engine's weakest
+        policy's move (`games/<id>/policies.py`). Every game has one: a game without it
+        would see its players removed at their first timeout."""
 
     def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
         """Automatic steps (timers, auto-passes). `changed` False when nothing happened."""
@@ -220,7 +223,9 @@ class Presenter(ABC):
         """Messages that stay in the chat's history: round summary, final standings."""
 
     def error_text(self, code: str, t: Translator) -> str:
-        key = f"error.{code}"
-        if t.has(key):
-            return t(key)
+        """The refusal for the engine's error `code`: the game's own text
+        (`<strings>.error.<code>`), else the common one (`error.<code>`)."""
+        for key in (f"{self.strings}.error.{code}", f"error.{code}"):
+            if t.has(key):
+                return t(key)
         return t("error.unknown", code=code)

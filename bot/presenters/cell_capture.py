@@ -42,6 +42,7 @@ HOLE = "·"  # a placeholder: the button's place is kept, it does nothing now
 
 class CellCapturePresenter(Presenter):
     game_id = "cell_capture"
+    strings = "cc"
     title_key = "game.cell_capture.title"
     title_short_key = "game.cell_capture.short"
     aliases = ("захват клеток", "захват", "клетки", "cell capture", "cells")
@@ -286,10 +287,6 @@ class CellCapturePresenter(Presenter):
             s, ev = self.game.apply(s, a)
             events.extend(ev)
         return Outcome(state=s, events=events)
-
-    def error_text(self, code: str, t: Translator) -> str:
-        key = f"cc.error.{code}"
-        return t(key) if t.has(key) else super().error_text(code, t)
 
     # ---------------------------------------------------------------- narration
 

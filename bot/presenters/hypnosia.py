@@ -37,6 +37,7 @@ AUTO_STEPS = 2000  # a guard on the automatic chain (the engine always ends a ga
 
 class HypnosiaPresenter(Presenter):
     game_id = "hypnosia"
+    strings = "hy"
     title_key = "game.hypnosia.title"
     title_short_key = "game.hypnosia.short"
     aliases = ("гипнозия", "гипноз", "hypnosia")
@@ -309,10 +310,6 @@ class HypnosiaPresenter(Presenter):
             s, ev = self.game.timeout(s)
             events.extend(ev)
         return Outcome(state=s, events=events, ui={})
-
-    def error_text(self, code: str, t: Translator) -> str:
-        key = f"hy.error.{code}"
-        return t(key) if t.has(key) else super().error_text(code, t)
 
     # ---------------------------------------------------------------- narration
 

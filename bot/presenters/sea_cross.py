@@ -29,6 +29,7 @@ OPENING_LINES = 3  # the table's narration keeps its last 3 lines (bot.service L
 
 class SeaCrossPresenter(Presenter):
     game_id = "sea_cross"
+    strings = "sc"
     title_key = "game.sea_cross.title"
     title_short_key = "game.sea_cross.short"
     aliases = ("морской крест", "крест", "морской", "sea cross", "sea", "cross", "лудо")
@@ -229,10 +230,6 @@ class SeaCrossPresenter(Presenter):
             s, ev = self.game.apply(s, actions[0])
             events.extend(ev)
         return Outcome(state=s, events=events)
-
-    def error_text(self, code: str, t: Translator) -> str:
-        key = f"sc.error.{code}"
-        return t(key) if t.has(key) else super().error_text(code, t)
 
     # ---------------------------------------------------------------- narration
 

@@ -60,6 +60,7 @@ def utf16_len(text: str) -> int:
 
 class DominasBase(Presenter):
     game_id = "dominas"
+    strings = "dom"
     title_key = "game.dominas.title"
     title_short_key = "game.dominas.short"
     aliases = ("доминас", "домина*с", "домина", "домино", "dominas", "domino")

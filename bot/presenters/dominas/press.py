@@ -184,10 +184,6 @@ class Press(DominasBase):
     def _place_text_pos(pos: Pos, variant: int) -> str:
         return POS_MARK[pos] + ("⟲" if variant else "")
 
-    def error_text(self, code: str, t: Translator) -> str:
-        key = f"dom.error.{code}"
-        return t(key) if t.has(key) else super().error_text(code, t)
-
     # ---------------------------------------------------------------- timer
 
     def turn_id(self, state: BaseModel) -> str | None:

@@ -57,6 +57,7 @@ def _seat_user(state: State, seat: int | None) -> int | None:
 
 class SevenTracksBase(Presenter):
     game_id = "seven_tracks"
+    strings = "st"
     title_key = "game.seven_tracks.title"
     title_short_key = "game.seven_tracks.short"
     aliases = ("семидорожник", "7", "шестигранник", "seven tracks", "seventracks", "st")
