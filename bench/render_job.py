@@ -36,7 +36,8 @@ from pydantic import BaseModel
 import games
 from bench.render import mid_game_states
 from bench.stats import median
-from bot.presenters import Presenter, registry
+from bot.presenters import registry
+from bot.presenters.base import Presenter
 
 P = pickle.HIGHEST_PROTOCOL
 LANGUAGE = "ru"
@@ -54,7 +55,7 @@ def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 
 
 def forms(
-    p: Presenter, state: BaseModel, names: dict[int, str]
+    p: Presenter[Any], state: BaseModel, names: dict[int, str]
 ) -> dict[str, tuple[Callable[[], Any], Callable[[Any], Any]]]:
     """Each form's (bot side: the key and the job, pickled; process side: the view out of
     the pickle)."""

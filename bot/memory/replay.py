@@ -26,7 +26,7 @@ from games.replay import advance, states
 from render import animation
 
 if TYPE_CHECKING:
-    from bot.presenters import Presenter
+    from bot.presenters.base import Presenter
 
 CHUNK = 400  # steps walked per job (about 0.15 s of a long game's engine)
 
@@ -48,7 +48,7 @@ class Animation(BaseModel):
         return (animation.board_ms(self.shown) * self.shown + animation.LAST_MS) / 1000
 
 
-def views(p: Presenter, steps: list[str]) -> list[BaseModel]:
+def views(p: Presenter[Any], steps: list[str]) -> list[BaseModel]:
     """The table's view of each distinct position of the game, in order."""
     start = start_of(steps)
     out: list[BaseModel] = []
@@ -62,7 +62,9 @@ def views(p: Presenter, steps: list[str]) -> list[BaseModel]:
     return out
 
 
-def board(p: Presenter, view: BaseModel, names: Mapping[int, str], language: str) -> Image.Image:
+def board(
+    p: Presenter[Any], view: BaseModel, names: Mapping[int, str], language: str
+) -> Image.Image:
     """One position drawn as the table draws it, downscaled (RGB)."""
     module: Any = renderer(p.game_id)
     if module is None:
@@ -73,7 +75,7 @@ def board(p: Presenter, view: BaseModel, names: Mapping[int, str], language: str
 
 
 def _walk(
-    p: Presenter, steps: list[str], lo: int, hi: int, state: BaseModel | None
+    p: Presenter[Any], steps: list[str], lo: int, hi: int, state: BaseModel | None
 ) -> Iterator[tuple[int, BaseModel]]:
     """Positions `lo`..`hi - 1` of the game (0: its start; i: after `steps[i]`) and their
     states, from `state`, the position before `lo` (None when `lo` is 0)."""
@@ -89,7 +91,7 @@ def _walk(
 
 
 def changes(
-    p: Presenter, steps: list[str], lo: int, hi: int, state: BaseModel | None, last: str
+    p: Presenter[Any], steps: list[str], lo: int, hi: int, state: BaseModel | None, last: str
 ) -> tuple[list[int], BaseModel | None, str]:
     """A job: the positions of `lo`..`hi - 1` whose view differs from the one before
     (`last`: the view of the position before `lo`, as JSON), the state at `hi - 1`, the
@@ -105,7 +107,7 @@ def changes(
 
 
 def chosen(
-    p: Presenter, steps: list[str], lo: int, hi: int, state: BaseModel | None, wanted: set[int]
+    p: Presenter[Any], steps: list[str], lo: int, hi: int, state: BaseModel | None, wanted: set[int]
 ) -> tuple[list[BaseModel], BaseModel | None]:
     """A job: the views of the `wanted` positions of `lo`..`hi - 1`, the state at `hi - 1`."""
     out: list[BaseModel] = []
@@ -117,7 +119,7 @@ def chosen(
 
 
 def palette_of(
-    p: Presenter, picked: list[BaseModel], names: Mapping[int, str], language: str
+    p: Presenter[Any], picked: list[BaseModel], names: Mapping[int, str], language: str
 ) -> Image.Image:
     """A job: the shared palette, fitted to the first, middle and last boards."""
     probes = [picked[i] for i in animation.sample(len(picked), animation.PALETTE_SAMPLES)]
@@ -125,7 +127,11 @@ def palette_of(
 
 
 def frame(
-    p: Presenter, view: BaseModel, names: Mapping[int, str], language: str, palette: Image.Image
+    p: Presenter[Any],
+    view: BaseModel,
+    names: Mapping[int, str],
+    language: str,
+    palette: Image.Image,
 ) -> Image.Image:
     """A job: one board, on the shared palette."""
     return animation.indexed(board(p, view, names, language), palette)
@@ -168,7 +174,7 @@ async def inline(fn: Callable[..., Any], *args: Any) -> Any:
 
 async def animate(
     run: Run,
-    p: Presenter,
+    p: Presenter[Any],
     steps: list[str],
     standings: list[tuple[int, int, int]],
     names: Mapping[int, str],

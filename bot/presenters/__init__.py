@@ -11,14 +11,14 @@ import games
 from bot.config import Settings
 from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
 
-__all__ = ["Btn", "LengthChoice", "Outcome", "Presenter", "Refusal", "registry"]
+__all__ = ["Btn", "LengthChoice", "Outcome", "Presenter[Any]", "Refusal", "registry"]
 
 
-def registry(settings: Settings | None = None) -> dict[str, Presenter]:
+def registry(settings: Settings | None = None) -> dict[str, Presenter[Any]]:
     """Game id -> presenter, in the games registry's order (flagship first).
 
     A registered game without a presenter module yet is simply not offered."""
-    found: dict[str, Presenter] = {}
+    found: dict[str, Presenter[Any]] = {}
     for game_id in games.ids():
         name = f"bot.presenters.{game_id}"
         try:
@@ -27,6 +27,6 @@ def registry(settings: Settings | None = None) -> dict[str, Presenter]:
             if exc.name == name:
                 continue
             raise
-        presenter: Presenter = module.make_presenter(settings)
+        presenter: Presenter[Any] = module.make_presenter(settings)
         found[presenter.game_id] = presenter
     return found

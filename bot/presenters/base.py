@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -38,11 +38,14 @@ class Btn:
     code: str
 
 
+S = TypeVar("S", bound=BaseModel)  # a game's state model
+
+
 @dataclass
-class Outcome:
+class Outcome(Generic[S]):
     """The result of a press or of automatic steps."""
 
-    state: BaseModel
+    state: S
     events: list[Event] = field(default_factory=list)
     ui: dict[str, Any] = field(default_factory=dict)
     toast: str | None = None
@@ -78,13 +81,13 @@ def shown_page(ui: dict[str, Any], version: int, pages: int) -> int:
     return 0
 
 
-class Presenter(ABC):
+class Presenter(ABC, Generic[S]):
     game_id: str
     strings: str  # the prefix of the game's keys in locales/ ("st", "cc", "sc", "hy", "dom")
     title_key: str
     title_short_key: str
     aliases: tuple[str, ...] = ()
-    game: Game[Any, Any]
+    game: Game[S, Any]
 
     @property
     def min_players(self) -> int:
@@ -98,29 +101,29 @@ class Presenter(ABC):
         """Lobby options (the first is the default)."""
         return []
 
-    def new_state(self, players: list[int], seed: int, options: dict[str, Any]) -> BaseModel:
-        state: BaseModel = self.game.new(players=players, seed=seed, options=options or None)
+    def new_state(self, players: list[int], seed: int, options: dict[str, Any]) -> S:
+        state: S = self.game.new(players=players, seed=seed, options=options or None)
         return state
 
-    def load(self, raw: str) -> BaseModel:
-        state: BaseModel = self.game.state_type.model_validate_json(raw)
+    def load(self, raw: str) -> S:
+        state: S = self.game.state_type.model_validate_json(raw)
         return state
 
-    def actor(self, state: BaseModel) -> int | None:
+    def actor(self, state: S) -> int | None:
         """Who may press game buttons now; None = any player (e.g. a window open to all)."""
         return self.game.to_act(state)
 
     @abstractmethod
     def caption(
         self,
-        state: BaseModel,
+        state: S,
         names: dict[int, str],
         ui: dict[str, Any],
         log: list[str],
         t: Translator,
     ) -> str: ...
 
-    def seq_changes(self, old: BaseModel, new: BaseModel) -> bool:
+    def seq_changes(self, old: S, new: S) -> bool:
         """Whether a state change makes the shown buttons out of date (callback data carries
         the record's `seq`). By default every change does."""
         return old.model_dump_json() != new.model_dump_json()
@@ -131,16 +134,16 @@ class Presenter(ABC):
 
     @abstractmethod
     def keyboard(
-        self, state: BaseModel, ui: dict[str, Any], names: dict[int, str], t: Translator
+        self, state: S, ui: dict[str, Any], names: dict[int, str], t: Translator
     ) -> list[list[Btn]]:
         """Built from the public view only (never from legal_actions)."""
 
-    def public_view(self, state: BaseModel) -> BaseModel:
+    def public_view(self, state: S) -> BaseModel:
         """What the table shows: the engine's view for nobody in particular."""
         view: BaseModel = self.game.view(state, None)
         return view
 
-    def picture_key(self, state: BaseModel, language: str = DEFAULT_LANGUAGE) -> str:
+    def picture_key(self, state: S, language: str = DEFAULT_LANGUAGE) -> str:
         """Changes exactly when the picture would change (the language is drawn too)."""
         return self.view_key(self.public_view(state), language)
 
@@ -152,7 +155,7 @@ class Presenter(ABC):
         return language_key(hashlib.sha1(raw.encode()).hexdigest()[:16], language)
 
     def table_picture(
-        self, state: BaseModel, names: dict[int, str], language: str = DEFAULT_LANGUAGE
+        self, state: S, names: dict[int, str], language: str = DEFAULT_LANGUAGE
     ) -> tuple[str, PictureJob]:
         """The table's picture as its key (`picture_key`) and the job that draws it, sent
         to the render process (bot/pictures.py): plain data, the game's id and the public
@@ -161,64 +164,60 @@ class Presenter(ABC):
         job = picture_job(self.game_id, view, names, language)
         return self.view_key(view, language, job[1]), job
 
-    def picture(
-        self, state: BaseModel, names: dict[int, str], language: str = DEFAULT_LANGUAGE
-    ) -> bytes:
+    def picture(self, state: S, names: dict[int, str], language: str = DEFAULT_LANGUAGE) -> bytes:
         """The board from the public view, drawn by `render/<game id>.py` with its words in
         `language` (cold, on a palette of its own, until the renderer is warmed up:
         bot/warm_up.py)."""
         return draw_picture(self.game_id, self.public_view(state), names, language)
 
     @abstractmethod
-    def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
+    def hand_popup(self, state: S, user: int, t: Translator) -> str:
         """A player's private hand, ≤ 200 characters (a show_alert popup)."""
 
-    def hand_message(self, state: BaseModel, user: int, t: Translator) -> str | None:
+    def hand_message(self, state: S, user: int, t: Translator) -> str | None:
         """A longer private text for the bot's private chat (None: nothing to send)."""
         return None
 
     @abstractmethod
     def press(
         self,
-        state: BaseModel,
+        state: S,
         user: int,
         code: str,
         ui: dict[str, Any],
         t: Translator,
         now: float,
-    ) -> Outcome:
+    ) -> Outcome[S]:
         """Apply a button; raise Refusal or games.IllegalAction to refuse."""
 
-    def turn_id(self, state: BaseModel) -> str | None:
+    def turn_id(self, state: S) -> str | None:
         """Identifies the decision the turn timer waits for (None: no timer now)."""
         actor = self.game.to_act(state)
         return None if actor is None else str(actor)
 
     @abstractmethod
-    def timeout_move(self, state: BaseModel, user: int) -> Outcome:
+    def timeout_move(self, state: S, user: int) -> Outcome[S]:
         """What the bot does for a player whose turn timer ran out: the engine's weakest
         policy's move (`games/<id>/policies.py`). Every game has one: a game without it
         would see its players removed at their first timeout."""
 
-    def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
+    def advance(self, state: S, ui: dict[str, Any], now: float) -> Outcome[S]:
         """Automatic steps (timers, auto-passes). `changed` False when nothing happened."""
         return Outcome(state=state, ui=ui, changed=False)
 
     @abstractmethod
     def narrate(
-        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+        self, events: list[Event], state: S, names: dict[int, str], t: Translator
     ) -> list[str]:
         """Public one-line narration of events for the caption's log."""
 
-    def private_notes(
-        self, events: list[Event], state: BaseModel, user: int, t: Translator
-    ) -> list[str]:
+    def private_notes(self, events: list[Event], state: S, user: int, t: Translator) -> list[str]:
         """Notes only `user` may read (e.g. the tile he drew)."""
         return []
 
     @abstractmethod
     def summaries(
-        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+        self, events: list[Event], state: S, names: dict[int, str], t: Translator
     ) -> list[str]:
         """Messages that stay in the chat's history: round summary, final standings."""
 

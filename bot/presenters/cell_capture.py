@@ -16,8 +16,6 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.config import Settings
 from bot.presenters.base import Btn, Outcome, Presenter, Refusal, shown_page
 from games import Event, IllegalAction
@@ -40,7 +38,7 @@ PAGE = 6  # anchors per page when there are more (+ ◀ ▶)
 HOLE = "·"  # a placeholder: the button's place is kept, it does nothing now
 
 
-class CellCapturePresenter(Presenter):
+class CellCapturePresenter(Presenter[State]):
     game_id = "cell_capture"
     strings = "cc"
     title_key = "game.cell_capture.title"
@@ -51,10 +49,6 @@ class CellCapturePresenter(Presenter):
     def __init__(self) -> None:
         self.game = GAME
 
-    def _st(self, state: BaseModel) -> State:
-        assert isinstance(state, State)
-        return state
-
     def _name(self, names: dict[int, str], user: int | None) -> str:
         if user is None:
             return "?"
@@ -64,13 +58,13 @@ class CellCapturePresenter(Presenter):
 
     def caption(
         self,
-        state: BaseModel,
+        state: State,
         names: dict[int, str],
         ui: dict[str, Any],
         log: list[str],
         t: Translator,
     ) -> str:
-        s = self._st(state)
+        s = state
         v = self.game.view(s, None)
         lines = [t("cc.header", round=v.round_no, size=v.size, free=v.free_cells)]
         who = self._name(names, v.to_act)
@@ -112,9 +106,9 @@ class CellCapturePresenter(Presenter):
     # ---------------------------------------------------------------- keyboard
 
     def keyboard(
-        self, state: BaseModel, ui: dict[str, Any], names: dict[int, str], t: Translator
+        self, state: State, ui: dict[str, Any], names: dict[int, str], t: Translator
     ) -> list[list[Btn]]:
-        s = self._st(state)
+        s = state
         v = self.game.view(s, None)
         if v.over:
             return []
@@ -188,10 +182,10 @@ class CellCapturePresenter(Presenter):
             return False
         return len(self.game.view(back, None).offered_anchors) == 1
 
-    def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
+    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State]:
         """A forced choice is not asked: one allowed number, then one offered anchor, are
         applied at once (spec §5, Decision UI)."""
-        s = self._st(state)
+        s = state
         events: list[Event] = []
         changed = False
         for _ in range(2):
@@ -222,21 +216,21 @@ class CellCapturePresenter(Presenter):
 
     # ---------------------------------------------------------------- hand
 
-    def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
+    def hand_popup(self, state: State, user: int, t: Translator) -> str:
         return t("cc.no_hand")
 
     # ---------------------------------------------------------------- pressing
 
     def press(
         self,
-        state: BaseModel,
+        state: State,
         user: int,
         code: str,
         ui: dict[str, Any],
         t: Translator,
         now: float,
-    ) -> Outcome:
-        s = self._st(state)
+    ) -> Outcome[State]:
+        s = state
         head, _, arg = code.partition(".")
         events: list[Event] = []
         if head == "z":  # a placeholder: nothing happens, the reason is told privately
@@ -274,14 +268,14 @@ class CellCapturePresenter(Presenter):
         ui = {x: y for x, y in ui.items() if x != "page"}
         return Outcome(state=s, events=events, ui=ui)
 
-    def turn_id(self, state: BaseModel) -> str | None:
-        s = self._st(state)
+    def turn_id(self, state: State) -> str | None:
+        s = state
         if s.over:
             return None
         return f"{s.round_no}:{s.turn_idx}"
 
-    def timeout_move(self, state: BaseModel, user: int) -> Outcome:
-        s = self._st(state)
+    def timeout_move(self, state: State, user: int) -> Outcome[State]:
+        s = state
         events: list[Event] = []
         for a in self.game.auto_actions(s):
             s, ev = self.game.apply(s, a)
@@ -291,7 +285,7 @@ class CellCapturePresenter(Presenter):
     # ---------------------------------------------------------------- narration
 
     def narrate(
-        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+        self, events: list[Event], state: State, names: dict[int, str], t: Translator
     ) -> list[str]:
         lines: list[str] = []
         for e in events:
@@ -318,7 +312,7 @@ class CellCapturePresenter(Presenter):
         return lines
 
     def summaries(
-        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+        self, events: list[Event], state: State, names: dict[int, str], t: Translator
     ) -> list[str]:
         out: list[str] = []
         for e in events:

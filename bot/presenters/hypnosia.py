@@ -13,8 +13,6 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.config import Settings
 from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
 from games import Event, IllegalAction
@@ -35,7 +33,7 @@ SHORT = 16  # labels up to this long go two to a row
 AUTO_STEPS = 2000  # a guard on the automatic chain (the engine always ends a game)
 
 
-class HypnosiaPresenter(Presenter):
+class HypnosiaPresenter(Presenter[State]):
     game_id = "hypnosia"
     strings = "hy"
     title_key = "game.hypnosia.title"
@@ -45,10 +43,6 @@ class HypnosiaPresenter(Presenter):
 
     def __init__(self) -> None:
         self.game = GAME
-
-    def _st(self, state: BaseModel) -> State:
-        assert isinstance(state, State)
-        return state
 
     def _name(self, names: dict[int, str], user: int | None) -> str:
         if user is None:
@@ -87,13 +81,13 @@ class HypnosiaPresenter(Presenter):
 
     def caption(
         self,
-        state: BaseModel,
+        state: State,
         names: dict[int, str],
         ui: dict[str, Any],
         log: list[str],
         t: Translator,
     ) -> str:
-        s = self._st(state)
+        s = state
         v = self.game.view(s, None)
         free = [str(x) for x, holder in zip(CENTRE_VALUES, v.centre, strict=True) if holder is None]
         lines = [
@@ -200,9 +194,9 @@ class HypnosiaPresenter(Presenter):
         return "." in pos and s.tokens[s.current].count(pos) > 1
 
     def keyboard(
-        self, state: BaseModel, ui: dict[str, Any], names: dict[int, str], t: Translator
+        self, state: State, ui: dict[str, Any], names: dict[int, str], t: Translator
     ) -> list[list[Btn]]:
-        s = self._st(state)
+        s = state
         if s.phase == Phase.GAME_OVER:
             return []
         if s.phase == Phase.ROLL:
@@ -240,21 +234,21 @@ class HypnosiaPresenter(Presenter):
 
     # ---------------------------------------------------------------- hand
 
-    def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
+    def hand_popup(self, state: State, user: int, t: Translator) -> str:
         return t("hy.no_hand")
 
     # ---------------------------------------------------------------- pressing
 
     def press(
         self,
-        state: BaseModel,
+        state: State,
         user: int,
         code: str,
         ui: dict[str, Any],
         t: Translator,
         now: float,
-    ) -> Outcome:
-        s = self._st(state)
+    ) -> Outcome[State]:
+        s = state
         if s.phase == Phase.GAME_OVER:
             raise IllegalAction("game_over")
         if code.startswith("d") and code[1:].isdigit():
@@ -273,9 +267,9 @@ class HypnosiaPresenter(Presenter):
         s2, events = self.game.apply(s, action)
         return Outcome(state=s2, events=events, ui={})
 
-    def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
+    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State]:
         """The formalities: the roll, and a move that is the only legal one."""
-        s = self._st(state)
+        s = state
         events: list[Event] = []
         for _ in range(AUTO_STEPS):
             if s.phase == Phase.GAME_OVER:
@@ -293,17 +287,17 @@ class HypnosiaPresenter(Presenter):
             return Outcome(state=s, ui=keep, changed=keep != ui)
         return Outcome(state=s, events=events, ui={})
 
-    def turn_id(self, state: BaseModel) -> str | None:
-        s = self._st(state)
+    def turn_id(self, state: State) -> str | None:
+        s = state
         if s.phase == Phase.GAME_OVER:
             return None
         return str(s.turn_no)
 
-    def timeout_move(self, state: BaseModel, user: int) -> Outcome:
+    def timeout_move(self, state: State, user: int) -> Outcome[State]:
         """The rest of the absent player's turn, played by the engine's timeout policy
         (the novice computer player, from his view: spec §5 AFK decision): the roll, then
         a move for each die that brings tokens off the start and across the bridges."""
-        s = self._st(state)
+        s = state
         turn = s.turn_no
         events: list[Event] = []
         while s.phase != Phase.GAME_OVER and s.turn_no == turn and self.game.to_act(s) == user:
@@ -320,9 +314,9 @@ class HypnosiaPresenter(Presenter):
         return t("hy.btn.token", n=tokens[0] if tokens else "?")
 
     def narrate(
-        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+        self, events: list[Event], state: State, names: dict[int, str], t: Translator
     ) -> list[str]:
-        s = self._st(state)
+        s = state
         v = self.game.view(s, None)
         lines: list[str] = []
         auto = False
@@ -380,9 +374,9 @@ class HypnosiaPresenter(Presenter):
         return lines
 
     def summaries(
-        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+        self, events: list[Event], state: State, names: dict[int, str], t: Translator
     ) -> list[str]:
-        s = self._st(state)
+        s = state
         out: list[str] = []
         for e in events:
             if e.type != "game_over":

@@ -12,8 +12,6 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.config import Settings
 from bot.presenters.base import Btn, Outcome, Presenter
 from games import Event
@@ -27,7 +25,7 @@ PER_ROW = 3
 OPENING_LINES = 3  # the table's narration keeps its last 3 lines (bot.service LOG_LINES)
 
 
-class SeaCrossPresenter(Presenter):
+class SeaCrossPresenter(Presenter[State]):
     game_id = "sea_cross"
     strings = "sc"
     title_key = "game.sea_cross.title"
@@ -38,12 +36,8 @@ class SeaCrossPresenter(Presenter):
     def __init__(self) -> None:
         self.game = GAME
 
-    def _st(self, state: BaseModel) -> State:
-        assert isinstance(state, State)
-        return state
-
-    def _view(self, state: BaseModel) -> View:
-        return self.game.view(self._st(state), None)
+    def _view(self, state: State) -> View:
+        return self.game.view(state, None)
 
     @staticmethod
     def _name(names: dict[int, str], user: int | None) -> str:
@@ -79,7 +73,7 @@ class SeaCrossPresenter(Presenter):
 
     def caption(
         self,
-        state: BaseModel,
+        state: State,
         names: dict[int, str],
         ui: dict[str, Any],
         log: list[str],
@@ -141,7 +135,7 @@ class SeaCrossPresenter(Presenter):
         return text
 
     def keyboard(
-        self, state: BaseModel, ui: dict[str, Any], names: dict[int, str], t: Translator
+        self, state: State, ui: dict[str, Any], names: dict[int, str], t: Translator
     ) -> list[list[Btn]]:
         v = self._view(state)
         if v.over:
@@ -160,21 +154,21 @@ class SeaCrossPresenter(Presenter):
 
     # ---------------------------------------------------------------- hand
 
-    def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
+    def hand_popup(self, state: State, user: int, t: Translator) -> str:
         return t("sc.no_hand")
 
     # ---------------------------------------------------------------- pressing
 
     def press(
         self,
-        state: BaseModel,
+        state: State,
         user: int,
         code: str,
         ui: dict[str, Any],
         t: Translator,
         now: float,
-    ) -> Outcome:
-        s = self._st(state)
+    ) -> Outcome[State]:
+        s = state
         action = self.game.decode_action(code)  # MalformedAction: "Такого хода нет."
         resume = self._resume(s)
         s, events = self.game.apply(s, action)
@@ -188,10 +182,10 @@ class SeaCrossPresenter(Presenter):
         data = {"player": self.game.to_act(s), "dice": list(s.dice)}
         return [Event(type="resume", seat=s.current, data=data)]
 
-    def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
+    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State]:
         """The roll-off story at the start; then the roll and every move that is the only
         legal one, until a player has a real choice (or the game is over)."""
-        s = self._st(state)
+        s = state
         events: list[Event] = []
         if s.version == 0:
             events.extend(rolloff_events(s))
@@ -209,16 +203,16 @@ class SeaCrossPresenter(Presenter):
             events.extend(ev)
         return Outcome(state=s, events=events, ui=ui, changed=bool(events))
 
-    def turn_id(self, state: BaseModel) -> str | None:
-        s = self._st(state)
+    def turn_id(self, state: State) -> str | None:
+        s = state
         if self.game.is_over(s):
             return None
         return f"{s.turn_no}.{s.roll_no}"
 
-    def timeout_move(self, state: BaseModel, user: int) -> Outcome:
+    def timeout_move(self, state: State, user: int) -> Outcome[State]:
         """The absent player's turn is played to its end: the roll, or the first move in
         canonical order (spec §5 AFK decision), again while it is still his turn."""
-        s = self._st(state)
+        s = state
         turn = s.turn_no
         events: list[Event] = self._resume(s)
         for _ in range(MAX_AUTO):
@@ -234,7 +228,7 @@ class SeaCrossPresenter(Presenter):
     # ---------------------------------------------------------------- narration
 
     def narrate(
-        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+        self, events: list[Event], state: State, names: dict[int, str], t: Translator
     ) -> list[str]:
         """One line per roll: «🔵 Аня 🎲 6:3: ⚓ №1 на кон, №1 +3». Rolls nobody could use
         in a row share one line: «Без ходов: 🟢 Борис 5:3, 🔵 Аня 2:4»."""
@@ -337,7 +331,7 @@ class SeaCrossPresenter(Presenter):
                 flush()
                 who = self._who(v, names, d.get("winner"), bold=True)
                 entries.append(("line", t("sc.ev.won", who=who)))
-        if head is not None and not frags and not self.game.is_over(self._st(state)):
+        if head is not None and not frags and not self.game.is_over(state):
             head = None  # the roll now waiting for a choice: the caption shows it
         flush()
         lines: list[str] = []
@@ -369,7 +363,7 @@ class SeaCrossPresenter(Presenter):
         return [head, t("sc.ev.opening", moves="; ".join(middle)), last]
 
     def summaries(
-        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+        self, events: list[Event], state: State, names: dict[int, str], t: Translator
     ) -> list[str]:
         v = self._view(state)
         out: list[str] = []

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import html
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from aiogram.filters.callback_data import CallbackData
 from aiogram.methods import EditMessageText
@@ -70,7 +70,7 @@ def is_computer_seat(rec: GameRecord, player: int) -> bool:
     return player in rec.computers or is_computer(player)
 
 
-def in_play(p: Presenter, state: BaseModel, player: int) -> bool:
+def in_play(p: Presenter[Any], state: BaseModel, player: int) -> bool:
     """Whether `player` still plays (a removed or departed player is no longer in the
     game, though he stays in the record's players)."""
     try:
@@ -80,7 +80,7 @@ def in_play(p: Presenter, state: BaseModel, player: int) -> bool:
     return removed is not state
 
 
-def to_act(rec: GameRecord, p: Presenter, state: BaseModel) -> int | None:
+def to_act(rec: GameRecord, p: Presenter[Any], state: BaseModel) -> int | None:
     """The computer seat that must act now, or None: the first computer among the
     deciders (at a simultaneous decision, everyone still to answer: «Семидорожник»'s
     first-move window) that has something to do."""
@@ -95,7 +95,7 @@ def to_act(rec: GameRecord, p: Presenter, state: BaseModel) -> int | None:
     return None
 
 
-def pace(rec: GameRecord, p: Presenter, state: BaseModel, now: float, seconds: float) -> None:
+def pace(rec: GameRecord, p: Presenter[Any], state: BaseModel, now: float, seconds: float) -> None:
     """Set when the computer's move is due (`computer_due`); a computer seat loses its
     turn timer. Called for every new state, before the record's deadline is taken."""
     seat = to_act(rec, p, state)

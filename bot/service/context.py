@@ -56,7 +56,7 @@ class Context:
         bot: Bot,
         store: Store,
         settings: Settings,
-        presenters: dict[str, Presenter],
+        presenters: dict[str, Presenter[Any]],
         sender: Sender,
     ) -> None:
         self.bot = bot
@@ -89,7 +89,7 @@ class Context:
     def t(self, lang: str | None = None) -> Translator:
         return get_translator(lang or self.settings.bot_language)
 
-    def presenter(self, game_id: str) -> Presenter:
+    def presenter(self, game_id: str) -> Presenter[Any]:
         return self.presenters[game_id]
 
     def find_game(self, text: str) -> str | None:

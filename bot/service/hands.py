@@ -100,7 +100,7 @@ class Hands:
     # ------------------------------------------------------------ the table's keyboard
 
     def public(
-        self, rec: GameRecord, p: Presenter, state: BaseModel, buttons: list[list[Btn]]
+        self, rec: GameRecord, p: Presenter[Any], state: BaseModel, buttons: list[list[Btn]]
     ) -> list[list[Btn]]:
         kept = keeper(rec.game_id)
         if kept is None or not buttons:
@@ -181,7 +181,7 @@ class Hands:
         user: int,
         view: HandView,
         rec: GameRecord,
-        p: Presenter,
+        p: Presenter[Any],
         state: BaseModel,
         t: Translator,
         mid: int | None,
@@ -206,7 +206,12 @@ class Hands:
 
     @staticmethod
     def _private_text(
-        view: HandView, rec: GameRecord, p: Presenter, state: BaseModel, user: int, t: Translator
+        view: HandView,
+        rec: GameRecord,
+        p: Presenter[Any],
+        state: BaseModel,
+        user: int,
+        t: Translator,
     ) -> str:
         title = html.escape(t(p.title_key), quote=False)
         popup = html.escape(p.hand_popup(state, user, t), quote=False)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import logging
 import secrets
+from typing import Any
 
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.methods import EditMessageText
@@ -393,7 +394,7 @@ class Lobby:
         elif user == rec.creator:
             rec.creator = cpu.next_creator(rec, user)
 
-    async def _start(self, rec: GameRecord, p: Presenter, t: Translator) -> Answer:
+    async def _start(self, rec: GameRecord, p: Presenter[Any], t: Translator) -> Answer:
         ctx = self.ctx
         seed = ctx.rng.randrange(1, 2**31)
         try:

@@ -38,7 +38,7 @@ class Moves:
     def absorb(
         self,
         rec: GameRecord,
-        p: Presenter,
+        p: Presenter[Any],
         state: BaseModel,
         ui: dict[str, Any],
         events: list[Any],
@@ -88,7 +88,7 @@ class Moves:
                 self.ctx.spawn(self._private_hand(rec, p, state, actor))
 
     async def _private_hand(
-        self, rec: GameRecord, p: Presenter, state: BaseModel, user: int
+        self, rec: GameRecord, p: Presenter[Any], state: BaseModel, user: int
     ) -> None:
         try:
             if not await self.ctx.store.has_started(user):

@@ -115,7 +115,7 @@ class SettingsMenu:
         return t("settings.games"), InlineKeyboardMarkup(inline_keyboard=rows)
 
     def game_page(
-        self, s: ChatSettings, p: Presenter, t: Translator
+        self, s: ChatSettings, p: Presenter[Any], t: Translator
     ) -> tuple[str, InlineKeyboardMarkup]:
         gid = p.game_id
         options = s.house_rules.get(gid, {})
@@ -138,7 +138,7 @@ class SettingsMenu:
         rows.append([button(t("lobby.back"), GAMES)])
         return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
 
-    def rules_line(self, p: Presenter, options: dict[str, Any], t: Translator) -> str:
+    def rules_line(self, p: Presenter[Any], options: dict[str, Any], t: Translator) -> str:
         """A game's house rules in a line: the default length when not the usual one,
         then what differs from the defaults."""
         parts = []
@@ -223,7 +223,7 @@ def after(values: list[T], current: T) -> T:
     return values[(i + 1) % len(values)]
 
 
-def cycle_rule(p: Presenter, options: dict[str, Any], code: str) -> dict[str, Any] | None:
+def cycle_rule(p: Presenter[Any], options: dict[str, Any], code: str) -> dict[str, Any] | None:
     """`options` with the rule `code` (an option, or LENGTH) at its next value; None when
     the game has no such rule (an old or forged button)."""
     opts = dict(options)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any
 
 from aiogram.exceptions import TelegramForbiddenError, TelegramRetryAfter
 from pydantic import BaseModel
@@ -162,7 +163,7 @@ class TableWorker:
         if sent:
             await self.ctx.update(chat_id, drop)
 
-    def table_view(self, rec: GameRecord, p: Presenter, state: BaseModel) -> TableView:
+    def table_view(self, rec: GameRecord, p: Presenter[Any], state: BaseModel) -> TableView:
         t = self.ctx.t(rec.language)
         over = rec.status != RecordStatus.PLAYING
         extra = "\n\n" + t("cancel.done_caption") if rec.status == RecordStatus.CANCELLED else ""

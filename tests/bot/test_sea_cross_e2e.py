@@ -169,7 +169,7 @@ def _presenter_game(seed: int, players: int = 3) -> list[tuple[State, list[str]]
     out: list[tuple[State, list[str]]] = []
     lines = p.narrate(adv.events, adv.state, names, t)
     s = adv.state
-    while not p.game.is_over(p._st(s)):
+    while not p.game.is_over(s):
         assert isinstance(s, State)
         out.append((s, lines))
         codes = [b.code for row in p.keyboard(s, {}, names, t) for b in row]

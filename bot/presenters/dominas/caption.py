@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.presenters.dominas.common import DominasBase, team_mark
-from games.dominas import Mode, Phase
+from games.dominas import Mode, Phase, State
 from games.dominas.model import BonusKind
 from locales import Translator
 
@@ -17,13 +15,13 @@ class Caption(DominasBase):
 
     def caption(
         self,
-        state: BaseModel,
+        state: State,
         names: dict[int, str],
         ui: dict[str, Any],
         log: list[str],
         t: Translator,
     ) -> str:
-        s = self._st(state)
+        s = state
         v = self.game.view(s, None)
         mode = t("dom.mode.teams") if v.mode is Mode.TEAMS else t("dom.mode.solo")
         lines = [t("dom.header", game=v.game_no, games=v.match_games, mode=mode)]

@@ -7,8 +7,6 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.presenters.base import LengthChoice, Presenter
 from games.dominas import GAME, Action, ActionType, Dominas, Mode, Pos, State
 from games.dominas.model import POS_MARK, BonusKind, View
@@ -58,7 +56,7 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-class DominasBase(Presenter):
+class DominasBase(Presenter[State]):
     game_id = "dominas"
     strings = "dom"
     title_key = "game.dominas.title"
@@ -79,7 +77,7 @@ class DominasBase(Presenter):
             LengthChoice("t1", "game.dominas.len.teams_one", {"match_games": 1, "mode": "teams"}),
         ]
 
-    def new_state(self, players: list[int], seed: int, options: dict[str, Any]) -> BaseModel:
+    def new_state(self, players: list[int], seed: int, options: dict[str, Any]) -> State:
         """Teams need 4, 6 or 8 players; with another count the match is played solo
         (the caption says which)."""
         opts = dict(options or {})
@@ -88,10 +86,6 @@ class DominasBase(Presenter):
         return self.game.new(players=players, seed=seed, options=opts or None)
 
     # ---------------------------------------------------------------- helpers
-
-    def _st(self, state: BaseModel) -> State:
-        assert isinstance(state, State)
-        return state
 
     def _name(self, names: dict[int, str], s: State | View, seat: int | None) -> str:
         if seat is None:

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.presenters.base import Btn, shown_page
 from bot.presenters.dominas.common import SLOTS_PER_PAGE, SLOTS_PER_ROW, DominasBase
-from games.dominas import Phase
+from games.dominas import Phase, State
 from locales import Translator
 
 
@@ -17,9 +15,9 @@ class Keyboard(DominasBase):
     # ---------------------------------------------------------------- keyboard
 
     def keyboard(
-        self, state: BaseModel, ui: dict[str, Any], names: dict[int, str], t: Translator
+        self, state: State, ui: dict[str, Any], names: dict[int, str], t: Translator
     ) -> list[list[Btn]]:
-        s = self._st(state)
+        s = state
         v = self.game.view(s, None)
         if v.phase is Phase.OVER or v.current is None:
             return []

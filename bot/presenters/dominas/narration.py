@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
-
 from bot.presenters.dominas.common import BONUS_TILE, DominasBase, named_title, tile_text
 from games import Event
-from games.dominas import Pos
+from games.dominas import Pos, State
 from games.dominas.engine import slot_numbers
 from games.dominas.model import POS_MARK, BonusKind
 from locales import Translator
@@ -16,9 +14,9 @@ class Narration(DominasBase):
     # ---------------------------------------------------------------- narration
 
     def narrate(
-        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+        self, events: list[Event], state: State, names: dict[int, str], t: Translator
     ) -> list[str]:
-        s = self._st(state)
+        s = state
         lines: list[str] = []
         for i, e in enumerate(events):
             if e.private_to is not None:
@@ -72,9 +70,9 @@ class Narration(DominasBase):
         return lines
 
     def private_notes(
-        self, events: list[Event], state: BaseModel, user: int, t: Translator
+        self, events: list[Event], state: State, user: int, t: Translator
     ) -> list[str]:
-        s = self._st(state)
+        s = state
         if user not in s.players:
             return []
         seat = s.players.index(user)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.presenters.base import Outcome, Refusal
 from bot.presenters.dominas.common import COLOUR_MARK, POPUP_LIMIT, DominasBase, T, tile_text
 from games import Event, IllegalAction
@@ -69,14 +67,14 @@ class Press(DominasBase):
 
     def press(
         self,
-        state: BaseModel,
+        state: State,
         user: int,
         code: str,
         ui: dict[str, Any],
         t: Translator,
         now: float,
-    ) -> Outcome:
-        s = self._st(state)
+    ) -> Outcome[State]:
+        s = state
         ui = dict(ui)
         events: list[Event] = []
         if s.phase is Phase.OVER:
@@ -86,7 +84,7 @@ class Press(DominasBase):
         by_number = dict(zip(slot_numbers(s, seat), hand, strict=True))
         number_of_tile = {tile: k for k, tile in by_number.items()}
 
-        def placed(a: Action) -> Outcome:
+        def placed(a: Action) -> Outcome[State]:
             new = self._apply(s, a, events)
             ui.pop("sel", None)
             ui.pop("page", None)
@@ -186,14 +184,14 @@ class Press(DominasBase):
 
     # ---------------------------------------------------------------- timer
 
-    def turn_id(self, state: BaseModel) -> str | None:
-        s = self._st(state)
+    def turn_id(self, state: State) -> str | None:
+        s = state
         if s.phase is Phase.OVER:
             return None
         return f"{s.game_no}:{s.turn_no}"
 
-    def timeout_move(self, state: BaseModel, user: int) -> Outcome:
+    def timeout_move(self, state: State, user: int) -> Outcome[State]:
         """The engine's timeout (R27, `game.timeout`): a penalty tile and the turn passes
         (in a bonus: the series ends as with «Хватит»). No button can send it."""
-        s, events = self.game.timeout(self._st(state))
+        s, events = self.game.timeout(state)
         return Outcome(state=s, events=list(events))

@@ -5,8 +5,6 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.presenters.dominas.common import DominasBase
 from games import Event
 from games.dominas import Mode, State
@@ -17,9 +15,9 @@ class Summaries(DominasBase):
     # ---------------------------------------------------------------- summaries
 
     def summaries(
-        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+        self, events: list[Event], state: State, names: dict[int, str], t: Translator
     ) -> list[str]:
-        s = self._st(state)
+        s = state
         out: list[str] = []
         last_seat: int | None = None
         for e in events:

@@ -5,10 +5,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.presenters.seven_tracks.common import SevenTracksBase, tiles_text
-from games.seven_tracks import Phase, Status
+from games.seven_tracks import Phase, State, Status
 from games.seven_tracks.model import T7, kind_of
 from locales import Translator
 
@@ -18,13 +16,13 @@ class Caption(SevenTracksBase):
 
     def caption(
         self,
-        state: BaseModel,
+        state: State,
         names: dict[int, str],
         ui: dict[str, Any],
         log: list[str],
         t: Translator,
     ) -> str:
-        s = self._st(state)
+        s = state
         v = self.public_view(s)
         length = t("st.len_one_round") if v.single_round else t("st.len_target", n=v.target_score)
         lines = [t("st.header", round=v.round_no, length=length)]

@@ -55,7 +55,7 @@ def _seat_user(state: State, seat: int | None) -> int | None:
     return state.players[seat]
 
 
-class SevenTracksBase(Presenter):
+class SevenTracksBase(Presenter[State]):
     game_id = "seven_tracks"
     strings = "st"
     title_key = "game.seven_tracks.title"
@@ -78,12 +78,8 @@ class SevenTracksBase(Presenter):
 
     # ---------------------------------------------------------------- helpers
 
-    def _st(self, state: BaseModel) -> State:
-        assert isinstance(state, State)
-        return state
-
-    def actor(self, state: BaseModel) -> int | None:
-        s = self._st(state)
+    def actor(self, state: State) -> int | None:
+        s = state
         if s.phase == Phase.FIRST_MOVE:
             return None  # the window is open to everyone at once (DESIGN)
         return self.game.to_act(s)
@@ -91,10 +87,10 @@ class SevenTracksBase(Presenter):
     def versioned(self, code: str) -> bool:
         return code not in ("fmd", "fmp")
 
-    def seq_changes(self, old: BaseModel, new: BaseModel) -> bool:
+    def seq_changes(self, old: State, new: State) -> bool:
         """Inside one first-move window nothing visible changes (its buttons carry no
         version): the table must not reveal that the window moved on past someone."""
-        a, b = self._st(old), self._st(new)
+        a, b = old, new
         if a.phase == b.phase == Phase.FIRST_MOVE and (a.round_no, a.cycle_no) == (
             b.round_no,
             b.cycle_no,
@@ -102,10 +98,10 @@ class SevenTracksBase(Presenter):
             return False
         return super().seq_changes(old, new)
 
-    def public_view(self, state: BaseModel) -> View:
+    def public_view(self, state: State) -> View:
         """The table's view; in the first-move window it names nobody: whose decision is
         pending would tell who holds the FM or a universal."""
-        s = self._st(state)
+        s = state
         v = self.game.view(s, None)
         if s.phase == Phase.FIRST_MOVE:
             v = v.model_copy(update={"current": None})

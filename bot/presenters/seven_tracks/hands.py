@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
-
 from bot.presenters.seven_tracks.common import T, tiles_text
 from bot.presenters.seven_tracks.compound import Compound
 from games.seven_tracks import Phase, State
@@ -14,8 +12,8 @@ from locales import Translator
 class Hands(Compound):
     # ---------------------------------------------------------------- hand
 
-    def hand_popup(self, state: BaseModel, user: int, t: Translator) -> str:
-        s = self._st(state)
+    def hand_popup(self, state: State, user: int, t: Translator) -> str:
+        s = state
         v = self.game.view(s, user)
         hand = [kind_of(x) for x in (v.hand or [])]
         text = t("st.hand", n=len(hand), tiles=tiles_text(hand) or "—")
@@ -42,8 +40,8 @@ class Hands(Compound):
         parts = [f"{k}: {tiles_text(kinds)}" for k, kinds in sorted(fits.items())]
         return t("st.hint", fits="; ".join(parts))
 
-    def hand_message(self, state: BaseModel, user: int, t: Translator) -> str | None:
-        s = self._st(state)
+    def hand_message(self, state: State, user: int, t: Translator) -> str | None:
+        s = state
         if user not in s.players:
             return None
         v = self.game.view(s, user)

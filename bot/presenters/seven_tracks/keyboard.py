@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.names import shorten
 from bot.presenters.base import Btn
 from bot.presenters.seven_tracks.common import EMOJI, ROLE_ORDER, SevenTracksBase
@@ -37,9 +35,9 @@ class Keyboard(SevenTracksBase):
     # ---------------------------------------------------------------- keyboard
 
     def keyboard(
-        self, state: BaseModel, ui: dict[str, Any], names: dict[int, str], t: Translator
+        self, state: State, ui: dict[str, Any], names: dict[int, str], t: Translator
     ) -> list[list[Btn]]:
-        s = self._st(state)
+        s = state
         v = self.game.view(s, None)  # public view only: the keyboard must not leak a hand
         hand = Btn(t("st.btn.hand"), "hand")
         menu = str(ui.get("menu") or "")

@@ -6,10 +6,9 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.presenters.seven_tracks.common import EMOJI, SevenTracksBase, tiles_text
 from games import Event
+from games.seven_tracks import State
 from games.seven_tracks.model import kind_of
 from locales import Translator
 
@@ -18,10 +17,10 @@ class Narration(SevenTracksBase):
     # ---------------------------------------------------------------- narration
 
     def narrate(
-        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+        self, events: list[Event], state: State, names: dict[int, str], t: Translator
     ) -> list[str]:
         lines: list[str] = []
-        state_players = list(self._st(state).players)
+        state_players = list(state.players)
 
         def who(seat: int | None) -> str:
             if seat is None or not 0 <= seat < len(state_players):
@@ -154,9 +153,9 @@ class Narration(SevenTracksBase):
         return t(f"st.ev.use_{use}", name=name, tile=tile, role=role_text) + suffix
 
     def private_notes(
-        self, events: list[Event], state: BaseModel, user: int, t: Translator
+        self, events: list[Event], state: State, user: int, t: Translator
     ) -> list[str]:
-        players = list(self._st(state).players)
+        players = list(state.players)
         if user not in players:
             return []
         seat = players.index(user)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.presenters.base import Outcome, Refusal
 from bot.presenters.seven_tracks.common import EMOJI, ROLE_ORDER, T
 from bot.presenters.seven_tracks.compound import Compound
@@ -29,25 +27,25 @@ from locales import Translator
 class Press(Compound, Turns):
     def press(
         self,
-        state: BaseModel,
+        state: State,
         user: int,
         code: str,
         ui: dict[str, Any],
         t: Translator,
         now: float,
-    ) -> Outcome:
-        s = self._st(state)
+    ) -> Outcome[State]:
+        s = state
         events: list[Event] = []
         ui = dict(ui)
         parts = code.split(".")
         head = parts[0]
 
-        def done(new: State, toast: str | None = None, keep_menu: bool = False) -> Outcome:
+        def done(new: State, toast: str | None = None, keep_menu: bool = False) -> Outcome[State]:
             if not keep_menu:
                 ui.pop("menu", None)
             return Outcome(state=new, events=events, ui=ui, toast=toast)
 
-        def menu(name: str | None) -> Outcome:
+        def menu(name: str | None) -> Outcome[State]:
             if name is None:
                 ui.pop("menu", None)
             else:

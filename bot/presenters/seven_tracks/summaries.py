@@ -6,8 +6,6 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.presenters.seven_tracks.common import SevenTracksBase, tiles_text
 from games import Event
 from games.seven_tracks import State
@@ -19,9 +17,9 @@ class Summaries(SevenTracksBase):
     # ---------------------------------------------------------------- summaries
 
     def summaries(
-        self, events: list[Event], state: BaseModel, names: dict[int, str], t: Translator
+        self, events: list[Event], state: State, names: dict[int, str], t: Translator
     ) -> list[str]:
-        s = self._st(state)
+        s = state
         out: list[str] = []
 
         def name(seat: int) -> str:

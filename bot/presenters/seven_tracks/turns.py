@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from bot.presenters.base import Outcome, Refusal
 from bot.presenters.seven_tracks.common import MAX_STEPS, SevenTracksBase, T
 from games import Event, IllegalAction
@@ -19,17 +17,17 @@ from locales import Translator
 class Turns(SevenTracksBase):
     # ---------------------------------------------------------------- turn timer
 
-    def turn_id(self, state: BaseModel) -> str | None:
-        s = self._st(state)
+    def turn_id(self, state: State) -> str | None:
+        s = state
         if s.phase in (Phase.FIRST_MOVE, Phase.GAME_OVER):
             return None  # the first-move window has its own short timer
         return f"{s.cycle_no}:{s.round_no}:{s.turn_no}"
 
-    def timeout_move(self, state: BaseModel, user: int) -> Outcome:
+    def timeout_move(self, state: State, user: int) -> Outcome[State]:
         """An absent player's turn, played by the engine's timeout policy (the novice, from
         his view): two dice, place what fits, draw if he must, finish; no priority tile is
         ever spent for him."""
-        s = self._st(state)
+        s = state
         events: list[Event] = []
         seat, turn_no = s.current, s.turn_no
         for _ in range(4 * MAX_STEPS):
@@ -43,7 +41,7 @@ class Turns(SevenTracksBase):
 
     def _fm_choice(
         self, s: State, user: int, head: str, ui: dict[str, Any], t: Translator
-    ) -> Outcome:
+    ) -> Outcome[State]:
         """His answer in the first-move window, applied at once with his seat (R58: all
         answer at the same time). The table is not redrawn until the window closes."""
         seat = s.players.index(user)
@@ -114,8 +112,8 @@ class Turns(SevenTracksBase):
         events.extend(e for e in [*ended, *turned] if e.type != "placing_ended")
         return s3
 
-    def advance(self, state: BaseModel, ui: dict[str, Any], now: float) -> Outcome:
-        s = self._st(state)
+    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State]:
+        s = state
         ui = dict(ui)
         events: list[Event] = []
         before = s
