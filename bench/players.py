@@ -1,7 +1,7 @@
 """Strength and speed of the computer players: seeded self-play of every game's levels.
 
     python -m bench.players --json FILE [--games N] [--master-games M] [--only ID,...]
-                            [--quick] [--budget SECONDS]
+                            [--pairings NAME,...] [--quick] [--budget SECONDS]
 
 Per game and pairing it plays seeded games through the engine, every seat choosing with
 `games.players.policy(game, level)` from its own view, and reports the games played and,
@@ -9,16 +9,20 @@ per level, the win share (a first place shared by k players counts 1/k) and the 
 place. Pairings, for each game:
 
 * `experienced_vs_novice` and `master_vs_experienced`: head-to-head, one seat each in a
-  2-player game (for «Захват клеток», whose 2-player house rule always ends 12 : 12, one
-  seat against two in a 3-player game);
+  2-player game (for «Захват клеток», which has 3–6 players, one seat against two in a
+  3-player game);
+* `experienced_vs_novice_2p` and `master_vs_experienced_2p`: the same head-to-head in a
+  2-player game that only a house rule allows (`HOUSE_DUEL`: «Захват клеток» with its
+  option `allow_two_players`, spec R1; other games skip these pairings);
 * `experienced_vs_3_novices` and `master_vs_3_novices`: one seat against the others in the
   game's larger size (4 players, or its most if fewer are allowed).
 
 Seats rotate with the seed, so no level keeps the first seat. «Семидорожник» is measured
 on one-round games (its `single_round` option; a game to 144 is about ten rounds).
-Decision times (CPU, `time.process_time`) are collected per game and level: p50 and p99
-of the decisions that had a choice (more than one legal action). `--quick` plays 60 fast
-and 6 master games per pairing, for tuning. Run it niced: `nice -n 19 python -m ...`.
+Decision times (CPU, `time.process_time`) are collected per game and level, and per
+pairing: p50 and p99 of the decisions that had a choice (more than one legal action).
+`--quick` plays 60 fast and 6 master games per pairing, for tuning. Run it niced:
+`nice -n 19 python -m ...`.
 """
 
 from __future__ import annotations
@@ -43,6 +47,8 @@ from games.search import Master
 
 #: engine options per game for the bench (a one-round «Семидорожник», see the module doc)
 OPTIONS: dict[str, dict[str, Any]] = {"seven_tracks": {"single_round": True}}
+#: games whose 2-player game is a house rule: the option that allows it (the `_2p` pairings)
+HOUSE_DUEL: dict[str, dict[str, Any]] = {"cell_capture": {"allow_two_players": True}}
 MAX_ACTIONS = 50_000
 
 
@@ -62,13 +68,17 @@ def play(
     seed: int,
     times: dict[str, list[float]] | None = None,
     budget: float | None = None,
+    options: dict[str, Any] | None = None,
 ) -> list[float]:
     """One seeded game, seat i playing `levels[i]`; the place of each seat (1 = first).
-    `times` collects each level's CPU seconds per decision that had a choice."""
+    `times` collects each level's CPU seconds per decision that had a choice; `options`
+    are the engine's (default: the bench's `OPTIONS` for the game)."""
     game = games.get(game_id)
     players = [computer_id(i) for i in range(len(levels))]
     chosen = _policies(game_id, levels, budget)
-    state = game.new(players, seed=seed, options=OPTIONS.get(game_id))
+    if options is None:
+        options = OPTIONS.get(game_id)
+    state = game.new(players, seed=seed, options=options)
     rng = random.Random(f"bench:{seed}")
     for _ in range(MAX_ACTIONS):
         player = game.to_act(state)
@@ -99,21 +109,24 @@ def pairing(
     n_games: int,
     times: dict[str, list[float]],
     budget: float | None = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """`n_games` of one `hero` seat against `size - 1` seats of `other`, seats rotating."""
+    """`n_games` of one `hero` seat against `size - 1` seats of `other`, seats rotating
+    (`options`: the engine's, as in `play`)."""
     won = {hero: 0.0, other: 0.0}
     places: dict[str, list[float]] = {hero: [], other: []}
     for g in range(n_games):
         levels = [other] * size
         hero_seat = g % size
         levels[hero_seat] = hero
-        result = play(game_id, levels, seed=1_000_003 * (g + 1) + size, times=times, budget=budget)
+        seed = 1_000_003 * (g + 1) + size
+        result = play(game_id, levels, seed, times=times, budget=budget, options=options)
         firsts = [i for i, p in enumerate(result) if p == 1.0]
         for i in firsts:
             won[levels[i]] += 1 / len(firsts)
         for i, p in enumerate(result):
             places[levels[i]].append(p)
-    return {
+    out: dict[str, Any] = {
         "players": size,
         "games": n_games,
         "fair_share": round(1 / size, 4),
@@ -126,6 +139,9 @@ def pairing(
             for level in (hero, other)
         },
     }
+    if options is not None:
+        out["options"] = options
+    return out
 
 
 def _sizes(game_id: str) -> tuple[int, int]:
@@ -142,6 +158,8 @@ def _percentile(values: list[float], q: float) -> float:
 PAIRINGS = (
     "experienced_vs_novice",
     "master_vs_experienced",
+    "experienced_vs_novice_2p",
+    "master_vs_experienced_2p",
     "experienced_vs_3_novices",
     "master_vs_3_novices",
 )
@@ -158,19 +176,27 @@ def bench_game(
     """The `pairings` of one game (module doc) and its decision times."""
     duel, big = _sizes(game_id)
     times: dict[str, list[float]] = {}
-    plan = [
-        ("experienced_vs_novice", "experienced", "novice", duel, fast),
-        ("master_vs_experienced", "master", "experienced", duel, slow),
-        ("experienced_vs_3_novices", "experienced", "novice", big, fast),
-        ("master_vs_3_novices", "master", "novice", big, slow),
+    house = HOUSE_DUEL.get(game_id)
+    two = None if house is None else {**OPTIONS.get(game_id, {}), **house}
+    plan: list[tuple[str, str, str, int, int, dict[str, Any] | None]] = [
+        ("experienced_vs_novice", "experienced", "novice", duel, fast, None),
+        ("master_vs_experienced", "master", "experienced", duel, slow, None),
+        ("experienced_vs_novice_2p", "experienced", "novice", 2, fast, two),
+        ("master_vs_experienced_2p", "master", "experienced", 2, slow, two),
+        ("experienced_vs_3_novices", "experienced", "novice", big, fast, None),
+        ("master_vs_3_novices", "master", "novice", big, slow, None),
     ]
-    out: dict[str, Any] = {"pairings": {}}
-    for name, hero, other, size, n in plan:
-        if name not in pairings:
+    out: dict[str, Any] = {"pairings": {}, "decision_ms": {}}
+    for name, hero, other, size, n, options in plan:
+        if name not in pairings or (name.endswith("_2p") and options is None):
             continue
         start = time.monotonic()
-        out["pairings"][name] = pairing(game_id, hero, other, size, n, times, budget)
+        own: dict[str, list[float]] = {}
+        out["pairings"][name] = pairing(game_id, hero, other, size, n, own, budget, options)
         out["pairings"][name]["wall_seconds"] = round(time.monotonic() - start, 1)
+        out["pairings"][name]["decision_ms"] = _times(own)
+        for level, v in own.items():
+            times.setdefault(level, []).extend(v)
         print(game_id, name, json.dumps(out["pairings"][name]["levels"]), flush=True)
         out["decision_ms"] = _times(times)
         if saved is not None:

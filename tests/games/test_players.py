@@ -181,3 +181,22 @@ def test_master_obeys_its_budget() -> None:
     action = tight.choose(game.view(state, player), game.legal_actions(state), random.Random(0))
     assert time.process_time() - start < 0.1
     assert action in game.legal_actions(state)
+
+
+def test_bench_plays_the_house_rule_duel() -> None:
+    """`bench.players` plays «Захват клеток»'s head-to-head also at 2 players, with the
+    house-rule option `allow_two_players` (R1), beside its 3-seat rows; other games skip
+    the `_2p` pairings."""
+    from bench.players import bench_game
+
+    out = bench_game(
+        "cell_capture", 2, 0, 0.004, ["experienced_vs_novice", "experienced_vs_novice_2p"]
+    )
+    duel, house = (
+        out["pairings"]["experienced_vs_novice"],
+        out["pairings"]["experienced_vs_novice_2p"],
+    )
+    assert (duel["players"], house["players"], house["games"]) == (3, 2, 2)
+    assert house["options"] == {"allow_two_players": True} and "options" not in duel
+    assert set(house["decision_ms"]) == {"experienced", "novice"}
+    assert bench_game("sea_cross", 2, 0, None, ["experienced_vs_novice_2p"])["pairings"] == {}
