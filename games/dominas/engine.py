@@ -46,6 +46,7 @@ from games.dominas.tiles import (
     SAMOHODS,
     colour_of,
     is_tile,
+    need_bits,
     number_of,
     pips,
     sort_key,
@@ -350,8 +351,36 @@ def _place(s: State, a: Action, events: list[Event]) -> None:
 def _bonus_or_end(s: State, events: list[Event]) -> None:
     """A bonus series goes on only while the player has a bonus placement (R20, R21)."""
     if not can_place(s, s.current, s.bonus):
+        if s.bonus is not None and s.bonus.target is None:  # Колобок: no tile fits at all
+            _lack(s, s.current, slot_numbers(s, s.current), _needs(s))
         _ev(events, "bonus_ended", s.current, reason="nothing_fits")
         _end_turn(s, events)
+
+
+def _needs(s: State) -> int:
+    """The needs of all open nests (bits, `tiles.need_bits`)."""
+    bits = 0
+    for n in s.nests:
+        bits |= need_bits(required(s.figure, n), parent_colour(s.figure, n))
+    return bits
+
+
+def _lack(s: State, seat: int, slots: list[int], needs: int) -> None:
+    """Record that the tiles numbered `slots` of `seat` meet none of `needs` (public)."""
+    if not slots or not needs:
+        return
+    if len(s.lacks) != len(s.players):  # a state stored before `lacks` existed
+        s.lacks = [[] for _ in s.players]
+    row = s.lacks[seat]
+    row.extend([0] * (max(slots) - len(row)))
+    for number in slots:
+        row[number - 1] |= needs
+
+
+def lacks_of(s: State, seat: int, slots: list[int]) -> list[int]:
+    """The recorded lacks of the tiles numbered `slots` (0: nothing known)."""
+    row = s.lacks[seat] if len(s.lacks) == len(s.players) else []
+    return [row[k - 1] if k <= len(row) else 0 for k in slots]
 
 
 def _draw(s: State, seat: int, count: int, reason: str, events: list[Event]) -> list[str]:
@@ -460,6 +489,10 @@ def _begin_turn(s: State, seat: int, events: list[Event], run: Run | None = None
                 got.append(tile)
             s.hands[seat] = s.hands[seat][: len(s.hands[seat]) - len(got)]
             _give(s, seat, got, "need", events)
+            # public: the held tiles and those drawn, but the last one if it fits, meet
+            # none of the open nests' needs (the draw goes on until one fits, R11)
+            slots = slot_numbers(s, seat)
+            _lack(s, seat, slots[:-1] if can_place(s, seat) else slots, _needs(s))
         if can_place(s, seat):
             s.phase = Phase.PLAY
             _ev(events, "turn_started", seat, turn=s.turn_no)
@@ -484,6 +517,7 @@ def _start_game(s: State, events: list[Event]) -> None:
     s.turn_placed = 0
     s.draws = [0] * len(s.players)
     s.entered = [_numbering(s, seat, hand) for seat, hand in enumerate(s.hands)]
+    s.lacks = [[] for _ in s.players]
     s.phase = Phase.PLAY
     _ev(
         events,
@@ -676,6 +710,8 @@ def _remove(s: State, seat: int, events: list[Event]) -> None:
     pending = s.current == seat
     back = s.hands[seat]
     s.hands[seat] = []
+    if len(s.lacks) == len(s.players):
+        s.lacks[seat] = []
     s.present[seat] = False
     s.left_order.append(seat)
     s.bazaar.extend(back)
@@ -714,9 +750,11 @@ def _view(s: State, player: int | None) -> View:
                 present=s.present[i],
                 hand_count=len(s.hands[i]),
                 drawn=s.draws[i],
-                slots=sorted(slot_numbers(s, i)),
+                slots=slots,
+                lacks=lacks_of(s, i, slots),
             )
             for i, p in enumerate(s.players)
+            for slots in [sorted(slot_numbers(s, i))]
         ],
         mode=s.options.mode,
         fill_direction=s.options.fill_direction,
@@ -756,6 +794,7 @@ __all__ = [
     "can_place",
     "fits",
     "game_scores",
+    "lacks_of",
     "placements",
     "run_of",
     "side_tiles",

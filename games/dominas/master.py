@@ -1,7 +1,8 @@
 """«Мастер» of «ДОМИНА*С»: determinized Monte Carlo over the placements (games.search).
 
 Each sample deals the tiles this seat cannot see into the other hands and the bazaar at
-random, in the sizes the view shows (`games.dominas.determinize`); every candidate
+random, in the sizes the view shows and never a tile where its seat was seen unable to
+hold it when it drew or passed (`games.dominas.determinize`); every candidate
 placement is tried on the same deal and played on by «опытный» for every seat for six
 actions (the next players' answers), and the position is scored by tiles in hand (the
 fewer the better: a game is won by the first empty hand and scored by the tiles left)
@@ -82,6 +83,7 @@ def _clone(s: State) -> State:
             "bonus": s.bonus.model_copy() if s.bonus is not None else None,
             "draws": list(s.draws),
             "entered": [list(e) for e in s.entered],
+            "lacks": [list(x) for x in s.lacks],
             "initial_hands": [list(h) for h in s.initial_hands],
             "initial_bazaar": list(s.initial_bazaar),
             "records": list(s.records),

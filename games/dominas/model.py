@@ -197,6 +197,12 @@ class State(BaseModel):
     # per seat, every tile that entered the hand this game: the dealt ones in a shuffled
     # order, then each draw; a tile's number in the hand is its place here (`slot_numbers`)
     entered: list[list[str]] = Field(default_factory=list)
+    # per seat and slot number − 1 (the place in `entered`): the needs (bits, see
+    # `tiles.need_bits`) of the open nests at the moments that tile was seen unable to
+    # meet them: when the seat had to draw or pass (R11), or a Колобок series ended with
+    # nothing to place (R21). Public: the table sees who draws and passes (§7, E16).
+    # A tile drawn later has a new number, unknown again; 0 = nothing known.
+    lacks: list[list[int]] = Field(default_factory=list)
     last_run: Run | None = None
     initial_hands: list[list[str]] = Field(default_factory=list)  # game 1 (R7, R26)
     initial_bazaar: list[str] = Field(default_factory=list)
@@ -226,6 +232,8 @@ class SeatView(BaseModel):
     # the numbers of the tiles in his hand, ascending: each tile keeps its number while it
     # is there; which tile has which number is hidden (the dealt ones are numbered at random)
     slots: list[int] = Field(default_factory=list)
+    # aligned with `slots`: the needs that tile was seen unable to meet (`State.lacks`)
+    lacks: list[int] = Field(default_factory=list)
 
 
 class NestView(BaseModel):

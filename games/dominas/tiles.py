@@ -101,6 +101,44 @@ def to_ascii(tile: str) -> str:
 _FROM_ASCII = {v: k for k, v in ASCII_COLOURS.items()}
 
 
+# Needs as bits (the lack record of `State.lacks`, `SeatView.lacks`): bit k (0–6) is the
+# symbol k, bit 7 + i the colour COLOURS[i] of a parent that a самоход of that colour may
+# go onto. A nest's need is its symbol's bit and its parent colour's bit (nest #1: any
+# symbol); a tile meets the needs of its bits (`tile_bits`), so it fits a nest iff the
+# two share a bit (nest #1 takes no самоход, R3, but a hand of only самоходы never has it).
+ANY_SYMBOL = (1 << 7) - 1
+
+
+def _bits(tile: str) -> int:
+    sym = SYMBOLS.get(tile)
+    if sym is None:
+        return 1 << (7 + COLOURS.index(colour_of(tile)))
+    return (1 << sym[0]) | (1 << sym[1]) | (1 << sym[2])
+
+
+TILE_BITS: dict[str, int] = {t: _bits(t) for t in ALL_TILES}
+
+
+def need_bits(symbol: int | None, parent_colour: str | None) -> int:
+    """The needs of one open nest: its required symbol (None: nest #1, any regular tile)
+    and the colour of a самоход that may go there."""
+    bits = ANY_SYMBOL if symbol is None else 1 << symbol
+    if parent_colour is not None:
+        bits |= 1 << (7 + COLOURS.index(parent_colour))
+    return bits
+
+
+def can_be(tile: str, lacks: int) -> bool:
+    """May a tile seen unable to meet the needs `lacks` be `tile`?
+
+    >>> can_be("В14", need_bits(5, "О")), can_be("В14", need_bits(4, None))
+    (True, False)
+    >>> can_be("О⚙", need_bits(5, "О")), can_be("М⚙", need_bits(5, "О"))
+    (False, True)
+    """
+    return not TILE_BITS[tile] & lacks
+
+
 def from_ascii(text: str) -> str:
     """Inverse of `to_ascii`; ValueError when it names no tile."""
     if len(text) < 2 or text[0] not in _FROM_ASCII or not text[1:].isdigit():
