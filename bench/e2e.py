@@ -47,9 +47,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from bench import waste
 from bench.stats import median, pct
@@ -141,17 +142,29 @@ def think_for(games: int) -> tuple[float, float]:
     return (0.3, 1.0) if games <= 10 else (5.0, 15.0)
 
 
+def think_for_rate(games: int, rate: float) -> tuple[float, float]:
+    """A think time for which `games` groups together press about `rate` times a second:
+    each group waits `games / rate` seconds on average (half to one and a half of it)."""
+    mean = games / rate
+    return (0.5 * mean, 1.5 * mean)
+
+
 # ---------------------------------------------------------------- Redis for the run
+
+
+def free_port() -> int:
+    """A local TCP port nobody listens on (now)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 @contextlib.contextmanager
 def redis_server() -> Iterator[str]:
     """A throw-away `redis-server` on a free local port (no persistence); yields its URL."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     workdir = tempfile.mkdtemp(prefix="bench-redis-")
     pidfile = Path(workdir) / "redis.pid"
     subprocess.run(
@@ -265,11 +278,12 @@ class BotProcess:
                         total += int(line.split()[1]) * 1024
         return total
 
-    def cpu_seconds(self) -> float:
-        """CPU of the bot and its render process together (user + system)."""
+    def cpu_seconds(self, main_only: bool = False) -> float:
+        """CPU of the bot and its render process together (user + system); of the bot's
+        own process (its event loop) alone with `main_only`."""
         ticks = os.sysconf("SC_CLK_TCK")
         total = 0
-        for pid in self.family():
+        for pid in [self.pid] if main_only else self.family():
             with contextlib.suppress(OSError):
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
                 total += int(fields[11]) + int(fields[12])
@@ -378,6 +392,7 @@ class Scenario:
     edit_p99: float = float("nan")
     updates_per_s: float = float("nan")
     bot_cpu: float = float("nan")  # bot process CPU seconds per wall second in the window
+    main_cpu: float = float("nan")  # of that, the bot's own process (not the render one)
     rss: int = 0
     redis_per_game: float = float("nan")
     redis_value_len: int = 0
@@ -461,6 +476,9 @@ class Player:
         self.think = think
         self.rng = random.Random(index)
         self.table: StoredMessage | None = None
+        # the first pause is uniform over 0..stagger when set (a steady rate from the start,
+        # not a wave of presses one think time after the setup)
+        self.stagger = 0.0
 
     async def setup(self) -> None:
         """Open the group's game and wait until its table is shown."""
@@ -472,6 +490,8 @@ class Player:
 
     async def pause(self) -> None:
         lo, hi = self.think
+        if self.stagger:
+            lo, hi, self.stagger = 0.0, self.stagger, 0.0
         if hi > 0:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stop.wait(), self.rng.uniform(lo, hi))
@@ -615,10 +635,10 @@ class EchoPlayer(Player):
             await self.changed(before, rec)
 
 
-@contextlib.asynccontextmanager
-async def bot_process(
-    tg: FakeTelegram, kind: str, redis_url: str, prefix: str, logdir: Path
-) -> AsyncIterator[BotProcess]:
+def bot_env(
+    tg: FakeTelegram, kind: str, redis_url: str, prefix: str, extra: dict[str, str] | None = None
+) -> tuple[str, dict[str, str], Path]:
+    """The module, environment and folder of a variant's bot against `tg` and Redis."""
     env = {
         "BOT_TOKEN": tg.token,
         "TELEGRAM_API_URL": tg.api_url,
@@ -626,9 +646,22 @@ async def bot_process(
         "REDIS_PREFIX": prefix,
         "FIRST_MOVE_SECONDS": "2",
     }
-    module, extra = VARIANTS.get(kind, ("bot", {}))
-    env.update(extra)
-    root = root_of(kind)
+    module, variant = VARIANTS.get(kind, ("bot", {}))
+    env.update(variant)
+    env.update(extra or {})
+    return module, env, root_of(kind)
+
+
+@contextlib.asynccontextmanager
+async def bot_process(
+    tg: FakeTelegram,
+    kind: str,
+    redis_url: str,
+    prefix: str,
+    logdir: Path,
+    extra: dict[str, str] | None = None,
+) -> AsyncIterator[BotProcess]:
+    module, env, root = bot_env(tg, kind, redis_url, prefix, extra)
     proc = BotProcess(module, env, logdir / f"{file_safe(kind)}-{prefix}.log", root)
     proc.start()
     try:
@@ -646,6 +679,155 @@ async def bot_process(
         await proc.stop()
 
 
+class Measured(Protocol):
+    """What a window measures of the bot: one process (`BotProcess`) or several."""
+
+    @property
+    def pid(self) -> int: ...
+
+    def rss_bytes(self) -> int: ...
+
+    def cpu_seconds(self, main_only: bool = False) -> float: ...
+
+    def errors(self) -> list[str]: ...
+
+
+def make_players(
+    tg: FakeTelegram,
+    kind: str,
+    indices: range,
+    stop: asyncio.Event,
+    think: tuple[float, float],
+) -> list[Player]:
+    """The simulated groups `indices` (numbered from 1) for a variant's bot."""
+    cls: type[GamePlayer | EchoPlayer] = EchoPlayer if kind == "echo" else GamePlayer
+    players: list[Player] = [cls(tg, i + 1, Samples(), stop, think) for i in indices]
+    if kind == "computers":  # every other table: two humans, a «мастер» and an «опытный»
+        for p in players[::2]:
+            assert isinstance(p, GamePlayer)
+            p.computers = COMPUTERS
+    return players
+
+
+async def set_up(players: list[Player], result: Scenario, concurrency: int = 25) -> list[Player]:
+    """Each group opens its game, `concurrency` at a time; the ones whose table came.
+    Counts the lost ones and the setup's duration in `result`."""
+    started = time.monotonic()
+    gate = asyncio.Semaphore(concurrency)
+
+    async def setup(p: Player) -> Player | None:
+        async with gate:
+            try:
+                await p.setup()
+            except (TimeoutError, AssertionError, LookupError):
+                result.failed_games += 1  # the bot lost it; the others play on
+                return None
+            return p
+
+    out = [p for p in await asyncio.gather(*(setup(p) for p in players)) if p]
+    result.setup_s += time.monotonic() - started
+    return out
+
+
+async def window(
+    tg: FakeTelegram,
+    proc: Measured,
+    players: list[Player],
+    result: Scenario,
+    *,
+    redis_url: str | None,
+    prefix: str,
+    warmup: float,
+    measure: float,
+    profile: Path | None = None,
+) -> None:
+    """Warm up, then measure `players` (playing) for `measure` seconds into `result`; the
+    presses of the window are waited for, the players go on. No Redis bytes per game
+    without `redis_url`."""
+    samples = Samples()
+    for p in players:
+        p.samples = samples
+    gc.collect()
+    gc.freeze()  # the harness's own collector must not pause the fake server …
+    gc.disable()  # … during the window either (re-enabled below)
+    await asyncio.sleep(warmup)
+    t0 = time.monotonic()
+    samples.window = (t0, t0 + measure)
+    cpu0, main0 = proc.cpu_seconds(), proc.cpu_seconds(main_only=True)
+    own0 = time.process_time()
+    spy: subprocess.Popen[bytes] | None = None
+    if profile is not None and shutil.which("py-spy"):
+        spy = subprocess.Popen(
+            [
+                "py-spy",
+                "record",
+                "--pid",
+                str(proc.pid),
+                "--duration",
+                str(int(measure)),
+                "--format",
+                "raw",
+                "--output",
+                str(profile),
+                "--nonblocking",
+                "--rate",
+                "200",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    await asyncio.sleep(measure)
+    cpu1, main1 = proc.cpu_seconds(), proc.cpu_seconds(main_only=True)
+    result.harness_cpu = (time.process_time() - own0) / measure
+    result.rss = proc.rss_bytes()
+    result.load = os.getloadavg()[0]
+    if result.kind != "echo" and redis_url is not None:
+        per_game, _, value_len = redis_bytes_per_game(redis_url, prefix)
+        result.redis_per_game = per_game
+        result.redis_value_len = value_len
+    await asyncio.sleep(min(5.0, max(1.0, result.think[1])))  # presses of the window finish
+    gc.enable()
+    if spy is not None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            spy.wait(30)
+    result.errors = len(proc.errors())
+    lo, hi = samples.window
+    media = tg.server.calls_of("editMessageMedia")
+    result.media_per_s = sum(lo <= c.time < hi for c in media) / measure
+    captions = tg.server.calls_of("editMessageCaption")
+    result.caption_per_s = sum(lo <= c.time < hi for c in captions) / measure
+    counted = Counter(c.method for c in tg.server.calls if lo <= c.time < hi)
+    result.calls_per_s = {m: n / measure for m, n in counted.most_common()}
+    lags = samples.pictures(media)
+    result.pictures = len(lags)
+    result.picture_p50 = median(lags)
+    result.picture_p99 = pct(lags, 0.99)
+    result.waste = waste.count(tg.server)
+    result.answer_p50 = median(samples.answer)
+    result.answer_p99 = pct(samples.answer, 0.99)
+    result.edit_p50 = median(samples.edit)
+    result.edit_p99 = pct(samples.edit, 0.99)
+    result.updates_per_s = samples.updates / measure
+    result.bot_cpu = (cpu1 - cpu0) / measure
+    result.main_cpu = (main1 - main0) / measure
+    result.samples = len(samples.answer)
+    result.worst = sorted(zip(samples.answer, samples.when, strict=True), reverse=True)[:8]
+    result.refused = samples.refused
+    result.unanswered = samples.unanswered
+    result.no_edit = samples.no_edit
+    if samples.accepted:
+        result.answered_first = samples.answered_first / samples.accepted
+
+
+async def stop_players(stop: asyncio.Event, tasks: Sequence[asyncio.Future[None]]) -> None:
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(BaseException):
+            await task
+
+
 async def run_scenario(
     kind: str,
     games: int,
@@ -659,109 +841,50 @@ async def run_scenario(
 ) -> Scenario:
     prefix = f"bench{secrets.token_hex(3)}"
     result = Scenario(kind=kind, games=games, think=think)
-    samples = Samples()
     stop = asyncio.Event()
     async with (
         FakeTelegram(keep_files=False, log_results=False, callback_answer_timeout=120) as tg,
         bot_process(tg, kind, redis_url, prefix, logdir) as proc,
     ):
-        cls: type[GamePlayer | EchoPlayer] = EchoPlayer if kind == "echo" else GamePlayer
-        players: list[Player] = [cls(tg, i + 1, samples, stop, think) for i in range(games)]
-        if kind == "computers":  # every other table: two humans, a «мастер» and an «опытный»
-            for p in players[::2]:
-                assert isinstance(p, GamePlayer)
-                p.computers = COMPUTERS
-        started = time.monotonic()
-        gate = asyncio.Semaphore(25)
-
-        async def setup(p: Player) -> Player | None:
-            async with gate:
-                try:
-                    await p.setup()
-                except (TimeoutError, AssertionError, LookupError):
-                    result.failed_games += 1  # the bot lost it; the others play on
-                    return None
-                return p
-
-        players = [p for p in await asyncio.gather(*(setup(p) for p in players)) if p]
-        result.setup_s = time.monotonic() - started
-        gc.collect()
-        gc.freeze()  # the harness's own collector must not pause the fake server …
-        gc.disable()  # … during the window either (re-enabled below)
+        players = await set_up(make_players(tg, kind, range(games), stop, think), result)
         tasks = [asyncio.ensure_future(p.play()) for p in players]
-        await asyncio.sleep(warmup)
-        t0 = time.monotonic()
-        samples.window = (t0, t0 + measure)
-        cpu0 = proc.cpu_seconds()
-        own0 = time.process_time()
-        spy: subprocess.Popen[bytes] | None = None
-        if profile is not None and shutil.which("py-spy"):
-            spy = subprocess.Popen(
-                [
-                    "py-spy",
-                    "record",
-                    "--pid",
-                    str(proc.pid),
-                    "--duration",
-                    str(int(measure)),
-                    "--format",
-                    "raw",
-                    "--output",
-                    str(profile),
-                    "--nonblocking",
-                    "--rate",
-                    "200",
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-        await asyncio.sleep(measure)
-        cpu1 = proc.cpu_seconds()
-        result.harness_cpu = (time.process_time() - own0) / measure
-        result.rss = proc.rss_bytes()
-        result.load = os.getloadavg()[0]
-        if kind != "echo":
-            per_game, _, value_len = redis_bytes_per_game(redis_url, prefix)
-            result.redis_per_game = per_game
-            result.redis_value_len = value_len
-        await asyncio.sleep(min(5.0, max(1.0, think[1])))  # presses of the window finish
-        gc.enable()
-        stop.set()
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
-        if spy is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                spy.wait(30)
-        result.errors = len(proc.errors())
-        lo, hi = samples.window
-        media = tg.server.calls_of("editMessageMedia")
-        result.media_per_s = sum(lo <= c.time < hi for c in media) / measure
-        captions = tg.server.calls_of("editMessageCaption")
-        result.caption_per_s = sum(lo <= c.time < hi for c in captions) / measure
-        counted = Counter(c.method for c in tg.server.calls if lo <= c.time < hi)
-        result.calls_per_s = {m: n / measure for m, n in counted.most_common()}
-        lags = samples.pictures(media)
-        result.pictures = len(lags)
-        result.picture_p50 = median(lags)
-        result.picture_p99 = pct(lags, 0.99)
-        result.waste = waste.count(tg.server)
-    result.answer_p50 = median(samples.answer)
-    result.answer_p99 = pct(samples.answer, 0.99)
-    result.edit_p50 = median(samples.edit)
-    result.edit_p99 = pct(samples.edit, 0.99)
-    result.updates_per_s = samples.updates / measure
-    result.bot_cpu = (cpu1 - cpu0) / measure
-    result.samples = len(samples.answer)
-    result.worst = sorted(zip(samples.answer, samples.when, strict=True), reverse=True)[:8]
-    result.refused = samples.refused
-    result.unanswered = samples.unanswered
-    result.no_edit = samples.no_edit
-    if samples.accepted:
-        result.answered_first = samples.answered_first / samples.accepted
+        await window(
+            tg,
+            proc,
+            players,
+            result,
+            redis_url=redis_url,
+            prefix=prefix,
+            warmup=warmup,
+            measure=measure,
+            profile=profile,
+        )
+        await stop_players(stop, tasks)
     return result
+
+
+def describe(s: Scenario, progress: Callable[[str], None] = print) -> None:
+    """A scenario's numbers, a few lines of progress."""
+    progress(
+        f"    answer p50 {s.answer_p50 * 1e3:.1f} ms p99 {s.answer_p99 * 1e3:.1f} ms, "
+        f"edit p50 {s.edit_p50 * 1e3:.1f} ms p99 {s.edit_p99 * 1e3:.1f} ms, "
+        f"picture p50 {s.picture_p50 * 1e3:.1f} ms p99 {s.picture_p99 * 1e3:.1f} ms "
+        f"(n {s.pictures}), media/caption edits/s {s.media_per_s:.1f}/{s.caption_per_s:.1f}, "
+        f"{s.updates_per_s:.0f} upd/s, bot CPU {s.bot_cpu:.2f} (event loop {s.main_cpu:.2f}), "
+        f"harness CPU {s.harness_cpu:.2f}, "
+        f"RSS {s.rss / 2**20:.0f} MiB, setup {s.setup_s:.1f} s, errors {s.errors}, "
+        f"games lost in setup {s.failed_games}, load {s.load:.1f}"
+    )
+    calls = ", ".join(f"{m} {n:.1f}" for m, n in s.calls_per_s.items())
+    progress(f"    calls/s {sum(s.calls_per_s.values()):.1f}: {calls}")
+    worst = ", ".join(f"{lat * 1e3:.0f} ms @{at:.1f}s" for lat, at in s.worst)
+    progress(f"    slowest answers: {worst}")
+    if (w := s.waste) is not None:
+        progress(
+            f"    not modified: lobby {w.lobby_not_modified}/{w.lobby_edits}, "
+            f"table {w.table_not_modified}/{w.table_edits}; "
+            f"re-uploads {w.reuploads}/{w.uploads}, by file_id {w.by_file_id}"
+        )
 
 
 async def run_all(
@@ -800,26 +923,7 @@ async def run_all(
             logdir=logdir,
             profile=profile,
         )
-        progress(
-            f"    answer p50 {s.answer_p50 * 1e3:.1f} ms p99 {s.answer_p99 * 1e3:.1f} ms, "
-            f"edit p50 {s.edit_p50 * 1e3:.1f} ms p99 {s.edit_p99 * 1e3:.1f} ms, "
-            f"picture p50 {s.picture_p50 * 1e3:.1f} ms p99 {s.picture_p99 * 1e3:.1f} ms "
-            f"(n {s.pictures}), media/caption edits/s {s.media_per_s:.1f}/{s.caption_per_s:.1f}, "
-            f"{s.updates_per_s:.0f} upd/s, bot CPU {s.bot_cpu:.2f}, "
-            f"harness CPU {s.harness_cpu:.2f}, "
-            f"RSS {s.rss / 2**20:.0f} MiB, setup {s.setup_s:.1f} s, errors {s.errors}, "
-            f"games lost in setup {s.failed_games}, load {s.load:.1f}"
-        )
-        calls = ", ".join(f"{m} {n:.1f}" for m, n in s.calls_per_s.items())
-        progress(f"    calls/s {sum(s.calls_per_s.values()):.1f}: {calls}")
-        worst = ", ".join(f"{lat * 1e3:.0f} ms @{at:.1f}s" for lat, at in s.worst)
-        progress(f"    slowest answers: {worst}")
-        if (w := s.waste) is not None:
-            progress(
-                f"    not modified: lobby {w.lobby_not_modified}/{w.lobby_edits}, "
-                f"table {w.table_not_modified}/{w.table_edits}; "
-                f"re-uploads {w.reuploads}/{w.uploads}, by file_id {w.by_file_id}"
-            )
+        describe(s, progress)
         out.append(s)
     return out
 
