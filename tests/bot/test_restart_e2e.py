@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
+from bot.warm_up import PictureJob
 from fake_telegram import FakeTelegram
 from fake_telegram.server import StoredMessage
 from tests.bot.e2e import (
@@ -24,8 +23,6 @@ from tests.bot.e2e import (
     wait_phase,
 )
 from tests.bot.test_processes import BotProcess, game, photos, store_of
-
-T = TypeVar("T")
 
 UPDATING = "Стол обновляется — дождитесь новых кнопок."
 OUTDATED = "Кнопка устарела — стол уже обновился."
@@ -60,14 +57,14 @@ async def test_a_press_on_the_table_still_shown_is_told_it_is_updating(
             earlier = f"P1:{shown.uid}:{shown.seq - 1}:cd1"  # a table replaced before
 
             pictures = app.service.pictures
-            draw = pictures.draw
+            draw = pictures.picture
             release = asyncio.Event()
 
-            async def held(fn: Callable[..., T], *args: Any) -> T:
+            async def held(job: PictureJob) -> bytes:
                 await release.wait()
-                return await draw(fn, *args)
+                return await draw(job)
 
-            pictures.draw = held  # type: ignore[method-assign]
+            pictures.picture = held  # type: ignore[method-assign]
             pictures.late = 60.0  # no caption-first edit either: the whole edit waits
             before, old_roll = data_of(table), data_for(table, ROLL)
             roll = await chat.press(player, table, ROLL, timeout=10)
