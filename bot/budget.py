@@ -10,15 +10,15 @@ second (Telegram allows a bot about 30), fairly between chats, most urgent first
 - **Answers first, at once** (`Priority`): answers to presses, then table edits, then
   new game messages (summaries, standings), then pings and replies to commands. The
   priority of a call comes from its method, or from `priority` set around it
-  (`urgency`). An answer leaves as soon as the window has room. The other calls are
-  paced (`pace`): evenly over the window, in the share less the answers of the last
-  window and `ANSWER_ROOM` (so they never fill the window in a clump that would make
-  the next answers wait), `BURST` of them ahead of their pace; and they leave the last
-  `ANSWER_ROOM` places of the window to answers. Under overload the tables and messages
-  wait, never the answers. Measured by `python -m bench.budget` (docs/performance.md,
-  run 12): at 75 % of the rate, answers waited 19 / 89 ms (p50 / p99) with strict pacing
-  (one call every `1 / rate` seconds, the budget before), now 0.1 / 27 ms; table edits
-  49 / 398 ms, now 0.1 / 423 ms.
+  (`urgency`). An answer leaves as soon as the window has room. The other calls leave
+  the window's last `ANSWER_ROOM` places to answers and are paced evenly over the rest
+  (`pace`), `BURST` of them ahead of their pace, so they never fill the window in a clump
+  that would make the next answers wait. Measured by `python -m bench.budget`
+  (docs/performance.md, run 12): at 75 % of the rate, answers waited 19 / 92 ms (p50 /
+  p99) with strict pacing (one call every `1 / rate` seconds, the budget before), now
+  0.1 / 63 ms; table edits 44 / 415 ms, now 0.1 / 312 ms. (Sizing the others' pace by
+  the last window's answers kept answers at 24 ms p99 but made the tables wait longer at
+  p99 end to end: 3.7 s at 100 games.)
 - **Fair between chats.** Within a priority, calls are served by start-time fair
   queueing: each chat's next call is stamped one step after its previous one (or after
   the last served stamp, when the chat was quiet), so a busy chat takes turns with quiet
@@ -62,8 +62,7 @@ from bot.storage import Store, StoreUnavailable
 log = logging.getLogger(__name__)
 
 WINDOW = 1.01  # seconds: Telegram's moving second, and a little for the calls' trip to it
-ANSWER_ROOM = 2  # calls of the share kept free for answers, beyond those in the window
-FLOOR = 0.3  # of the share, always open to the other calls
+ANSWER_ROOM = 2  # places of the window kept for answers
 BURST = 2  # calls other than answers that may leave together, ahead of their pace
 HEARTBEAT = 1.0  # seconds between an instance's "alive"
 ALIVE = 3.5  # seconds an instance counts as alive after its last "alive"
@@ -118,8 +117,7 @@ class GlobalBudget(BaseRequestMiddleware):
         self._stamp: dict[int | str | None, float] = {}  # chat -> its last call's stamp
         self._prune_at = PRUNE_AT
         self._served = 0.0  # the stamp of the last call served
-        self._sent: deque[tuple[float, bool]] = deque()  # (left at, an answer?) in WINDOW
-        self._answers = 0  # answers in `_sent`
+        self._sent: deque[float] = deque()  # when the calls of the last WINDOW left
         self._paced = 0.0  # the paced calls' clock: one may leave BURST steps before it
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -137,10 +135,9 @@ class GlobalBudget(BaseRequestMiddleware):
         return max(1, share - ANSWER_ROOM)
 
     def pace(self) -> float:
-        """Seconds between two calls other than answers: the share less the answers of
-        the last window and `ANSWER_ROOM`, spread evenly (at least `FLOOR` of the share)."""
-        share = self.share
-        return WINDOW / max(math.ceil(share * FLOOR), share - self._answers - ANSWER_ROOM)
+        """Seconds between two calls other than answers: their room spread evenly over
+        the window."""
+        return WINDOW / self.room(Priority.TABLE)
 
     async def start(self) -> None:
         await self._beat()
@@ -197,18 +194,17 @@ class GlobalBudget(BaseRequestMiddleware):
                 heapq.heappop(self._queue)
                 continue
             now = time.monotonic()
-            while sent and now - sent[0][0] >= WINDOW:
-                self._answers -= sent.popleft()[1]
+            while sent and now - sent[0] >= WINDOW:
+                sent.popleft()
             answer = level == Priority.ANSWER
             step = self.pace()
             until = now if answer else max(now, self._paced - BURST * step)
             if len(sent) >= self.room(Priority(level)):  # full: until the oldest leaves
-                until = max(until, sent[0][0] + WINDOW)
+                until = max(until, sent[0] + WINDOW)
             if until <= now:
                 heapq.heappop(self._queue)
                 self._served = max(self._served, stamp)
-                sent.append((now, answer))
-                self._answers += answer
+                sent.append(now)
                 if not answer:
                     self._paced = max(self._paced, now) + step
                 waiter.set_result(None)
