@@ -91,6 +91,8 @@ VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "stats": ("bench.patched_bot", {"BENCH_STATS": "1"}),  # logging GC and stalls
     "computers": ("bot", {}),  # the bot, with computer players at half the tables
     "unbudgeted": ("bot", {"TELEGRAM_CALLS_PER_SECOND": "0"}),  # no bot-wide send budget
+    # computers at half the tables, no budget: what the searches cost the humans' answers
+    "computers_unbudgeted": ("bot", {"TELEGRAM_CALLS_PER_SECOND": "0"}),
 }
 #: the computer players of the tables that have them in the `computers` variant
 COMPUTERS = ("Мастер", "Опытный")
@@ -702,7 +704,7 @@ def make_players(
     """The simulated groups `indices` (numbered from 1) for a variant's bot."""
     cls: type[GamePlayer | EchoPlayer] = EchoPlayer if kind == "echo" else GamePlayer
     players: list[Player] = [cls(tg, i + 1, Samples(), stop, think) for i in indices]
-    if kind == "computers":  # every other table: two humans, a «мастер» and an «опытный»
+    if kind.startswith("computers"):  # every other table: two humans, a «мастер» and an «опытный»
         for p in players[::2]:
             assert isinstance(p, GamePlayer)
             p.computers = COMPUTERS

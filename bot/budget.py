@@ -14,9 +14,9 @@ second (Telegram allows a bot about 30), fairly between chats, most urgent first
   the window's last `ANSWER_ROOM` places to answers and are paced evenly over the rest
   (`pace`), `BURST` of them ahead of their pace, so they never fill the window in a clump
   that would make the next answers wait. Measured by `python -m bench.budget`
-  (docs/performance.md, run 12): at 75 % of the rate, answers waited 19 / 92 ms (p50 /
+  (docs/performance.md, run 12): at 75 % of the rate, answers waited 18 / 83 ms (p50 /
   p99) with strict pacing (one call every `1 / rate` seconds, the budget before), now
-  0.1 / 63 ms; table edits 44 / 415 ms, now 0.1 / 312 ms. (Sizing the others' pace by
+  0.1 / 63 ms; table edits 46 / 444 ms, now 0.1 / 312 ms. (Sizing the others' pace by
   the last window's answers kept answers at 24 ms p99 but made the tables wait longer at
   p99 end to end: 3.7 s at 100 games.)
 - **Fair between chats.** Within a priority, calls are served by start-time fair
