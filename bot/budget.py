@@ -199,8 +199,9 @@ class GlobalBudget(BaseRequestMiddleware):
             answer = level == Priority.ANSWER
             step = self.pace()
             until = now if answer else max(now, self._paced - BURST * step)
-            if len(sent) >= self.room(Priority(level)):  # full: until the oldest leaves
-                until = max(until, sent[0] + WINDOW)
+            room = self.room(Priority(level))
+            if len(sent) >= room:  # full: until enough of the oldest have left it
+                until = max(until, sent[len(sent) - room] + WINDOW)
             if until <= now:
                 heapq.heappop(self._queue)
                 self._served = max(self._served, stamp)
