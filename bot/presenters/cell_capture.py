@@ -58,13 +58,12 @@ class CellCapturePresenter(Presenter[State]):
 
     def caption(
         self,
-        state: State,
+        s: State,
         names: dict[int, str],
         ui: dict[str, Any],
         log: list[str],
         t: Translator,
     ) -> str:
-        s = state
         v = self.game.view(s, None)
         lines = [t("cc.header", round=v.round_no, size=v.size, free=v.free_cells)]
         who = self._name(names, v.to_act)
@@ -106,9 +105,8 @@ class CellCapturePresenter(Presenter[State]):
     # ---------------------------------------------------------------- keyboard
 
     def keyboard(
-        self, state: State, ui: dict[str, Any], names: dict[int, str], t: Translator
+        self, s: State, ui: dict[str, Any], names: dict[int, str], t: Translator
     ) -> list[list[Btn]]:
-        s = state
         v = self.game.view(s, None)
         if v.over:
             return []
@@ -268,8 +266,7 @@ class CellCapturePresenter(Presenter[State]):
         ui = {x: y for x, y in ui.items() if x != "page"}
         return Outcome(state=s, events=events, ui=ui)
 
-    def turn_id(self, state: State) -> str | None:
-        s = state
+    def turn_id(self, s: State) -> str | None:
         if s.over:
             return None
         return f"{s.round_no}:{s.turn_idx}"

@@ -81,13 +81,12 @@ class HypnosiaPresenter(Presenter[State]):
 
     def caption(
         self,
-        state: State,
+        s: State,
         names: dict[int, str],
         ui: dict[str, Any],
         log: list[str],
         t: Translator,
     ) -> str:
-        s = state
         v = self.game.view(s, None)
         free = [str(x) for x, holder in zip(CENTRE_VALUES, v.centre, strict=True) if holder is None]
         lines = [
@@ -194,9 +193,8 @@ class HypnosiaPresenter(Presenter[State]):
         return "." in pos and s.tokens[s.current].count(pos) > 1
 
     def keyboard(
-        self, state: State, ui: dict[str, Any], names: dict[int, str], t: Translator
+        self, s: State, ui: dict[str, Any], names: dict[int, str], t: Translator
     ) -> list[list[Btn]]:
-        s = state
         if s.phase == Phase.GAME_OVER:
             return []
         if s.phase == Phase.ROLL:
@@ -287,8 +285,7 @@ class HypnosiaPresenter(Presenter[State]):
             return Outcome(state=s, ui=keep, changed=keep != ui)
         return Outcome(state=s, events=events, ui={})
 
-    def turn_id(self, state: State) -> str | None:
-        s = state
+    def turn_id(self, s: State) -> str | None:
         if s.phase == Phase.GAME_OVER:
             return None
         return str(s.turn_no)
@@ -314,9 +311,8 @@ class HypnosiaPresenter(Presenter[State]):
         return t("hy.btn.token", n=tokens[0] if tokens else "?")
 
     def narrate(
-        self, events: list[Event], state: State, names: dict[int, str], t: Translator
+        self, events: list[Event], s: State, names: dict[int, str], t: Translator
     ) -> list[str]:
-        s = state
         v = self.game.view(s, None)
         lines: list[str] = []
         auto = False
@@ -374,9 +370,8 @@ class HypnosiaPresenter(Presenter[State]):
         return lines
 
     def summaries(
-        self, events: list[Event], state: State, names: dict[int, str], t: Translator
+        self, events: list[Event], s: State, names: dict[int, str], t: Translator
     ) -> list[str]:
-        s = state
         out: list[str] = []
         for e in events:
             if e.type != "game_over":

@@ -203,8 +203,7 @@ class SeaCrossPresenter(Presenter[State]):
             events.extend(ev)
         return Outcome(state=s, events=events, ui=ui, changed=bool(events))
 
-    def turn_id(self, state: State) -> str | None:
-        s = state
+    def turn_id(self, s: State) -> str | None:
         if self.game.is_over(s):
             return None
         return f"{s.turn_no}.{s.roll_no}"

@@ -15,13 +15,12 @@ class Caption(DominasBase):
 
     def caption(
         self,
-        state: State,
+        s: State,
         names: dict[int, str],
         ui: dict[str, Any],
         log: list[str],
         t: Translator,
     ) -> str:
-        s = state
         v = self.game.view(s, None)
         mode = t("dom.mode.teams") if v.mode is Mode.TEAMS else t("dom.mode.solo")
         lines = [t("dom.header", game=v.game_no, games=v.match_games, mode=mode)]

@@ -28,11 +28,10 @@ class Hands(DominasBase):
         bonus = s.bonus if seat == s.current else None
         return placements(s, tile, bonus)
 
-    def hand_popup(self, state: State, user: int, t: Translator) -> str:
+    def hand_popup(self, s: State, user: int, t: Translator) -> str:
         """One tile per line, by colour and number: `7 🟢12 0-3-6 ✓` (7 is its button);
         a long hand drops the symbols of tiles that do not fit now, then puts several
         tiles on a line."""
-        s = state
         if user not in s.players:
             return t("dom.not_in_game")
         seat = s.players.index(user)
@@ -68,8 +67,7 @@ class Hands(DominasBase):
                 text += extra
         return text
 
-    def hand_message(self, state: State, user: int, t: Translator) -> str | None:
-        s = state
+    def hand_message(self, s: State, user: int, t: Translator) -> str | None:
         if user not in s.players or s.phase is Phase.OVER:
             return None
         seat = s.players.index(user)

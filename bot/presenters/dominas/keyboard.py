@@ -15,9 +15,8 @@ class Keyboard(DominasBase):
     # ---------------------------------------------------------------- keyboard
 
     def keyboard(
-        self, state: State, ui: dict[str, Any], names: dict[int, str], t: Translator
+        self, s: State, ui: dict[str, Any], names: dict[int, str], t: Translator
     ) -> list[list[Btn]]:
-        s = state
         v = self.game.view(s, None)
         if v.phase is Phase.OVER or v.current is None:
             return []

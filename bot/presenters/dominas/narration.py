@@ -14,9 +14,8 @@ class Narration(DominasBase):
     # ---------------------------------------------------------------- narration
 
     def narrate(
-        self, events: list[Event], state: State, names: dict[int, str], t: Translator
+        self, events: list[Event], s: State, names: dict[int, str], t: Translator
     ) -> list[str]:
-        s = state
         lines: list[str] = []
         for i, e in enumerate(events):
             if e.private_to is not None:
@@ -69,10 +68,7 @@ class Narration(DominasBase):
                 lines.append(line)
         return lines
 
-    def private_notes(
-        self, events: list[Event], state: State, user: int, t: Translator
-    ) -> list[str]:
-        s = state
+    def private_notes(self, events: list[Event], s: State, user: int, t: Translator) -> list[str]:
         if user not in s.players:
             return []
         seat = s.players.index(user)

@@ -67,14 +67,13 @@ class Press(DominasBase):
 
     def press(
         self,
-        state: State,
+        s: State,
         user: int,
         code: str,
         ui: dict[str, Any],
         t: Translator,
         now: float,
     ) -> Outcome[State]:
-        s = state
         ui = dict(ui)
         events: list[Event] = []
         if s.phase is Phase.OVER:
@@ -184,8 +183,7 @@ class Press(DominasBase):
 
     # ---------------------------------------------------------------- timer
 
-    def turn_id(self, state: State) -> str | None:
-        s = state
+    def turn_id(self, s: State) -> str | None:
         if s.phase is Phase.OVER:
             return None
         return f"{s.game_no}:{s.turn_no}"

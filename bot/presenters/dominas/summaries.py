@@ -15,9 +15,8 @@ class Summaries(DominasBase):
     # ---------------------------------------------------------------- summaries
 
     def summaries(
-        self, events: list[Event], state: State, names: dict[int, str], t: Translator
+        self, events: list[Event], s: State, names: dict[int, str], t: Translator
     ) -> list[str]:
-        s = state
         out: list[str] = []
         last_seat: int | None = None
         for e in events:

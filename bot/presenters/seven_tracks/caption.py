@@ -16,13 +16,12 @@ class Caption(SevenTracksBase):
 
     def caption(
         self,
-        state: State,
+        s: State,
         names: dict[int, str],
         ui: dict[str, Any],
         log: list[str],
         t: Translator,
     ) -> str:
-        s = state
         v = self.public_view(s)
         length = t("st.len_one_round") if v.single_round else t("st.len_target", n=v.target_score)
         lines = [t("st.header", round=v.round_no, length=length)]

@@ -78,8 +78,7 @@ class SevenTracksBase(Presenter[State]):
 
     # ---------------------------------------------------------------- helpers
 
-    def actor(self, state: State) -> int | None:
-        s = state
+    def actor(self, s: State) -> int | None:
         if s.phase == Phase.FIRST_MOVE:
             return None  # the window is open to everyone at once (DESIGN)
         return self.game.to_act(s)
@@ -98,10 +97,9 @@ class SevenTracksBase(Presenter[State]):
             return False
         return super().seq_changes(old, new)
 
-    def public_view(self, state: State) -> View:
+    def public_view(self, s: State) -> View:
         """The table's view; in the first-move window it names nobody: whose decision is
         pending would tell who holds the FM or a universal."""
-        s = state
         v = self.game.view(s, None)
         if s.phase == Phase.FIRST_MOVE:
             v = v.model_copy(update={"current": None})

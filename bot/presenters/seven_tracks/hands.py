@@ -12,8 +12,7 @@ from locales import Translator
 class Hands(Compound):
     # ---------------------------------------------------------------- hand
 
-    def hand_popup(self, state: State, user: int, t: Translator) -> str:
-        s = state
+    def hand_popup(self, s: State, user: int, t: Translator) -> str:
         v = self.game.view(s, user)
         hand = [kind_of(x) for x in (v.hand or [])]
         text = t("st.hand", n=len(hand), tiles=tiles_text(hand) or "—")
@@ -40,8 +39,7 @@ class Hands(Compound):
         parts = [f"{k}: {tiles_text(kinds)}" for k, kinds in sorted(fits.items())]
         return t("st.hint", fits="; ".join(parts))
 
-    def hand_message(self, state: State, user: int, t: Translator) -> str | None:
-        s = state
+    def hand_message(self, s: State, user: int, t: Translator) -> str | None:
         if user not in s.players:
             return None
         v = self.game.view(s, user)

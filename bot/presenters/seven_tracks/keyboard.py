@@ -35,9 +35,8 @@ class Keyboard(SevenTracksBase):
     # ---------------------------------------------------------------- keyboard
 
     def keyboard(
-        self, state: State, ui: dict[str, Any], names: dict[int, str], t: Translator
+        self, s: State, ui: dict[str, Any], names: dict[int, str], t: Translator
     ) -> list[list[Btn]]:
-        s = state
         v = self.game.view(s, None)  # public view only: the keyboard must not leak a hand
         hand = Btn(t("st.btn.hand"), "hand")
         menu = str(ui.get("menu") or "")

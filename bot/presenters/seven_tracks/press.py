@@ -27,14 +27,13 @@ from locales import Translator
 class Press(Compound, Turns):
     def press(
         self,
-        state: State,
+        s: State,
         user: int,
         code: str,
         ui: dict[str, Any],
         t: Translator,
         now: float,
     ) -> Outcome[State]:
-        s = state
         events: list[Event] = []
         ui = dict(ui)
         parts = code.split(".")

@@ -17,9 +17,8 @@ class Summaries(SevenTracksBase):
     # ---------------------------------------------------------------- summaries
 
     def summaries(
-        self, events: list[Event], state: State, names: dict[int, str], t: Translator
+        self, events: list[Event], s: State, names: dict[int, str], t: Translator
     ) -> list[str]:
-        s = state
         out: list[str] = []
 
         def name(seat: int) -> str:

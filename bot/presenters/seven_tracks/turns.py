@@ -17,8 +17,7 @@ from locales import Translator
 class Turns(SevenTracksBase):
     # ---------------------------------------------------------------- turn timer
 
-    def turn_id(self, state: State) -> str | None:
-        s = state
+    def turn_id(self, s: State) -> str | None:
         if s.phase in (Phase.FIRST_MOVE, Phase.GAME_OVER):
             return None  # the first-move window has its own short timer
         return f"{s.cycle_no}:{s.round_no}:{s.turn_no}"
