@@ -55,7 +55,7 @@ def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 
 
 def forms(
-    p: Presenter[Any], state: BaseModel, names: dict[int, str]
+    p: Presenter[Any, Any], state: BaseModel, names: dict[int, str]
 ) -> dict[str, tuple[Callable[[], Any], Callable[[Any], Any]]]:
     """Each form's (bot side: the key and the job, pickled; process side: the view out of
     the pickle)."""

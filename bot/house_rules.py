@@ -2,13 +2,14 @@
 and one-line explanations (`/settings` for a chat's defaults, the lobby's «Правила
 партии» for one game). The options tables are in the specs (docs: the rules' §Options).
 
-The options a lobby's length row already sets (`Presenter[Any].choices()`: a game's length, the
+The options a lobby's length row already sets (`Presenter[Any, Any].choices()`: a game's length, the
 teams of ДОМИНА*С, Гипнозия's pairs over bridges) are not a second switch here: the house
 rule for them is the default length choice (`LENGTH`). Every other option of the list is a
 `Rule`: its values, the engine's default first, cycled by one button.
 
 A set of options is always checked by the engine's own `Options` (pydantic, extra keys
-refused) before it is stored, so a stored combination never fails the start.
+refused) before it is stored, so a stored combination never fails the start. Each game's
+rules are its presenter's `house_rules`.
 
     >>> from bot.presenters import registry
     >>> ps = registry()
@@ -23,57 +24,27 @@ refused) before it is stored, so a stored combination never fails the start.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot.presenters.base import LengthChoice, Presenter
+from bot.presenters.base import LengthChoice, Presenter, Rule
 from locales import Translator
 
 LENGTH = "len"  # the code of the default length choice among a game's rules
 
 
-@dataclass(frozen=True)
-class Rule:
-    """One option: the engine's key and the values offered (its default first)."""
-
-    key: str
-    values: tuple[Any, ...]
+def rules_of(p: Presenter[Any, Any]) -> tuple[Rule, ...]:
+    """The game's house rules (its presenter's `house_rules`)."""
+    return p.house_rules
 
 
-def _flag(key: str, default: bool = False) -> Rule:
-    return Rule(key, (default, not default))
-
-
-RULES: dict[str, tuple[Rule, ...]] = {
-    "seven_tracks": (
-        Rule("hand_size", (12, 10, 14)),
-        Rule("max_draws", (5, 3, 7)),
-        Rule("first_out_bonus", (7, 0, 14)),
-        Rule("skip_after_move", ("skip_next", "no_effect")),
-        _flag("exchange_allows_priority", True),
-        _flag("black_anywhere_after_move"),
-        _flag("allow_same_turn_unblock"),
-        _flag("black_discard_on_any_double"),
-        _flag("double_t7_counts"),
-        _flag("bonus_store_persists"),
-    ),
-    "cell_capture": (_flag("allow_two_players"),),
-    "dominas": (Rule("fill_direction", ("clockwise", "counterclockwise")),),
-}
-
-
-def rules_of(game_id: str) -> tuple[Rule, ...]:
-    return RULES.get(game_id, ())
-
-
-def length_keys(p: Presenter[Any]) -> set[str]:
+def length_keys(p: Presenter[Any, Any]) -> set[str]:
     """The options the lobby's length row sets."""
     return {k for c in p.choices() for k in c.options}
 
 
-def length_of(p: Presenter[Any], options: dict[str, Any]) -> LengthChoice | None:
+def length_of(p: Presenter[Any, Any], options: dict[str, Any]) -> LengthChoice | None:
     """The length choice `options` hold (the first one when none matches); None: the
     game has no length row."""
     choices = p.choices()
@@ -84,10 +55,10 @@ def length_of(p: Presenter[Any], options: dict[str, Any]) -> LengthChoice | None
     return next((c for c in choices if c.options == mine), choices[0])
 
 
-def own_rules(p: Presenter[Any], options: dict[str, Any]) -> dict[str, Any]:
+def own_rules(p: Presenter[Any, Any], options: dict[str, Any]) -> dict[str, Any]:
     """The `Rule` options of `options` that differ from the defaults (others dropped)."""
     out: dict[str, Any] = {}
-    for rule in rules_of(p.game_id):
+    for rule in rules_of(p):
         value = options.get(rule.key, rule.values[0])
         if value in rule.values[1:]:
             out[rule.key] = value
@@ -99,7 +70,7 @@ def options_model(game_id: str) -> type[BaseModel]:
     return model
 
 
-def valid(p: Presenter[Any], options: dict[str, Any]) -> bool:
+def valid(p: Presenter[Any, Any], options: dict[str, Any]) -> bool:
     """The engine accepts `options` (its `Options` validates them)."""
     try:
         options_model(p.game_id).model_validate(options)
@@ -108,7 +79,7 @@ def valid(p: Presenter[Any], options: dict[str, Any]) -> bool:
     return True
 
 
-def lobby_options(p: Presenter[Any], rules: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def lobby_options(p: Presenter[Any, Any], rules: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """A new lobby's length choice and options from house rules `rules` (a chat's): the
     length they name, and the other rules on top; what the engine refuses is dropped."""
     choice = length_of(p, rules)
@@ -119,12 +90,12 @@ def lobby_options(p: Presenter[Any], rules: dict[str, Any]) -> tuple[str, dict[s
     return (choice.code if choice is not None else ""), options
 
 
-def with_length(p: Presenter[Any], options: dict[str, Any], choice: LengthChoice) -> dict[str, Any]:
+def with_length(p: Presenter[Any, Any], options: dict[str, Any], choice: LengthChoice) -> dict[str, Any]:
     """`options` with the length `choice` instead of their own (the other rules kept)."""
     return {**choice.options, **own_rules(p, options)}
 
 
-def cycled(p: Presenter[Any], options: dict[str, Any], rule: Rule) -> dict[str, Any]:
+def cycled(p: Presenter[Any, Any], options: dict[str, Any], rule: Rule) -> dict[str, Any]:
     """`options` with `rule` at its next value (a default value is not stored)."""
     now = options.get(rule.key, rule.values[0])
     i = rule.values.index(now) if now in rule.values else 0
@@ -135,12 +106,10 @@ def cycled(p: Presenter[Any], options: dict[str, Any], rule: Rule) -> dict[str, 
     return out
 
 
-def min_players(p: Presenter[Any], options: dict[str, Any]) -> int:
+def min_players(p: Presenter[Any, Any], options: dict[str, Any]) -> int:
     """The fewest players this game may start with, under its options (Захват клеток: 2
     with `allow_two_players`)."""
-    if p.game_id == "cell_capture" and options.get("allow_two_players"):
-        return 2
-    return p.min_players
+    return p.fewest_players(options)
 
 
 # ------------------------------------------------------------------ their text
@@ -162,7 +131,7 @@ def explanation(game_id: str, rule: Rule, t: Translator) -> str:
     return t(f"house.{game_id}.{rule.key}.about")
 
 
-def button_label(p: Presenter[Any], rule: Rule, options: dict[str, Any], t: Translator) -> str:
+def button_label(p: Presenter[Any, Any], rule: Rule, options: dict[str, Any], t: Translator) -> str:
     """«Фишек на руке: 12»: the rule's button, with its value now."""
     value = options.get(rule.key, rule.values[0])
     return t(
@@ -172,22 +141,22 @@ def button_label(p: Presenter[Any], rule: Rule, options: dict[str, Any], t: Tran
     )
 
 
-def summary(p: Presenter[Any], options: dict[str, Any], t: Translator) -> str:
+def summary(p: Presenter[Any, Any], options: dict[str, Any], t: Translator) -> str:
     """What differs from the defaults, in one line («фишек на руке — 10, …»); "" if
     nothing."""
     own = own_rules(p, options)
     parts = [
         f"{rule_label(p.game_id, r, t).lower()} — {value_label(p.game_id, r, own[r.key], t)}"
-        for r in rules_of(p.game_id)
+        for r in rules_of(p)
         if r.key in own
     ]
     return ", ".join(parts)
 
 
-def explained(p: Presenter[Any], options: dict[str, Any], t: Translator) -> list[str]:
+def explained(p: Presenter[Any, Any], options: dict[str, Any], t: Translator) -> list[str]:
     """A line per rule: its value now and what it means (the rules' pages)."""
     lines = []
-    for rule in rules_of(p.game_id):
+    for rule in rules_of(p):
         value = options.get(rule.key, rule.values[0])
         lines.append(
             t(

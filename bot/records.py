@@ -34,7 +34,7 @@ class PlayableCheck:
     """Raises ValueError (or the engine's validation error) for a record the bot can't
     play. A state that loaded once is remembered by its hash: reads stay cheap."""
 
-    def __init__(self, presenters: dict[str, Presenter[Any]]) -> None:
+    def __init__(self, presenters: dict[str, Presenter[Any, Any]]) -> None:
         self.presenters = presenters
         self._loaded: OrderedDict[tuple[str, int], None] = OrderedDict()
 

@@ -25,9 +25,10 @@ def lead(seconds: float) -> float | None:
 
 
 def due_at(rec: GameRecord, seconds: float) -> float | None:
-    """When the running turn's reminder is due (None: no reminder, or it came)."""
+    """When the running turn's reminder is due (None: no reminder, or it came; a
+    simultaneous decision's short window has none)."""
     before = lead(seconds)
-    if before is None or rec.turn_deadline is None or rec.turn_id is None:
+    if before is None or rec.window or rec.turn_deadline is None or rec.turn_id is None:
         return None
     if rec.reminder_turn == rec.turn_id:
         return None

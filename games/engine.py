@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 from typing import Any, ClassVar, Generic, NoReturn, Protocol, Self, TypeVar
 
+from games import automation
+from games.automation import Automatic
 from games.policy import Policy, choose_for, view_rng
 from games.protocol import Event, IllegalAction
 
@@ -76,8 +78,9 @@ S = TypeVar("S", bound=EngineState)
 A = TypeVar("A", bound=EngineAction)
 
 
-class RulesEngine(Generic[S, A]):
-    """The protocol methods common to engines whose rules are candidates + `_why` + `_perform`."""
+class RulesEngine(Automatic[S, A], Generic[S, A]):
+    """The protocol methods common to engines whose rules are candidates + `_why` + `_perform`,
+    with the automation extension's defaults (games.automation)."""
 
     id: str
     min_players: int
@@ -233,11 +236,10 @@ class RulesEngine(Generic[S, A]):
         return action
 
 
-class Batch(Generic[S, A]):
-    """Actions applied one after another to one private copy of a state: the states and
-    events that `apply` gives for each in turn, for one deep copy in all instead of one
-    per action (the bot's «place everything» applies a dozen in one press). The state
-    passed in is never changed."""
+class Batch(automation.Batch[S, A]):
+    """`games.automation.Batch` on one private copy of the state: one deep copy in all
+    instead of one per action (the bot's «place everything» applies a dozen in one
+    press). The state passed in is never changed."""
 
     def __init__(self, engine: RulesEngine[S, A], state: S) -> None:
         self._engine = engine

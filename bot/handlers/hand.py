@@ -9,6 +9,7 @@ from aiogram.types import CallbackQuery
 
 from bot.callbacks import PlayCB
 from bot.language import user_translator
+from bot.presenters.base import HAND
 from bot.service import GameService
 from bot.service.hands import HandCB, hands_for
 
@@ -59,7 +60,7 @@ def make_router() -> Router:
     """A fresh router (a router can be attached to one dispatcher only); before the
     table's (bot/handlers/play.py), which answers every other PlayCB."""
     router = Router(name="hand")
-    router.callback_query.register(hand_button, PlayCB.filter(F.c == "hand"))
+    router.callback_query.register(hand_button, PlayCB.filter(F.c == HAND))
     router.callback_query.register(
         ephemeral_button, PlayCB.filter(), F.message.ephemeral_message_id
     )

@@ -1,6 +1,7 @@
 """A player's private hand in the group, per game: what his ephemeral hand message shows.
 
-A `HandKeeper` (one per game with hidden hands, `keeper(game_id)`) turns the state into
+A `HandKeeper` (one per game with hidden hands: its presenter's `hand_keeper()`, a module
+`bot/hands/<game id>.py`) turns the state into
 what one player alone may see — `view`: his tiles as a picture, a caption and, when it is
 his decision, the buttons that depend on his hand — and says which of the table's public
 buttons the private hand replaces (`public`). The buttons carry the presenter's short
@@ -8,9 +9,10 @@ codes (with the record's `seq`, like the table's), so a press on them goes throu
 same checks as any press (bot/service/moves.py) and says nothing of the hand beyond
 what the player himself sees.
 
-    >>> from games.dominas import GAME
-    >>> s = GAME.new([1, 2], seed=3)
-    >>> v = keeper("dominas").view(s, s.players[s.current], {}, {}, get_translator("ru"))
+    >>> from bot.presenters import registry
+    >>> p = registry()["dominas"]
+    >>> s = p.game.new([1, 2], seed=3)
+    >>> v = p.hand_keeper().view(s, s.players[s.current], p.context(get_translator("ru"), {}))
     >>> v is not None and v.picture()[:4] == b"\\x89PNG" and bool(v.buttons)
     True
 """
@@ -24,12 +26,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from pydantic import BaseModel
+from bot.presenters.base import Btn, TableCtx
+from locales import get_translator
 
-from bot.presenters.base import Btn
-from locales import Translator, get_translator
-
-__all__ = ["HandKeeper", "HandView", "Shown", "get_translator", "keeper"]
+__all__ = ["HandKeeper", "HandView", "Shown", "get_translator"]
 
 
 class Shown(StrEnum):
@@ -64,34 +64,15 @@ def digest(value: Any) -> str:
 
 
 class HandKeeper(Protocol):
-    def view(
-        self,
-        state: BaseModel,
-        user: int,
-        ui: dict[str, Any],
-        names: dict[int, str],
-        t: Translator,
-    ) -> HandView | None:
-        """What `user` alone sees of his hand (None: he holds no hand in this game)."""
+    def view(self, state: Any, user: int, c: TableCtx[Any]) -> HandView | None:
+        """What `user` alone sees of his hand (None: he holds no hand in this game), in
+        the table's context `c` (its language, names and state between presses)."""
         ...
 
-    def public(self, state: BaseModel, buttons: list[list[Btn]], shown: Shown) -> list[list[Btn]]:
+    def public(self, state: Any, buttons: list[list[Btn]], shown: Shown) -> list[list[Btn]]:
         """The table's keyboard without what the private hand of the player to move,
         shown as `shown`, carries."""
         ...
-
-
-def keeper(game_id: str) -> HandKeeper | None:
-    """The game's hand keeper; None for a game without private hands."""
-    if game_id == "dominas":
-        from bot.hands.dominas import DominasHand
-
-        return DominasHand()
-    if game_id == "seven_tracks":
-        from bot.hands.seven_tracks import SevenTracksHand
-
-        return SevenTracksHand()
-    return None
 
 
 def without(buttons: list[list[Btn]], drop: Callable[[str], bool]) -> list[list[Btn]]:

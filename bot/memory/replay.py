@@ -48,7 +48,7 @@ class Animation(BaseModel):
         return (animation.board_ms(self.shown) * self.shown + animation.LAST_MS) / 1000
 
 
-def views(p: Presenter[Any], steps: list[str]) -> list[BaseModel]:
+def views(p: Presenter[Any, Any], steps: list[str]) -> list[BaseModel]:
     """The table's view of each distinct position of the game, in order."""
     start = start_of(steps)
     out: list[BaseModel] = []
@@ -63,7 +63,7 @@ def views(p: Presenter[Any], steps: list[str]) -> list[BaseModel]:
 
 
 def board(
-    p: Presenter[Any], view: BaseModel, names: Mapping[int, str], language: str
+    p: Presenter[Any, Any], view: BaseModel, names: Mapping[int, str], language: str
 ) -> Image.Image:
     """One position drawn as the table draws it, downscaled (RGB)."""
     module: Any = renderer(p.game_id)
@@ -75,7 +75,7 @@ def board(
 
 
 def _walk(
-    p: Presenter[Any], steps: list[str], lo: int, hi: int, state: BaseModel | None
+    p: Presenter[Any, Any], steps: list[str], lo: int, hi: int, state: BaseModel | None
 ) -> Iterator[tuple[int, BaseModel]]:
     """Positions `lo`..`hi - 1` of the game (0: its start; i: after `steps[i]`) and their
     states, from `state`, the position before `lo` (None when `lo` is 0)."""
@@ -91,7 +91,7 @@ def _walk(
 
 
 def changes(
-    p: Presenter[Any], steps: list[str], lo: int, hi: int, state: BaseModel | None, last: str
+    p: Presenter[Any, Any], steps: list[str], lo: int, hi: int, state: BaseModel | None, last: str
 ) -> tuple[list[int], BaseModel | None, str]:
     """A job: the positions of `lo`..`hi - 1` whose view differs from the one before
     (`last`: the view of the position before `lo`, as JSON), the state at `hi - 1`, the
@@ -107,7 +107,7 @@ def changes(
 
 
 def chosen(
-    p: Presenter[Any], steps: list[str], lo: int, hi: int, state: BaseModel | None, wanted: set[int]
+    p: Presenter[Any, Any], steps: list[str], lo: int, hi: int, state: BaseModel | None, wanted: set[int]
 ) -> tuple[list[BaseModel], BaseModel | None]:
     """A job: the views of the `wanted` positions of `lo`..`hi - 1`, the state at `hi - 1`."""
     out: list[BaseModel] = []
@@ -119,7 +119,7 @@ def chosen(
 
 
 def palette_of(
-    p: Presenter[Any], picked: list[BaseModel], names: Mapping[int, str], language: str
+    p: Presenter[Any, Any], picked: list[BaseModel], names: Mapping[int, str], language: str
 ) -> Image.Image:
     """A job: the shared palette, fitted to the first, middle and last boards."""
     probes = [picked[i] for i in animation.sample(len(picked), animation.PALETTE_SAMPLES)]
@@ -127,7 +127,7 @@ def palette_of(
 
 
 def frame(
-    p: Presenter[Any],
+    p: Presenter[Any, Any],
     view: BaseModel,
     names: Mapping[int, str],
     language: str,
@@ -174,7 +174,7 @@ async def inline(fn: Callable[..., Any], *args: Any) -> Any:
 
 async def animate(
     run: Run,
-    p: Presenter[Any],
+    p: Presenter[Any, Any],
     steps: list[str],
     standings: list[tuple[int, int, int]],
     names: Mapping[int, str],

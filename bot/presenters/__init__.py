@@ -9,16 +9,16 @@ from typing import Any
 
 import games
 from bot.config import Settings
-from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
+from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal, TableCtx
 
-__all__ = ["Btn", "LengthChoice", "Outcome", "Presenter[Any]", "Refusal", "registry"]
+__all__ = ["Btn", "LengthChoice", "Outcome", "Presenter", "Refusal", "TableCtx", "registry"]
 
 
-def registry(settings: Settings | None = None) -> dict[str, Presenter[Any]]:
+def registry(settings: Settings | None = None) -> dict[str, Presenter[Any, Any]]:
     """Game id -> presenter, in the games registry's order (flagship first).
 
     A registered game without a presenter module yet is simply not offered."""
-    found: dict[str, Presenter[Any]] = {}
+    found: dict[str, Presenter[Any, Any]] = {}
     for game_id in games.ids():
         name = f"bot.presenters.{game_id}"
         try:
@@ -27,6 +27,6 @@ def registry(settings: Settings | None = None) -> dict[str, Presenter[Any]]:
             if exc.name == name:
                 continue
             raise
-        presenter: Presenter[Any] = module.make_presenter(settings)
+        presenter: Presenter[Any, Any] = module.make_presenter(settings)
         found[presenter.game_id] = presenter
     return found

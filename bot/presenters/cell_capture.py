@@ -2,7 +2,10 @@
 what the public view says is possible (numbers, anchors, arrows).
 
 - A forced choice is not asked (spec §5, Decision UI): one allowed number or one offered
-  anchor is applied by `advance`; the button that would lead back to it is not shown.
+  anchor is the engine's `forced` move, which the bot plays; the button that would lead
+  back to it is not shown.
+- The buttons are the engine's actions (numbers, anchors, arrows, ↩ ✖ ✅) and three
+  compound codes: «➡️×3» (`Straight`), a closed place «·» (`Hole`) and ◀ ▶ (`ToPage`).
 - Anchors come in pages (spec §5): up to 8 on one page, else 6 per page with ◀ ▶.
 - While a path is drawn the keyboard keeps one layout: the four arrows always in the order
   ⬆️ ➡️ ⬇️ ⬅️, a direction that is closed now stays as a «·» placeholder (so a fast double
@@ -13,14 +16,26 @@ what the public view says is possible (numbers, anchors, arrows).
 
 from __future__ import annotations
 
-import html
-from typing import Any
+from dataclasses import dataclass
+
+from pydantic import BaseModel
 
 from bot.config import Settings
-from bot.presenters.base import Btn, Outcome, Presenter, Refusal, shown_page
+from bot.presenters.base import (
+    Btn,
+    Outcome,
+    Page,
+    Presenter,
+    Refusal,
+    Rule,
+    TableCtx,
+    flag,
+    shown_page,
+)
+from bot.presenters.buttons import Code
 from games import Event, IllegalAction
 from games.cell_capture import GAME, Action, ActionType, CellCaptureGame, Direction, Phase, State
-from games.cell_capture.engine import allowed_numbers, phase
+from games.cell_capture.engine import phase
 from games.cell_capture.model import DIR_ORDER
 from locales import Translator
 
@@ -32,45 +47,76 @@ ARROWS: dict[Direction, str] = {
     Direction.LEFT: "⬅️",
 }
 SWATCH: tuple[str, ...] = ("🟥", "🟦", "🟩", "🟧", "🟪", "🩵")
-MAX_STEPS = 20
 ONE_PAGE = 8  # anchors on a single page (+ «↩ Другое число»: 9 buttons)
 PAGE = 6  # anchors per page when there are more (+ ◀ ▶)
 HOLE = "·"  # a placeholder: the button's place is kept, it does nothing now
 
 
-class CellCapturePresenter(Presenter[State]):
+class Ui(BaseModel):
+    """The table between presses: the anchors' page chosen with ◀ ▶."""
+
+    page: Page | None = None
+
+
+@dataclass(frozen=True)
+class Straight(Code):
+    """«➡️×3»: the rest of the path straight in one direction."""
+
+    tag = "r"
+    dir: Direction
+
+
+@dataclass(frozen=True)
+class Hole(Code):
+    """A placeholder «·» where an arrow or a button is closed now: its press only says
+    why (`what`: the arrow's direction, «u» undo, «c» confirm)."""
+
+    tag = "z"
+    what: str
+
+
+@dataclass(frozen=True)
+class ToPage(Code):
+    """◀ ▶: the anchors' page `n`."""
+
+    tag = "p"
+    n: int
+
+
+class CellCapturePresenter(Presenter[State, Ui]):
     game_id = "cell_capture"
     strings = "cc"
     title_key = "game.cell_capture.title"
     title_short_key = "game.cell_capture.short"
     aliases = ("захват клеток", "захват", "клетки", "cell capture", "cells")
+    house_rules: tuple[Rule, ...] = (flag("allow_two_players"),)
     game: CellCaptureGame
+    ui_type = Ui
 
     def __init__(self) -> None:
-        self.game = GAME
+        super().__init__(GAME)
 
-    def _name(self, names: dict[int, str], user: int | None) -> str:
-        if user is None:
-            return "?"
-        return html.escape(names.get(user) or str(user))
+    def codes(self) -> tuple[type[Code], ...]:
+        return (Straight, Hole, ToPage)
+
+    def fewest_players(self, options: dict[str, object]) -> int:
+        """R1 (revised 2026-12): two players with the house rule `allow_two_players`."""
+        return 2 if options.get("allow_two_players") else self.min_players
+
+    def _act(self, text: str, action: Action) -> Btn:
+        return Btn(text, self.buttons.action(action))
 
     # ---------------------------------------------------------------- caption
 
-    def caption(
-        self,
-        s: State,
-        names: dict[int, str],
-        ui: dict[str, Any],
-        log: list[str],
-        t: Translator,
-    ) -> str:
+    def caption(self, s: State, c: TableCtx[Ui]) -> str:
+        t, log = c.t, c.log
         v = self.game.view(s, None)
         lines = [t("cc.header", round=v.round_no, size=v.size, free=v.free_cells)]
-        who = self._name(names, v.to_act)
+        who = c.name(v.to_act)
         colour = SWATCH[v.to_act_seat % len(SWATCH)] if v.to_act_seat is not None else ""
         k = v.draft.k if v.draft else None
         if v.over:
-            winners = ", ".join(self._name(names, w) for w in v.winners)
+            winners = ", ".join(c.name(w) for w in v.winners)
             lines.append(t("cc.phase.over", names=winners or "—"))
         elif v.phase == Phase.PICK_K:
             allowed = ", ".join(str(x) for x in v.allowed)
@@ -88,7 +134,7 @@ class CellCapturePresenter(Presenter[State]):
         lines.append("")
         for p in v.players:
             mark = "▶ " if p.seat == v.to_act_seat and not v.over else ""
-            name = self._name(names, p.player)
+            name = c.name(p.player)
             status = "" if p.active else t("cc.left")
             lines.append(
                 t(
@@ -104,48 +150,49 @@ class CellCapturePresenter(Presenter[State]):
 
     # ---------------------------------------------------------------- keyboard
 
-    def keyboard(
-        self, s: State, ui: dict[str, Any], names: dict[int, str], t: Translator
-    ) -> list[list[Btn]]:
+    def keyboard(self, s: State, c: TableCtx[Ui]) -> list[list[Btn]]:
+        t = c.t
         v = self.game.view(s, None)
         if v.over:
             return []
         rows: list[list[Btn]] = []
         if v.phase == Phase.PICK_K:
-            nums = [Btn(t("cc.btn.k", k=k), f"k.{k}") for k in v.allowed]
+            nums = [self._act(t("cc.btn.k", k=k), Action(type=T.CHOOSE_K, k=k)) for k in v.allowed]
             rows += [nums[i : i + 6] for i in range(0, len(nums), 6)]
         elif v.phase == Phase.PICK_ANCHOR:
-            anchors = [Btn(f"⚓ {a}", f"a.{a}") for a in v.offered_anchors]
+            anchors = [
+                self._act(f"⚓ {a}", Action(type=T.CHOOSE_ANCHOR, cell=a))
+                for a in v.offered_anchors
+            ]
             if len(anchors) <= ONE_PAGE:
                 rows += [anchors[i : i + 4] for i in range(0, len(anchors), 4)]
             else:
                 pages = -(-len(anchors) // PAGE)
-                page = shown_page(ui, s.version, pages)
+                page = shown_page(c.ui.page, s.version, pages)
                 shown = anchors[page * PAGE : (page + 1) * PAGE]
                 rows += [shown[i : i + 3] for i in range(0, len(shown), 3)]
                 rows.append(
                     [
-                        Btn("◀", f"p.{(page - 1) % pages}"),
-                        Btn(f"{page + 1}/{pages}", f"p.{page}"),
-                        Btn("▶", f"p.{(page + 1) % pages}"),
+                        Btn("◀", ToPage((page - 1) % pages).code()),
+                        Btn(f"{page + 1}/{pages}", ToPage(page).code()),
+                        Btn("▶", ToPage((page + 1) % pages).code()),
                     ]
                 )
             if not self._forced_k(s):  # «back» would only choose the same number again
-                rows.append([Btn(t("cc.btn.back"), "b")])
+                rows.append([self._act(t("cc.btn.back"), Action(type=T.BACK))])
         elif v.phase in (Phase.DRAW, Phase.READY):
             steps = set(v.steps)
+            hole = {d: Btn(HOLE, Hole(d.value).code()) for d in DIR_ORDER}
             rows.append(
                 [
-                    Btn(ARROWS[d], f"s.{d.value}") if d in steps else Btn(HOLE, f"z.{d.value}")
+                    self._act(ARROWS[d], Action(type=T.STEP, dir=d)) if d in steps else hole[d]
                     for d in DIR_ORDER
                 ]
             )
             straight: list[Btn] = []
             for d in DIR_ORDER:
                 n = self._straight(s, d) if d in steps else 0
-                straight.append(
-                    Btn(f"{ARROWS[d]}×{n}", f"r.{d.value}") if n > 1 else Btn(HOLE, f"z.{d.value}")
-                )
+                straight.append(Btn(f"{ARROWS[d]}×{n}", Straight(d).code()) if n > 1 else hole[d])
             done = len(v.draft.path) if v.draft else 0
             k = (v.draft.k if v.draft else None) or 0
             if k >= 2:  # the same for the whole path (k does not change while drawing)
@@ -153,53 +200,30 @@ class CellCapturePresenter(Presenter[State]):
             back_to_anchor = done == 0 and self._forced_anchor(s)
             rows.append(
                 [
-                    Btn(HOLE, "z.u") if back_to_anchor else Btn(t("cc.btn.undo"), "u"),
-                    Btn(t("cc.btn.cancel"), "x"),
-                    Btn(t("cc.btn.confirm"), "c")
+                    Btn(HOLE, Hole("u").code())
+                    if back_to_anchor
+                    else self._act(t("cc.btn.undo"), Action(type=T.UNDO)),
+                    self._act(t("cc.btn.cancel"), Action(type=T.CANCEL)),
+                    self._act(t("cc.btn.confirm"), Action(type=T.CONFIRM))
                     if v.phase == Phase.READY
-                    else Btn(t("cc.btn.progress", done=done, k=k), "z.c"),
+                    else Btn(t("cc.btn.progress", done=done, k=k), Hole("c").code()),
                 ]
             )
         return rows
 
-    def _seat(self, s: State) -> int | None:
-        return None if s.over else s.order[s.turn_idx]
-
     def _forced_k(self, s: State) -> bool:
-        """Only one number is allowed this turn: `advance` chooses it by itself."""
-        seat = self._seat(s)
-        return seat is not None and len(allowed_numbers(s, seat)) == 1
+        """Only one number is allowed this turn: the bot chooses it (`forced`)."""
+        return phase(s) is Phase.PICK_K and self.game.forced(s) is not None
 
     def _forced_anchor(self, s: State) -> bool:
-        """The drawn path's number has a single anchor (`advance` chose it by itself)."""
+        """The drawn path's number has a single anchor (the bot chose it: `forced`)."""
         if phase(s) is not Phase.DRAW or s.draft.path:
             return False
         try:
             back, _ev = self.game.apply(s, Action(type=T.UNDO))
         except IllegalAction:
             return False
-        return len(self.game.view(back, None).offered_anchors) == 1
-
-    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State]:
-        """A forced choice is not asked: one allowed number, then one offered anchor, are
-        applied at once (spec §5, Decision UI)."""
-        s = state
-        events: list[Event] = []
-        changed = False
-        for _ in range(2):
-            if s.over:
-                break
-            v = self.game.view(s, None)
-            if v.phase == Phase.PICK_K and len(v.allowed) == 1:
-                a = Action(type=T.CHOOSE_K, k=v.allowed[0])
-            elif v.phase == Phase.PICK_ANCHOR and len(v.offered_anchors) == 1:
-                a = Action(type=T.CHOOSE_ANCHOR, cell=v.offered_anchors[0])
-            else:
-                break
-            s, ev = self.game.apply(s, a)
-            events.extend(ev)
-            changed = True
-        return Outcome(state=s, events=events, ui=ui, changed=changed)
+        return self.game.forced(back) is not None
 
     def _straight(self, s: State, d: Direction) -> int:
         """How many steps in direction `d` finish the path (0 when they can't)."""
@@ -219,75 +243,40 @@ class CellCapturePresenter(Presenter[State]):
 
     # ---------------------------------------------------------------- pressing
 
-    def press(
-        self,
-        state: State,
-        user: int,
-        code: str,
-        ui: dict[str, Any],
-        t: Translator,
-        now: float,
-    ) -> Outcome[State]:
-        s = state
-        head, _, arg = code.partition(".")
-        events: list[Event] = []
-        if head == "z":  # a placeholder: nothing happens, the reason is told privately
-            key = {
-                "u": "cc.refuse.no_undo",
-                "c": "cc.error.path_incomplete",
-            }.get(arg, "cc.error.path_complete" if phase(s) is Phase.READY else "cc.error.dead_end")
-            return Outcome(state=s, ui=ui, toast=t(key), changed=False)
-        if head == "p" and arg.isdigit():
-            ui = {**ui, "page": {"n": int(arg), "v": s.version}}
-            return Outcome(state=s, ui=ui)
-        try:
-            if head == "k" and arg.isdigit():
-                actions = [Action(type=T.CHOOSE_K, k=int(arg))]
-            elif head == "a":
-                actions = [Action(type=T.CHOOSE_ANCHOR, cell=arg)]
-            elif head == "s":
-                actions = [Action(type=T.STEP, dir=Direction(arg))]
-            elif head == "r":
-                d = Direction(arg)
+    def press(self, s: State, user: int, pressed: object, c: TableCtx[Ui]) -> Outcome[State, Ui]:
+        t = c.t
+        match pressed:
+            case Hole(what=what):  # nothing happens, the reason is told privately
+                key = {"u": "cc.refuse.no_undo", "c": "cc.error.path_incomplete"}.get(
+                    what,
+                    "cc.error.path_complete" if phase(s) is Phase.READY else "cc.error.dead_end",
+                )
+                return Outcome(state=s, toast=t(key), changed=False)
+            case ToPage(n=n):
+                return Outcome(state=s, ui=Ui(page=Page(n=n, v=s.version)))
+            case Straight(dir=d):
                 n = self._straight(s, d)
                 if n == 0:
                     raise IllegalAction("dead_end")
                 actions = [Action(type=T.STEP, dir=d)] * n
-            elif head in ("b", "u", "x", "c"):
-                kind = {"b": T.BACK, "u": T.UNDO, "x": T.CANCEL, "c": T.CONFIRM}[head]
-                actions = [Action(type=kind)]
-            else:
+            case Action():
+                actions = [pressed]
+            case _:
                 raise Refusal(t("press.outdated"))
-        except ValueError as e:
-            raise Refusal(t("press.outdated")) from e
+        events: list[Event] = []
         for a in actions:
             s, ev = self.game.apply(s, a)
             events.extend(ev)
-        ui = {x: y for x, y in ui.items() if x != "page"}
-        return Outcome(state=s, events=events, ui=ui)
-
-    def turn_id(self, s: State) -> str | None:
-        if s.over:
-            return None
-        return f"{s.round_no}:{s.turn_idx}"
-
-    def timeout_move(self, state: State, user: int) -> Outcome[State]:
-        s = state
-        events: list[Event] = []
-        for a in self.game.auto_actions(s):
-            s, ev = self.game.apply(s, a)
-            events.extend(ev)
-        return Outcome(state=s, events=events)
+        return Outcome(state=s, events=events, ui=Ui())
 
     # ---------------------------------------------------------------- narration
 
-    def narrate(
-        self, events: list[Event], state: State, names: dict[int, str], t: Translator
-    ) -> list[str]:
+    def narrate(self, events: list[Event], state: State, c: TableCtx[Ui]) -> list[str]:
+        t = c.t
         lines: list[str] = []
         for e in events:
             d = e.data
-            who = self._name(names, d.get("player"))
+            who = c.name(d.get("player"))
             if e.type == "captured":
                 cells = list(d.get("cells") or [])
                 where = cells[0] if len(cells) == 1 else f"{cells[0]}–{cells[-1]}"
@@ -302,15 +291,14 @@ class CellCapturePresenter(Presenter[State]):
             elif e.type == "stuck":
                 lines.append(t("cc.ev.stuck", name=who))
             elif e.type == "round_start":
-                order = ", ".join(self._name(names, p) for p in d.get("order") or [])
+                order = ", ".join(c.name(p) for p in d.get("order") or [])
                 lines.append(t("cc.ev.round", round=d.get("round"), order=order))
             elif e.type == "player_left":
                 lines.append(t("cc.ev.left", name=who))
         return lines
 
-    def summaries(
-        self, events: list[Event], state: State, names: dict[int, str], t: Translator
-    ) -> list[str]:
+    def summaries(self, events: list[Event], state: State, c: TableCtx[Ui]) -> list[str]:
+        t = c.t
         out: list[str] = []
         for e in events:
             if e.type != "game_over":
@@ -323,7 +311,7 @@ class CellCapturePresenter(Presenter[State]):
                     t(
                         "cc.final.line",
                         place=st["place"],
-                        name=self._name(names, player),
+                        name=c.name(player),
                         cells=t.plural(int(st["score"]), "unit.cell"),
                     )
                     + crown

@@ -33,7 +33,7 @@ SHORT = 16  # labels up to this long go two to a row
 AUTO_STEPS = 2000  # a guard on the automatic chain (the engine always ends a game)
 
 
-class HypnosiaPresenter(Presenter[State]):
+class HypnosiaPresenter(Presenter[State, Any]):
     game_id = "hypnosia"
     strings = "hy"
     title_key = "game.hypnosia.title"
@@ -245,7 +245,7 @@ class HypnosiaPresenter(Presenter[State]):
         ui: dict[str, Any],
         t: Translator,
         now: float,
-    ) -> Outcome[State]:
+    ) -> Outcome[State, Any]:
         s = state
         if s.phase == Phase.GAME_OVER:
             raise IllegalAction("game_over")
@@ -265,7 +265,7 @@ class HypnosiaPresenter(Presenter[State]):
         s2, events = self.game.apply(s, action)
         return Outcome(state=s2, events=events, ui={})
 
-    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State]:
+    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State, Any]:
         """The formalities: the roll, and a move that is the only legal one."""
         s = state
         events: list[Event] = []
@@ -290,7 +290,7 @@ class HypnosiaPresenter(Presenter[State]):
             return None
         return str(s.turn_no)
 
-    def timeout_move(self, state: State, user: int) -> Outcome[State]:
+    def timeout_move(self, state: State, user: int) -> Outcome[State, Any]:
         """The rest of the absent player's turn, played by the engine's timeout policy
         (the novice computer player, from his view: spec §5 AFK decision): the roll, then
         a move for each die that brings tokens off the start and across the bridges."""

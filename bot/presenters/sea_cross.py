@@ -25,7 +25,7 @@ PER_ROW = 3
 OPENING_LINES = 3  # the table's narration keeps its last 3 lines (bot.service LOG_LINES)
 
 
-class SeaCrossPresenter(Presenter[State]):
+class SeaCrossPresenter(Presenter[State, Any]):
     game_id = "sea_cross"
     strings = "sc"
     title_key = "game.sea_cross.title"
@@ -167,7 +167,7 @@ class SeaCrossPresenter(Presenter[State]):
         ui: dict[str, Any],
         t: Translator,
         now: float,
-    ) -> Outcome[State]:
+    ) -> Outcome[State, Any]:
         s = state
         action = self.game.decode_action(code)  # MalformedAction: "Такого хода нет."
         resume = self._resume(s)
@@ -182,7 +182,7 @@ class SeaCrossPresenter(Presenter[State]):
         data = {"player": self.game.to_act(s), "dice": list(s.dice)}
         return [Event(type="resume", seat=s.current, data=data)]
 
-    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State]:
+    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State, Any]:
         """The roll-off story at the start; then the roll and every move that is the only
         legal one, until a player has a real choice (or the game is over)."""
         s = state
@@ -208,7 +208,7 @@ class SeaCrossPresenter(Presenter[State]):
             return None
         return f"{s.turn_no}.{s.roll_no}"
 
-    def timeout_move(self, state: State, user: int) -> Outcome[State]:
+    def timeout_move(self, state: State, user: int) -> Outcome[State, Any]:
         """The absent player's turn is played to its end: the roll, or the first move in
         canonical order (spec §5 AFK decision), again while it is still his turn."""
         s = state

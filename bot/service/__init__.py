@@ -53,7 +53,7 @@ class GameService:
         bot: Bot,
         store: Store,
         settings: Settings,
-        presenters: dict[str, Presenter[Any]],
+        presenters: dict[str, Presenter[Any, Any]],
         limiter: ChatSendLimiter | None = None,
     ) -> None:
         limiter = limiter or ChatSendLimiter(

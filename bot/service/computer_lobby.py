@@ -61,7 +61,7 @@ def remove(rec: GameRecord, pid: int) -> None:
 
 
 def press(
-    rec: GameRecord, user: int, action: str, x: str, p: Presenter[Any], t: Translator
+    rec: GameRecord, user: int, action: str, x: str, p: Presenter[Any, Any], t: Translator
 ) -> tuple[Answer, bool]:
     """A press of the computers' buttons: the answer, and whether the record changed."""
     if user != rec.creator:
@@ -99,7 +99,7 @@ def next_creator(rec: GameRecord, leaving: int) -> int:
     return rest[0] if rest else rec.creator
 
 
-def status_line(rec: GameRecord, p: Presenter[Any], t: Translator) -> str | None:
+def status_line(rec: GameRecord, p: Presenter[Any, Any], t: Translator) -> str | None:
     """The lobby's last line when computers change it (None: the usual one)."""
     if rec.players and not humans(rec):
         return t("computers.only_computers")
@@ -110,7 +110,7 @@ def status_line(rec: GameRecord, p: Presenter[Any], t: Translator) -> str | None
 
 
 def main_rows(
-    rec: GameRecord, p: Presenter[Any], t: Translator, btn: Button
+    rec: GameRecord, p: Presenter[Any, Any], t: Translator, btn: Button
 ) -> list[list[InlineKeyboardButton]]:
     """The lobby's own row for computers: «🤖 Добавить компьютер» (its menu also removes)."""
     if len(rec.players) >= p.max_players and not rec.computers:
@@ -119,7 +119,7 @@ def main_rows(
 
 
 def menu_rows(
-    rec: GameRecord, p: Presenter[Any], t: Translator, btn: Button
+    rec: GameRecord, p: Presenter[Any, Any], t: Translator, btn: Button
 ) -> list[list[InlineKeyboardButton]]:
     """The computers' menu: a button per level (while there is a free seat), one per
     computer seat to remove it, and back."""

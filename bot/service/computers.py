@@ -70,7 +70,7 @@ def is_computer_seat(rec: GameRecord, player: int) -> bool:
     return player in rec.computers or is_computer(player)
 
 
-def in_play(p: Presenter[Any], state: BaseModel, player: int) -> bool:
+def in_play(p: Presenter[Any, Any], state: BaseModel, player: int) -> bool:
     """Whether `player` still plays (a removed or departed player is no longer in the
     game, though he stays in the record's players)."""
     try:
@@ -80,7 +80,7 @@ def in_play(p: Presenter[Any], state: BaseModel, player: int) -> bool:
     return removed is not state
 
 
-def to_act(rec: GameRecord, p: Presenter[Any], state: BaseModel) -> int | None:
+def to_act(rec: GameRecord, p: Presenter[Any, Any], state: BaseModel) -> int | None:
     """The computer seat that must act now, or None: the first computer among the
     deciders (at a simultaneous decision, everyone still to answer: «Семидорожник»'s
     first-move window) that has something to do."""
@@ -95,7 +95,7 @@ def to_act(rec: GameRecord, p: Presenter[Any], state: BaseModel) -> int | None:
     return None
 
 
-def pace(rec: GameRecord, p: Presenter[Any], state: BaseModel, now: float, seconds: float) -> None:
+def pace(rec: GameRecord, p: Presenter[Any, Any], state: BaseModel, now: float, seconds: float) -> None:
     """Set when the computer's move is due (`computer_due`); a computer seat loses its
     turn timer. Called for every new state, before the record's deadline is taken."""
     seat = to_act(rec, p, state)
@@ -213,24 +213,26 @@ class Computers:
             now = ctx.clock()
             before_actor = p.actor(state)
             moved, events = p.game.apply(state, action)
-            adv = p.advance(moved, dict(rec.ui), now)
+            rec.computer_due = None  # paced anew for the next computer (`pace`)
+            settled = self.moves.settle(rec, p, moved, events, t)
             same_turn = (
                 before_actor == seat
-                and to_act(rec, p, adv.state) == seat
-                and p.turn_id(adv.state) == p.turn_id(state)
+                and to_act(rec, p, settled) == seat
+                and p.game.turn_key(settled) == p.game.turn_key(state)
             )
-            rec.computer_due = now if same_turn else None  # the rest of its turn: at once
-            self.moves.absorb(rec, p, adv.state, adv.ui, [*events, *adv.events], adv.deadline, t)
-            if p.seq_changes(state, adv.state):
+            if same_turn:  # the rest of its turn: at once
+                rec.computer_due = now
+                rec.deadline = now if rec.deadline is None else min(rec.deadline, now)
+            if p.seq_changes(state, settled):
                 rec.seq += 1
             try:
                 rec = await ctx.save(rec)
             except Conflict:
                 return False
-            if rec.status == RecordStatus.PLAYING and to_act(rec, p, adv.state) is not None:
+            if rec.status == RecordStatus.PLAYING and to_act(rec, p, settled) is not None:
                 await self.deadlines.schedule(rec)  # the run goes on: no table edit yet
             else:
-                await self.moves.changed(rec, before_actor, adv.state)
+                await self.moves.changed(rec, before_actor, settled)
             return True
 
     async def _stop(self, chat_id: int, version: int) -> None:
@@ -315,8 +317,7 @@ class Computers:
             rec.names[data.u] = t(f"computers.name.{REPLACE_LEVEL}")
             rec.with_computers = True
             rec.timeouts.pop(data.u, None)
-            adv = p.advance(state, dict(rec.ui), ctx.clock())
-            self.moves.absorb(rec, p, adv.state, adv.ui, adv.events, adv.deadline, t)
+            self.moves.settle(rec, p, state, [], t)
             rec.seq += 1
             try:
                 rec = await ctx.save(rec)
@@ -351,14 +352,13 @@ class Computers:
                     state, ev = p.game.remove(state, user)
                     events.extend(ev)
             rec.computer_due = None
-            adv = p.advance(state, dict(rec.ui), now)
-            self.moves.absorb(rec, p, adv.state, adv.ui, [*events, *adv.events], adv.deadline, t)
+            settled = self.moves.settle(rec, p, state, events, t)
             rec.seq += 1
             try:
                 rec = await ctx.save(rec)
             except Conflict:
                 return
-            await self.moves.changed(rec, before_actor, adv.state)
+            await self.moves.changed(rec, before_actor, settled)
         for message_id, text in closed:
             ctx.spawn(ctx.drop_markup(chat_id, message_id, text))
 

@@ -25,7 +25,7 @@ from bot.chat_locks import ChatLocks
 from bot.config import Settings
 from bot.memory import steps
 from bot.pictures import Pictures
-from bot.presenters.base import Presenter
+from bot.presenters.base import Presenter, TableCtx
 from bot.records import LostGames, PlayableCheck
 from bot.replies import Asked, Replies
 from bot.sender import Sender
@@ -56,7 +56,7 @@ class Context:
         bot: Bot,
         store: Store,
         settings: Settings,
-        presenters: dict[str, Presenter[Any]],
+        presenters: dict[str, Presenter[Any, Any]],
         sender: Sender,
     ) -> None:
         self.bot = bot
@@ -89,7 +89,7 @@ class Context:
     def t(self, lang: str | None = None) -> Translator:
         return get_translator(lang or self.settings.bot_language)
 
-    def presenter(self, game_id: str) -> Presenter[Any]:
+    def presenter(self, game_id: str) -> Presenter[Any, Any]:
         return self.presenters[game_id]
 
     def find_game(self, text: str) -> str | None:
@@ -101,6 +101,19 @@ class Context:
             if wanted in names:
                 return gid
         return None
+
+    def table(
+        self,
+        rec: GameRecord,
+        p: Presenter[Any, Any],
+        t: Translator | None = None,
+        now: float | None = None,
+    ) -> TableCtx[Any]:
+        """What the game's presenter is given beside the state (bot/presenters/base.py):
+        the chat's language, the table's state between presses, names, narration, time."""
+        t = t or self.t(rec.language)
+        now = self.clock() if now is None else now
+        return p.context(t, rec.ui, rec.display_names(), rec.log, now)
 
     def turn_seconds(self, rec: GameRecord) -> float:
         """This game's turn timer: the lobby's choice, else the bot's default."""

@@ -49,7 +49,7 @@ from pydantic import BaseModel
 
 from bot import idle
 from bot.callbacks import PlayCB, fits
-from bot.hands import HandKeeper, HandView, Shown, keeper
+from bot.hands import HandKeeper, HandView, Shown
 from bot.presenters.base import Btn, Presenter
 from bot.service.computers import is_computer_seat
 from bot.service.context import Answer, Context
@@ -97,12 +97,18 @@ class Hands:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
+    def _keeper(self, rec: GameRecord | None) -> HandKeeper | None:
+        """The hand keeper of the record's game (None: no record, or no hidden hands)."""
+        if rec is None or rec.game_id not in self.ctx.presenters:
+            return None
+        return self.ctx.presenter(rec.game_id).hand_keeper()
+
     # ------------------------------------------------------------ the table's keyboard
 
     def public(
-        self, rec: GameRecord, p: Presenter[Any], state: BaseModel, buttons: list[list[Btn]]
+        self, rec: GameRecord, p: Presenter[Any, Any], state: BaseModel, buttons: list[list[Btn]]
     ) -> list[list[Btn]]:
-        kept = keeper(rec.game_id)
+        kept = p.hand_keeper()
         if kept is None or not buttons:
             return buttons
         return kept.public(state, buttons, shown_as(rec, p.actor(state)))
@@ -119,7 +125,7 @@ class Hands:
             return None
         chat_id = msg.chat.id
         rec = await ctx.store.get(chat_id)
-        kept = keeper(rec.game_id) if rec is not None else None
+        kept = self._keeper(rec)
         if (
             rec is None
             or kept is None
@@ -134,7 +140,7 @@ class Hands:
         t = ctx.t(rec.language)
         p = ctx.presenter(rec.game_id)
         state = p.load(rec.state)
-        view = kept.view(state, user, rec.ui, rec.display_names(), t)
+        view = kept.view(state, user, self.ctx.table(rec, self.ctx.presenter(rec.game_id), t))
         if view is None:
             return None
         old = rec.hands.get(user) or {}
@@ -181,7 +187,7 @@ class Hands:
         user: int,
         view: HandView,
         rec: GameRecord,
-        p: Presenter[Any],
+        p: Presenter[Any, Any],
         state: BaseModel,
         t: Translator,
         mid: int | None,
@@ -208,7 +214,7 @@ class Hands:
     def _private_text(
         view: HandView,
         rec: GameRecord,
-        p: Presenter[Any],
+        p: Presenter[Any, Any],
         state: BaseModel,
         user: int,
         t: Translator,
@@ -229,7 +235,7 @@ class Hands:
             log.exception("chat %s: the private hands were not brought up to date", chat_id)
 
     async def _refresh(self, chat_id: int, rec: GameRecord) -> None:
-        kept = keeper(rec.game_id)
+        kept = self._keeper(rec)
         over = rec.status != RecordStatus.PLAYING or rec.state is None or kept is None
         changes: dict[int, dict[str, Any] | None] = {}
         state: BaseModel | None = None
@@ -237,11 +243,11 @@ class Hands:
             assert rec.state is not None and kept is not None
             state = self.ctx.presenter(rec.game_id).load(rec.state)
         t = self.ctx.t(rec.language)
-        names = rec.display_names()
+        c = self.ctx.table(rec, self.ctx.presenter(rec.game_id), t)
         for user, entry in list(rec.hands.items()):
             view = None
             if state is not None and kept is not None and user in rec.players:
-                view = kept.view(state, user, rec.ui, names, t)
+                view = kept.view(state, user, c)
             if view is None:
                 await self._remove(chat_id, user, entry)
                 changes[user] = None

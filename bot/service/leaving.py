@@ -151,8 +151,7 @@ class Leaving:
                 state, events = p.game.remove(state, user)
             elif message_id is not None:  # the question becomes the offer
                 rec.offers[user] = message_id
-            adv = p.advance(state, dict(rec.ui), ctx.clock())
-            self.moves.absorb(rec, p, adv.state, adv.ui, [*events, *adv.events], adv.deadline, t)
+            self.moves.settle(rec, p, state, events, t)
             rec.seq += 1
             ctx.clean_chat.keep(rec, message_id)  # the question becomes the notice he left
             try:

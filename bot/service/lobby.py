@@ -121,7 +121,7 @@ class Lobby:
         if rec.ui.get(RULES_MENU):  # this game's rules, each value cycled by its button
             rules = [
                 [btn(house_rules.button_label(p, r, rec.options, t), "rule", r.key)]
-                for r in house_rules.rules_of(p.game_id)
+                for r in house_rules.rules_of(p)
             ]
             return InlineKeyboardMarkup(
                 inline_keyboard=[*rules, [btn(t("lobby.back"), "back")], join]
@@ -137,7 +137,7 @@ class Lobby:
                 for c in choices
             ]
             rows.extend(phone.rows(options, spare=phone.MARK))
-        if house_rules.rules_of(p.game_id):
+        if house_rules.rules_of(p):
             rows.append([btn(t("house.lobby_button"), "rules")])
         current = ctx.turn_seconds(rec)
         # a row of fast timers, a row of slow ones (a game over days), then «off»
@@ -342,7 +342,7 @@ class Lobby:
                     rec.turn_seconds = seconds
                 elif data.a == "rule":  # this game's options, not the chat's
                     rule = next(
-                        (r for r in house_rules.rules_of(p.game_id) if r.key == data.x), None
+                        (r for r in house_rules.rules_of(p) if r.key == data.x), None
                     )
                     if rule is None or not rec.ui.get(RULES_MENU):
                         return Answer(t("press.old_button"))
@@ -394,7 +394,7 @@ class Lobby:
         elif user == rec.creator:
             rec.creator = cpu.next_creator(rec, user)
 
-    async def _start(self, rec: GameRecord, p: Presenter[Any], t: Translator) -> Answer:
+    async def _start(self, rec: GameRecord, p: Presenter[Any, Any], t: Translator) -> Answer:
         ctx = self.ctx
         seed = ctx.rng.randrange(1, 2**31)
         try:
@@ -402,14 +402,13 @@ class Lobby:
         except (IllegalAction, ValueError) as e:
             log.warning("cannot start %s: %s", rec.game_id, e)
             return Answer(t("lobby.cannot_start"), alert=True)
-        now = ctx.clock()
-        adv = p.advance(state, {}, now)
+        rec.ui = {}  # the lobby's menus end; the table's state begins empty
         rec.seed = seed
         rec.with_computers = bool(rec.computers)
         rec.status = RecordStatus.PLAYING
         rec.seq += 1
         rec.log = []
-        self.moves.absorb(rec, p, adv.state, adv.ui, adv.events, adv.deadline, t)
+        self.moves.settle(rec, p, state, [], t)
         try:
             rec = await ctx.save(rec)
         except Conflict:

@@ -16,8 +16,9 @@ from pydantic import BaseModel
 from bot import idle, metrics, turn_reminder
 from bot.memory import steps
 from bot.names import shorten
-from bot.old_press import old_press_key
-from bot.presenters.base import Presenter, Refusal
+from bot.old_press import OUTDATED, old_press_key
+from bot.presenters.base import HAND, Presenter, Refusal
+from bot.presenters.buttons import Unknown
 from bot.service import computers
 from bot.service.context import LOG_LINES, Answer, Context
 from bot.service.table_worker import TableWorker
@@ -38,39 +39,71 @@ class Moves:
     def absorb(
         self,
         rec: GameRecord,
-        p: Presenter[Any],
+        p: Presenter[Any, Any],
         state: BaseModel,
-        ui: dict[str, Any],
+        ui: BaseModel,
         events: list[Any],
-        deadline: float | None,
         t: Translator,
     ) -> None:
-        names = rec.display_names()
+        """The engine's new `state` (and the table's `ui`) into the record: the timer of
+        the decision it awaits, the narration, the summaries, the end."""
         steps.capture(rec, state)  # the steps since the stored state (bot/memory/steps.py)
         rec.state = state.model_dump_json()
-        rec.ui = ui
-        tid = p.turn_id(state)
-        if tid != rec.turn_id:
-            rec.turn_id = tid
-            seconds = self.ctx.turn_seconds(rec)
-            rec.turn_deadline = (
-                self.ctx.clock() + seconds if tid is not None and seconds > 0 else None
-            )
+        rec.ui = p.dump_ui(ui)
+        self._time(rec, p, state)
         computers.pace(rec, p, state, self.ctx.clock(), self.ctx.settings.computer_move_seconds)
-        deadlines = [d for d in (deadline, rec.turn_deadline) if d is not None]
+        deadlines = [d for d in (rec.turn_deadline,) if d is not None]
         deadlines += computers.due_times(rec)
         reminder = turn_reminder.due_at(rec, self.ctx.turn_seconds(rec))  # a slow turn's
         if reminder is not None and rec.turn_deadline is not None:
             deadlines.append(reminder)
         rec.deadline = min(deadlines) if deadlines else None
-        lines = p.narrate(events, state, names, t)
+        c = self.ctx.table(rec, p, t)
+        lines = p.narrate(events, state, c)
         if lines:
             rec.log = (rec.log + lines)[-LOG_LINES:]
-        rec.outbox.extend(p.summaries(events, state, names, t))
+        rec.outbox.extend(p.summaries(events, state, c))
         if p.game.is_over(state):
             computers.final_note(rec, t)
             rec.status = RecordStatus.OVER
             rec.deadline = None
+
+    def settle(
+        self,
+        rec: GameRecord,
+        p: Presenter[Any, Any],
+        state: BaseModel,
+        events: list[Any],
+        t: Translator,
+        ui: BaseModel | None = None,
+    ) -> BaseModel:
+        """After a move by anyone (a press, a timer, a computer, a leave, the start): the
+        presenter's automatic steps (`advance`), then `absorb`; the state they reach. `ui`:
+        the table's state the move left (default: the stored one)."""
+        c = self.ctx.table(rec, p, t)
+        if ui is not None:
+            c = c.but(ui=ui)
+        adv = p.advance(state, c)
+        ui = c.ui if adv.ui is None else adv.ui
+        self.absorb(rec, p, adv.state, ui, [*events, *adv.events], t)
+        settled: BaseModel = adv.state
+        return settled
+
+    def _time(self, rec: GameRecord, p: Presenter[Any, Any], state: BaseModel) -> None:
+        """A new decision gets its timer: the turn timer (the lobby's choice, maybe none),
+        or for a simultaneous one («Семидорожник»'s first-move window) the short window,
+        always, whose end answers for everyone still silent (bot/service/timers.py)."""
+        key = p.game.turn_key(state)
+        if key == rec.turn_id:
+            return
+        rec.turn_id = key
+        rec.window = key is not None and p.game.is_simultaneous(state)
+        now = self.ctx.clock()
+        if rec.window:
+            rec.turn_deadline = now + self.ctx.settings.first_move_seconds
+            return
+        seconds = self.ctx.turn_seconds(rec)
+        rec.turn_deadline = now + seconds if key is not None and seconds > 0 else None
 
     async def changed(
         self, rec: GameRecord, before_actor: int | None = None, state: BaseModel | None = None
@@ -88,7 +121,7 @@ class Moves:
                 self.ctx.spawn(self._private_hand(rec, p, state, actor))
 
     async def _private_hand(
-        self, rec: GameRecord, p: Presenter[Any], state: BaseModel, user: int
+        self, rec: GameRecord, p: Presenter[Any, Any], state: BaseModel, user: int
     ) -> None:
         try:
             if not await self.ctx.store.has_started(user):
@@ -133,9 +166,14 @@ class Moves:
             p = ctx.presenter(rec.game_id)
             assert rec.state is not None
             state = p.load(rec.state)
-            if data.c == "hand":
+            if data.c == HAND:
                 return Answer(p.hand_popup(state, user, t), alert=True)
-            if p.versioned(data.c) and data.s != rec.seq:
+            try:
+                pressed = p.parse(data.c)
+            except Unknown:
+                metrics.press("outdated")
+                return Answer(t(OUTDATED))  # a button of an older version of the bot
+            if p.versioned(pressed) and data.s != rec.seq:
                 metrics.press("outdated")
                 return Answer(t(old_press_key(rec, data.s)))  # updating, or out of date
             actor = p.actor(state)
@@ -143,8 +181,9 @@ class Moves:
                 metrics.press("not_your_turn")
                 return Answer(t("press.not_your_turn", name=rec.name(actor)))
             now = ctx.clock()
+            c = ctx.table(rec, p, t, now)
             try:
-                out = p.press(state, user, data.c, dict(rec.ui), t, now)
+                out = p.press(state, user, pressed, c)
             except Refusal as r:
                 metrics.press("refusal")
                 return Answer(r.text, alert=True)
@@ -158,14 +197,13 @@ class Moves:
             if not out.changed:
                 metrics.press("unchanged")
                 return Answer(out.toast, alert=out.alert)
-            adv = p.advance(out.state, out.ui, now)
-            events = [*out.events, *adv.events]
             before_actor = actor
             old_json = rec.state
-            self.absorb(rec, p, adv.state, adv.ui, events, adv.deadline, t)
+            ui = c.ui if out.ui is None else out.ui
+            settled = self.settle(rec, p, out.state, out.events, t, ui)
             rec.timeouts.pop(user, None)  # he is here
             rec.active_at = now
-            if out.visible or (rec.state != old_json and p.seq_changes(state, adv.state)):
+            if out.visible or (rec.state != old_json and p.seq_changes(state, settled)):
                 rec.seq += 1
             try:
                 rec = await ctx.save(rec)
@@ -175,8 +213,8 @@ class Moves:
             metrics.press("accepted")
             if hold_picture:
                 self.table.hold(chat_id)
-            await self.changed(rec, before_actor, adv.state)
-            notes = p.private_notes(events, adv.state, user, t)
+            await self.changed(rec, before_actor, settled)
+            notes = p.private_notes(out.events, settled, user, t)
             text = "\n".join(x for x in [out.toast, *notes] if x) or None
             if text and len(text) > 200:
                 text = shorten(text, len(text), 200)  # between clusters

@@ -115,7 +115,7 @@ class SettingsMenu:
         return t("settings.games"), InlineKeyboardMarkup(inline_keyboard=rows)
 
     def game_page(
-        self, s: ChatSettings, p: Presenter[Any], t: Translator
+        self, s: ChatSettings, p: Presenter[Any, Any], t: Translator
     ) -> tuple[str, InlineKeyboardMarkup]:
         gid = p.game_id
         options = s.house_rules.get(gid, {})
@@ -128,17 +128,17 @@ class SettingsMenu:
             label = t("house.button", label=t("house.length"), value=length)
             rows.append([button(label, "rule", gid, house_rules.LENGTH)])
         lines.extend(house_rules.explained(p, options, t))
-        for rule in house_rules.rules_of(gid):
+        for rule in house_rules.rules_of(p):
             label = house_rules.button_label(p, rule, options, t)
             rows.append([button(label, "rule", gid, rule.key)])
-        if choice is None and not house_rules.rules_of(gid):
+        if choice is None and not house_rules.rules_of(p):
             lines.append(t("settings.no_rules"))
         if options:
             rows.append([button(t("settings.button.reset"), "reset", gid)])
         rows.append([button(t("lobby.back"), GAMES)])
         return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=rows)
 
-    def rules_line(self, p: Presenter[Any], options: dict[str, Any], t: Translator) -> str:
+    def rules_line(self, p: Presenter[Any, Any], options: dict[str, Any], t: Translator) -> str:
         """A game's house rules in a line: the default length when not the usual one,
         then what differs from the defaults."""
         parts = []
@@ -223,7 +223,7 @@ def after(values: list[T], current: T) -> T:
     return values[(i + 1) % len(values)]
 
 
-def cycle_rule(p: Presenter[Any], options: dict[str, Any], code: str) -> dict[str, Any] | None:
+def cycle_rule(p: Presenter[Any, Any], options: dict[str, Any], code: str) -> dict[str, Any] | None:
     """`options` with the rule `code` (an option, or LENGTH) at its next value; None when
     the game has no such rule (an old or forged button)."""
     opts = dict(options)
@@ -238,7 +238,7 @@ def cycle_rule(p: Presenter[Any], options: dict[str, Any], code: str) -> dict[st
             keys = house_rules.length_keys(p)
             out = {k: v for k, v in out.items() if k not in keys}
         return out
-    rule = next((r for r in house_rules.rules_of(p.game_id) if r.key == code), None)
+    rule = next((r for r in house_rules.rules_of(p) if r.key == code), None)
     if rule is None:
         return None
     return house_rules.cycled(p, opts, rule)

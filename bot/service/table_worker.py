@@ -163,21 +163,22 @@ class TableWorker:
         if sent:
             await self.ctx.update(chat_id, drop)
 
-    def table_view(self, rec: GameRecord, p: Presenter[Any], state: BaseModel) -> TableView:
+    def table_view(self, rec: GameRecord, p: Presenter[Any, Any], state: BaseModel) -> TableView:
         t = self.ctx.t(rec.language)
         over = rec.status != RecordStatus.PLAYING
         extra = "\n\n" + t("cancel.done_caption") if rec.status == RecordStatus.CANCELLED else ""
         if rec.status == RecordStatus.CANCELLED and rec.end_reason == idle.ABANDONED:
             extra = "\n\n" + t("cancel.abandoned_caption")
-        names = rec.display_names()
+        c = self.ctx.table(rec, p, t)
+        names = c.names
         caption = fit_caption(  # a long caption loses its narration first, then name length
-            lambda shown, log_lines: p.caption(state, shown, rec.ui, log_lines, t) + extra,
-            lambda width: names if width is None else rec.display_names(width),
+            lambda shown, log_lines: p.caption(state, c.but(names=shown, log=log_lines)) + extra,
+            lambda width: dict(names) if width is None else rec.display_names(width),
             rec.log,
             CAPTION_LIMIT,
             keep=(LOG_LINES, 1, 0),
         )
-        buttons = [] if over else p.keyboard(state, rec.ui, names, t)
+        buttons = [] if over else p.keyboard(state, c)
         buttons = hands_for(self.ctx).public(rec, p, state, buttons)  # bot/service/hands.py
         # the board's words in the chat's language; its view taken once for key and job
         key, picture = p.table_picture(state, names, rec.language)

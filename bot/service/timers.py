@@ -145,8 +145,10 @@ class Due:
         self.computers: Computers | None = None  # computer players' moves, first
 
     async def tick(self, chat_id: int) -> None:
-        """Run what is due: the game's automatic steps (the first-move window) and the turn
-        timer (an absent player is auto-passed, and removed after repeated timeouts)."""
+        """Run what is due: the turn timer (an absent player's turn is played for him, and
+        he is removed after repeated timeouts), the end of a simultaneous decision's window
+        (everyone still silent passes), a slow turn's reminder; then the game's
+        formalities (`Presenter.advance`)."""
         ctx = self.ctx
         if self.computers is not None and await self.computers.tick(chat_id):
             return  # a computer's move (bot/service/computers.py); the rest at its next tick
@@ -166,12 +168,17 @@ class Due:
             events: list[Any] = []
             lines: list[str] = []
             moved: list[str] = []  # what the bot played for him, as the table narrates it
-            timed_out = (
+            due = (
                 rec.turn_deadline is not None
                 and now >= rec.turn_deadline
-                and p.turn_id(state) == rec.turn_id
-                and before_actor is not None
+                and p.game.turn_key(state) == rec.turn_id
             )
+            c = ctx.table(rec, p, t, now)
+            if due and rec.window:  # a simultaneous decision: silence is a pass (DESIGN)
+                state, ev = p.game.timeout_turn(state)
+                events.extend(ev)
+                rec.turn_id = None
+            timed_out = due and not rec.window and before_actor is not None
             if timed_out and before_actor is not None:
                 user = before_actor
                 name = html.escape(rec.name(user))
@@ -181,7 +188,7 @@ class Due:
                     out = p.timeout_move(state, user)
                     state = out.state
                     events.extend(out.events)
-                    moved = p.narrate(out.events, state, rec.display_names(), t)
+                    moved = p.narrate(out.events, state, c)
                     lines.append(timeout_line(t, name, moved))
                 except Exception:
                     log.exception("auto-move in chat %s failed", chat_id)
@@ -192,18 +199,16 @@ class Due:
                     rec.outbox.append(t("timer.removed", name=name, n=count))
                 rec.turn_id = None  # a new timer for whoever moves now
                 rec.reminder_turn = None
-            reminded = not timed_out and turn_reminder.due(rec, ctx.turn_seconds(rec), now)
+            reminded = not due and turn_reminder.due(rec, ctx.turn_seconds(rec), now)
             if reminded:  # the turn ping is sent anew as the reminder (bot/service/pings.py)
                 rec.reminder_turn = rec.turn_id
-            adv = p.advance(state, dict(rec.ui), now)
-            events.extend(adv.events)
             old_json = rec.state
             old_deadline = rec.deadline
-            self.moves.absorb(rec, p, adv.state, adv.ui, events, adv.deadline, t)
+            settled = self.moves.settle(rec, p, state, events, t)
             # the table says the bot acted (last), and what it played (told once)
             rec.log = ([x for x in rec.log if x not in moved] + lines)[-LOG_LINES:]
             changed = rec.state != old_json
-            if changed and p.seq_changes(p.load(old_json or ""), adv.state):
+            if changed and p.seq_changes(p.load(old_json or ""), settled):
                 rec.seq += 1
             elif not changed and rec.deadline == old_deadline and not lines and not reminded:
                 await self.deadlines.schedule(rec)  # not due yet (or stale): keep it

@@ -69,6 +69,9 @@ class GameRecord(BaseModel):
     turn_seconds: float | None = None  # the lobby's turn-timer choice (None: the default)
     turn_id: str | None = None
     turn_deadline: float | None = None
+    # the decision awaited is simultaneous («Семидорожник»'s first-move window): its
+    # deadline is the window's, whose end answers for everyone still silent
+    window: bool = False
     reminder_turn: str | None = None  # the turn reminded before its end (bot/turn_reminder.py)
     timeouts: dict[int, int] = Field(default_factory=dict)
     created_at: float = Field(default_factory=time.time)

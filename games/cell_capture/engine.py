@@ -43,6 +43,7 @@ from games.cell_capture.model import (
 )
 from games.engine import MalformedAction as MalformedAction
 from games.engine import malformed
+from games.automation import Automatic
 from games.protocol import Event, Game, IllegalAction, Result, Standing
 
 # --- geometry ---------------------------------------------------------------------------
@@ -206,8 +207,8 @@ def _standings(state: State) -> list[tuple[int, int, int]]:
 # --- the game ---------------------------------------------------------------------------
 
 
-class CellCaptureGame:
-    """«Захват клеток» behind the project's game protocol."""
+class CellCaptureGame(Automatic[State, Action]):
+    """«Захват клеток» behind the project's game protocol and its automation extension."""
 
     id = "cell_capture"
     min_players = MIN_PLAYERS
@@ -398,6 +399,35 @@ class CellCaptureGame:
             if action.type is ActionType.CONFIRM:
                 return out
             state, _ = self.apply(state, action)
+
+    def turn_key(self, state: State) -> str | None:
+        """A turn: the round and the place in its order."""
+        return None if state.over else f"{state.round_no}:{state.turn_idx}"
+
+    def forced(self, state: State) -> Action | None:
+        """§5 Decision UI: a forced choice is not asked — the only allowed number, then
+        the only anchor offered for it."""
+        if state.over:
+            return None
+        ph = phase(state)
+        if ph is Phase.PICK_K:
+            allowed = allowed_numbers(state, state.order[state.turn_idx])
+            if len(allowed) == 1:
+                return Action(type=ActionType.CHOOSE_K, k=allowed[0])
+        elif ph is Phase.PICK_ANCHOR:
+            offered = self.view(state, None).offered_anchors
+            if len(offered) == 1:
+                return Action(type=ActionType.CHOOSE_ANCHOR, cell=offered[0])
+        return None
+
+    def timeout_turn(self, state: State) -> tuple[State, list[Event]]:
+        """§5 AFK decision: the whole canonical move (`auto_actions`), a draft in progress
+        dropped first."""
+        s, events = state, []
+        for action in self.auto_actions(state):
+            s, ev = self.apply(s, action)
+            events.extend(ev)
+        return s, events
 
     def timeout(self, state: State) -> tuple[State, list[Event]]:
         """One step of a timed-out turn (games.protocol.Game.timeout): the first action of

@@ -124,6 +124,15 @@ class Dominas(RulesEngine[State, Action]):
         """R28: the player leaves; his hand goes back to the bazaar."""
         return super().remove(state, player)
 
+    def turn_key(self, state: State) -> str | None:
+        """A turn of a game of the match."""
+        return None if self.is_over(state) else f"{state.game_no}:{state.turn_no}"
+
+    def timeout_turn(self, state: State) -> tuple[State, list[Event]]:
+        """R27: one timeout — a penalty tile and the turn passes (in a bonus, the series
+        ends as with «Хватит»)."""
+        return self.timeout(state)
+
     def timeout_action(self, state: State) -> Action:
         """R27: a timed-out decision is the system move TIMEOUT (a penalty draw and the turn
         passes; in a bonus series, the series ends). It is never in `legal_actions`, so no

@@ -117,6 +117,16 @@ class Hypnosia(RulesEngine[State, Action]):
     def result(self, state: State) -> Result:
         return _result(state)
 
+    # ---------------------------------------------------------------- automation
+
+    def turn_key(self, state: State) -> str | None:
+        return None if state.phase == Phase.GAME_OVER else str(state.turn_no)
+
+    def forced(self, state: State) -> Action | None:
+        """§5: the roll, and a move that is the only legal one, are played by the bot."""
+        legal = [] if state.phase == Phase.GAME_OVER else self.legal_actions(state)
+        return legal[0] if len(legal) == 1 else None
+
     def view(self, state: State, player: int | None) -> View:
         return _view(state, player)
 

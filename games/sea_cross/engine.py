@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from games.automation import MAX_STEPS
 from games.engine import MalformedAction as MalformedAction
 from games.engine import RulesEngine, counter_rng, malformed
 from games.protocol import Event, Game, IllegalAction, Result, Standing
@@ -136,6 +137,30 @@ class SeaCross(RulesEngine[State, Action]):
         Removing somebody who already left, or after the game ended, changes nothing.
         """
         return super().remove(state, player)
+
+    # ---------------------------------------------------------------- automation
+
+    def turn_key(self, state: State) -> str | None:
+        """A roll and the move it asks for: a six's extra roll is a new decision."""
+        return None if self.is_over(state) else f"{state.turn_no}.{state.roll_no}"
+
+    def forced(self, state: State) -> Action | None:
+        """§5 UI decision: the roll (the only action before a move) and a move that is the
+        only legal one are played by the bot."""
+        legal = [] if self.is_over(state) else self.legal_actions(state)
+        return legal[0] if len(legal) == 1 else None
+
+    def timeout_turn(self, state: State) -> tuple[State, list[Event]]:
+        """§5 AFK decision: the absent player's whole turn, its extra rolls included — the
+        roll, or the first move in canonical order, while it is still his turn."""
+        player, turn = self.to_act(state), state.turn_no
+        s, events = state, []
+        for _ in range(MAX_STEPS):
+            if self.is_over(s) or self.to_act(s) != player or s.turn_no != turn:
+                break
+            s, ev = self.timeout(s)
+            events.extend(ev)
+        return s, events
 
     def auto_actions(self, state: State) -> list[Action]:
         """§5 AFK decision: ROLL, or the first action in canonical order."""

@@ -182,7 +182,54 @@ class SevenTracks(RulesEngine[State, Action]):
         return s, events
 
     def view(self, state: State, player: int | None) -> View:
-        return _view(state, player)
+        """What `player` sees; the public view (None) of a first-move window names nobody
+        as the one to act: whose answer is pending would tell who holds an FM or a U."""
+        v = _view(state, player)
+        if player is None and state.phase == Phase.FIRST_MOVE:
+            v.current = None
+        return v
+
+    # ---------------------------------------------------------------- automation
+
+    def turn_key(self, state: State) -> str | None:
+        """A turn (cycle, round, turn), or the first-move window before it."""
+        if state.phase == Phase.GAME_OVER:
+            return None
+        window = "w" if state.phase == Phase.FIRST_MOVE else ""
+        return f"{window}{state.cycle_no}:{state.round_no}:{state.turn_no}"
+
+    def is_simultaneous(self, state: State) -> bool:
+        """The first-move window: everyone answers at once (R58)."""
+        return state.phase == Phase.FIRST_MOVE
+
+    def forced(self, state: State) -> Action | None:
+        """In the first-move window, the pass of a player for whom it is no choice (no FM,
+        and no U or one already declared). R66 (revised 2026-12): a turn in which, after
+        the roll, nothing can be placed, drawn or played is ended — END_PLACING, then its
+        END_TURN."""
+        s = state
+        if s.phase == Phase.FIRST_MOVE:
+            for user in self.deciders(s):
+                legal = self.legal_actions_for(s, user)
+                if [a.type for a in legal] == [T.FM_PASS]:
+                    return legal[0]
+            return None
+        if turn_is_dead(s):
+            return Action(type=T.END_PLACING)
+        t = s.turn
+        ended_dead = s.phase == Phase.POST_MOVE and not (
+            t.board_action_done or t.priority_used or t.draws or t.went_out
+        )
+        if ended_dead and self.legal_actions(s) == [Action(type=T.END_TURN)]:
+            return Action(type=T.END_TURN)
+        return None
+
+    def timeout_turn(self, state: State) -> tuple[State, list[Event]]:
+        """A timed-out turn is played by the novice to its end (`timeout`, one action a
+        call); a timed-out window passes everyone still to answer."""
+        if state.phase == Phase.FIRST_MOVE:
+            return self.timeout(state)
+        return super().timeout_turn(state)
 
     # ---------------------------------------------------------------- rules
 

@@ -22,7 +22,7 @@ def test_every_value_offered_is_an_engine_option_and_the_first_is_its_default(
     model = house_rules.options_model(game_id)
     defaults = model()
     keys = house_rules.length_keys(p)
-    for rule in house_rules.rules_of(game_id):
+    for rule in house_rules.rules_of(p):
         assert rule.key in model.model_fields and rule.key not in keys, rule
         assert getattr(defaults, rule.key) == rule.values[0], rule
         for value in rule.values:
@@ -34,8 +34,8 @@ def test_every_value_offered_is_an_engine_option_and_the_first_is_its_default(
 @pytest.mark.parametrize("lang", LANGUAGES)  # ru and en share their keys (test_locales)
 def test_every_rule_and_value_has_its_words(lang: str) -> None:
     t = get_translator(lang)
-    for game_id, rules in house_rules.RULES.items():
-        for rule in rules:
+    for game_id, p in PRESENTERS.items():
+        for rule in house_rules.rules_of(p):
             for key in (f"house.{game_id}.{rule.key}", f"house.{game_id}.{rule.key}.about"):
                 assert t.has(key), key
             for value in rule.values:

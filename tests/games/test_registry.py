@@ -8,6 +8,7 @@ import pytest
 
 import games
 from games import IllegalAction
+from games.automation import FORCED, Automation, settle
 
 
 @pytest.mark.parametrize("game_id", games.ids())
@@ -62,3 +63,50 @@ def test_deciders_and_their_legal_actions_agree_with_to_act(game_id: str) -> Non
             legal = game.legal_actions_for(s, decider)
             assert legal
             s, _ = game.apply(s, r.choice(legal))
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_registered_game_implements_the_automation_extension(game_id: str) -> None:
+    """games.automation: a forced action is one a decider may take, and settling stops
+    where a real choice is left; a timed-out turn ends that decision; `turn_key` is None
+    exactly when the game is over; `first_legal` and `batch` agree with `apply`; every
+    action's encoding is a button's code (an upper-case letter first, no «:»)."""
+    game = games.get(game_id)
+    assert isinstance(game, Automation)
+    n = min(game.max_players, max(game.min_players, 3))
+    players = list(range(1, n + 1))
+    for seed in range(3):
+        s = game.new(players, seed=seed, options=None)
+        r = random.Random(seed)
+        for step in range(150):
+            if game.is_over(s):
+                assert game.turn_key(s) is None and game.forced(s) is None
+                break
+            assert game.turn_key(s) is not None
+            forced = game.forced(s)
+            if forced is not None:
+                assert any(forced in game.legal_actions_for(s, p) for p in game.deciders(s))
+            settled, events = settle(game, s)
+            assert game.is_over(settled) or game.forced(settled) is None
+            assert [e.type for e in events].count(FORCED) >= (forced is not None)
+            s = settled
+            if game.is_over(s):
+                continue
+            if step % 7 == 3 and not game.is_simultaneous(s):
+                key = game.turn_key(s)
+                after, _ = game.timeout_turn(s)
+                assert game.is_over(after) or game.turn_key(after) != key
+                s = after
+                continue
+            decider = r.choice(game.deciders(s))
+            legal = game.legal_actions_for(s, decider)
+            for a in legal:
+                code = game.encode_action(a)
+                assert code[:1].isascii() and code[:1].isupper() and ":" not in code
+            wanted = r.choice(legal)
+            if decider == game.to_act(s):
+                assert game.first_legal(s, [wanted]) == wanted
+                b = game.batch(s)
+                assert b.first([wanted]) == wanted
+                assert b.state == game.apply(s, wanted)[0]
+            s, _ = game.apply(s, wanted)

@@ -56,7 +56,7 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-class DominasBase(Presenter[State]):
+class DominasBase(Presenter[State, Any]):
     game_id = "dominas"
     strings = "dom"
     title_key = "game.dominas.title"

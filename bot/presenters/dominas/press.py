@@ -73,7 +73,7 @@ class Press(DominasBase):
         ui: dict[str, Any],
         t: Translator,
         now: float,
-    ) -> Outcome[State]:
+    ) -> Outcome[State, Any]:
         ui = dict(ui)
         events: list[Event] = []
         if s.phase is Phase.OVER:
@@ -83,7 +83,7 @@ class Press(DominasBase):
         by_number = dict(zip(slot_numbers(s, seat), hand, strict=True))
         number_of_tile = {tile: k for k, tile in by_number.items()}
 
-        def placed(a: Action) -> Outcome[State]:
+        def placed(a: Action) -> Outcome[State, Any]:
             new = self._apply(s, a, events)
             ui.pop("sel", None)
             ui.pop("page", None)
@@ -188,7 +188,7 @@ class Press(DominasBase):
             return None
         return f"{s.game_no}:{s.turn_no}"
 
-    def timeout_move(self, state: State, user: int) -> Outcome[State]:
+    def timeout_move(self, state: State, user: int) -> Outcome[State, Any]:
         """The engine's timeout (R27, `game.timeout`): a penalty tile and the turn passes
         (in a bonus: the series ends as with «Хватит»). No button can send it."""
         s, events = self.game.timeout(state)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import html
 from collections import Counter
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -55,7 +56,7 @@ def _seat_user(state: State, seat: int | None) -> int | None:
     return state.players[seat]
 
 
-class SevenTracksBase(Presenter[State]):
+class SevenTracksBase(Presenter[State, Any]):
     game_id = "seven_tracks"
     strings = "st"
     title_key = "game.seven_tracks.title"

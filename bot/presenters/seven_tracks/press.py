@@ -33,18 +33,20 @@ class Press(Compound, Turns):
         ui: dict[str, Any],
         t: Translator,
         now: float,
-    ) -> Outcome[State]:
+    ) -> Outcome[State, Any]:
         events: list[Event] = []
         ui = dict(ui)
         parts = code.split(".")
         head = parts[0]
 
-        def done(new: State, toast: str | None = None, keep_menu: bool = False) -> Outcome[State]:
+        def done(
+            new: State, toast: str | None = None, keep_menu: bool = False
+        ) -> Outcome[State, Any]:
             if not keep_menu:
                 ui.pop("menu", None)
             return Outcome(state=new, events=events, ui=ui, toast=toast)
 
-        def menu(name: str | None) -> Outcome[State]:
+        def menu(name: str | None) -> Outcome[State, Any]:
             if name is None:
                 ui.pop("menu", None)
             else:

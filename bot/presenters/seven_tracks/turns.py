@@ -22,7 +22,7 @@ class Turns(SevenTracksBase):
             return None  # the first-move window has its own short timer
         return f"{s.cycle_no}:{s.round_no}:{s.turn_no}"
 
-    def timeout_move(self, state: State, user: int) -> Outcome[State]:
+    def timeout_move(self, state: State, user: int) -> Outcome[State, Any]:
         """An absent player's turn, played by the engine's timeout policy (the novice, from
         his view): two dice, place what fits, draw if he must, finish; no priority tile is
         ever spent for him."""
@@ -40,7 +40,7 @@ class Turns(SevenTracksBase):
 
     def _fm_choice(
         self, s: State, user: int, head: str, ui: dict[str, Any], t: Translator
-    ) -> Outcome[State]:
+    ) -> Outcome[State, Any]:
         """His answer in the first-move window, applied at once with his seat (R58: all
         answer at the same time). The table is not redrawn until the window closes."""
         seat = s.players.index(user)
@@ -111,7 +111,7 @@ class Turns(SevenTracksBase):
         events.extend(e for e in [*ended, *turned] if e.type != "placing_ended")
         return s3
 
-    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State]:
+    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State, Any]:
         s = state
         ui = dict(ui)
         events: list[Event] = []
