@@ -90,7 +90,9 @@ def lobby_options(p: Presenter[Any, Any], rules: dict[str, Any]) -> tuple[str, d
     return (choice.code if choice is not None else ""), options
 
 
-def with_length(p: Presenter[Any, Any], options: dict[str, Any], choice: LengthChoice) -> dict[str, Any]:
+def with_length(
+    p: Presenter[Any, Any], options: dict[str, Any], choice: LengthChoice
+) -> dict[str, Any]:
     """`options` with the length `choice` instead of their own (the other rules kept)."""
     return {**choice.options, **own_rules(p, options)}
 

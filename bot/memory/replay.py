@@ -107,7 +107,12 @@ def changes(
 
 
 def chosen(
-    p: Presenter[Any, Any], steps: list[str], lo: int, hi: int, state: BaseModel | None, wanted: set[int]
+    p: Presenter[Any, Any],
+    steps: list[str],
+    lo: int,
+    hi: int,
+    state: BaseModel | None,
+    wanted: set[int],
 ) -> tuple[list[BaseModel], BaseModel | None]:
     """A job: the views of the `wanted` positions of `lo`..`hi - 1`, the state at `hi - 1`."""
     out: list[BaseModel] = []

@@ -95,7 +95,9 @@ def to_act(rec: GameRecord, p: Presenter[Any, Any], state: BaseModel) -> int | N
     return None
 
 
-def pace(rec: GameRecord, p: Presenter[Any, Any], state: BaseModel, now: float, seconds: float) -> None:
+def pace(
+    rec: GameRecord, p: Presenter[Any, Any], state: BaseModel, now: float, seconds: float
+) -> None:
     """Set when the computer's move is due (`computer_due`); a computer seat loses its
     turn timer. Called for every new state, before the record's deadline is taken."""
     seat = to_act(rec, p, state)

@@ -341,9 +341,7 @@ class Lobby:
                         return Answer(t("press.old_button"))
                     rec.turn_seconds = seconds
                 elif data.a == "rule":  # this game's options, not the chat's
-                    rule = next(
-                        (r for r in house_rules.rules_of(p) if r.key == data.x), None
-                    )
+                    rule = next((r for r in house_rules.rules_of(p) if r.key == data.x), None)
                     if rule is None or not rec.ui.get(RULES_MENU):
                         return Answer(t("press.old_button"))
                     options = house_rules.cycled(p, rec.options, rule)

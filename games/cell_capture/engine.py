@@ -15,6 +15,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
+from games.automation import Automatic
 from games.cell_capture.model import (
     CENTRE,
     COLOURS,
@@ -43,7 +44,6 @@ from games.cell_capture.model import (
 )
 from games.engine import MalformedAction as MalformedAction
 from games.engine import malformed
-from games.automation import Automatic
 from games.protocol import Event, Game, IllegalAction, Result, Standing
 
 # --- geometry ---------------------------------------------------------------------------
