@@ -238,9 +238,9 @@ class Presenter(ABC, Generic[S, U]):
         the record's `seq`). Inside one simultaneous decision nothing visible changes: the
         table must not tell whom the decision still waits for."""
         g = self.game
-        if g.is_simultaneous(old) and g.is_simultaneous(new):
-            if g.turn_key(old) == g.turn_key(new):
-                return False
+        one_window = g.is_simultaneous(old) and g.is_simultaneous(new)
+        if one_window and g.turn_key(old) == g.turn_key(new):
+            return False
         return old.model_dump_json() != new.model_dump_json()
 
     def versioned(self, pressed: object) -> bool:
