@@ -28,7 +28,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
 
 def played(game_id: str, seed: int) -> GameEntry:
     g = games.get(game_id)
-    players = [101, 102, 103] if game_id == "cell_capture" else [101, 102]
+    players = list(range(101, 101 + max(2, g.min_players)))
     options = OPTIONS.get(game_id)
     state = g.new(players=players, seed=seed, options=options)
     steps = [_Start(players, seed, options).text]

@@ -59,7 +59,7 @@ def report(seed: int = 1, save: Path | None = None) -> str:
     presenters = registry()
     rows: list[list[str]] = []
     for game_id, p in presenters.items():
-        n = PLAYERS.get(game_id, 2)
+        n = PLAYERS.get(game_id, max(2, p.min_players))
         steps, ids = recorded(game_id, n, seed)
         names = {i: NAMES[i - 1] for i in ids}
         game = games.get(game_id)
