@@ -226,7 +226,7 @@ class App:
         await self.service.pictures.start()  # first: its imports overlap what follows
         titles = [p.title_key for p in self.service.presenters.values()]
         await set_commands(self.bot, self.settings.bot_language, titles)
-        await set_descriptions(self.bot, self.settings)  # the profile's texts (bot/descriptions.py)
+        await set_descriptions(self.bot, self.settings, titles)  # the profile (bot/descriptions.py)
         freeze_heap()
         await self.service.resume()
         self.service.start_timers()

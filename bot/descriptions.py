@@ -7,6 +7,7 @@ a get, not a change."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from aiogram import Bot
 
@@ -19,16 +20,18 @@ DESCRIPTION_LIMIT = 512  # characters, Bot API setMyDescription
 SHORT_DESCRIPTION_LIMIT = 120  # setMyShortDescription
 
 
-def descriptions(lang: str) -> tuple[str, str]:
-    """(description, short description) in `lang`."""
+def descriptions(lang: str, games: Sequence[str]) -> tuple[str, str]:
+    """(description, short description) in `lang`, naming the `games` (title keys)."""
     t = get_translator(lang)
-    return t("description.long"), t("description.short")
+    titles = [t(key) for key in games]
+    long = t("description.long", games=t.listing(titles))
+    return long, t("description.short", games=", ".join(titles))
 
 
-async def set_descriptions(bot: Bot, settings: Settings) -> None:
+async def set_descriptions(bot: Bot, settings: Settings, games: Sequence[str]) -> None:
     codes: list[str | None] = [None, *(x for x in LANGUAGES if x != settings.bot_language)]
     for code in codes:
-        long, short = descriptions(code or settings.bot_language)
+        long, short = descriptions(code or settings.bot_language, games)
         try:
             if (await bot.get_my_description(language_code=code)).description != long:
                 await bot.set_my_description(long, language_code=code)

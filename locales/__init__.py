@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 LANGUAGES: tuple[str, ...] = ("ru", "en")
@@ -89,6 +90,18 @@ class Translator:
     def plural(self, n: int, key: str) -> str:
         """`n` with the right form of the noun at `key`: '1 фишка', '5 фишек'."""
         return self(key, n=n)
+
+    def listing(self, items: Sequence[str]) -> str:
+        """'А, Б и В': the items, the last joined by the language's «и».
+
+        >>> get_translator("ru").listing(["Аня", "Борис", "Вика"])
+        'Аня, Борис и Вика'
+        >>> get_translator("en").listing(["Anna"])
+        'Anna'
+        """
+        if len(items) < 2:
+            return "".join(items)
+        return ", ".join(items[:-1]) + self("list.and") + items[-1]
 
 
 @cache

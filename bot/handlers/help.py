@@ -70,6 +70,13 @@ def game_buttons(service: GameService, t: Translator) -> list[list[InlineKeyboar
     ]
 
 
+
+async def unknown_game(service: GameService, message: Message, t: Translator) -> None:
+    """«Не знаю такой игры. Есть: …» — the games the bot has, by their titles."""
+    games = ", ".join(t(p.title_key) for p in service.presenters.values())
+    text = t("rules.unknown", games=games)
+    await service.replies.answer(Asked.of(message), text, t, topic="rules.unknown")
+
 async def start_private(
     message: Message, command: CommandObject, service: GameService, bot: Bot
 ) -> None:
@@ -83,9 +90,7 @@ async def start_private(
     if wanted is not None:
         game_id = service.find_game(wanted)
         if game_id is None:
-            await service.replies.answer(
-                Asked.of(message), t("rules.unknown"), t, topic="rules.unknown"
-            )
+            await unknown_game(service, message, t)
             return
         text, markup = short_rules(game_id, t, username)
         await service.replies.answer(
@@ -154,9 +159,7 @@ async def rules_command(
     if command.args:
         found = service.find_game(command.args)
         if found is None:
-            await service.replies.answer(
-                Asked.of(message), t("rules.unknown"), t, topic="rules.unknown"
-            )
+            await unknown_game(service, message, t)
             return
         game_id = found
     elif is_group(message.chat):

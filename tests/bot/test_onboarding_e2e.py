@@ -15,6 +15,7 @@ from aiogram.exceptions import TelegramBadRequest
 from bot.descriptions import DESCRIPTION_LIMIT, SHORT_DESCRIPTION_LIMIT, descriptions
 from bot.memory.keeper import memory_of
 from bot.memory.records import RedisBackend
+from bot.presenters import registry
 from bot.service import pings
 from bot.storage import RecordStatus, RedisStore, Store
 from fake_telegram import Chat, FakeTelegram
@@ -67,7 +68,7 @@ async def test_descriptions_are_set_per_language_at_startup_and_not_again_when_u
             pass
         held = tg.server.bot_settings
         for code, lang in (("", "ru"), ("en", "en")):
-            long, short = descriptions(lang)
+            long, short = descriptions(lang, [p.title_key for p in registry().values()])
             assert held[f"description:{code}"] == long
             assert held[f"short_description:{code}"] == short
             assert len(long) <= DESCRIPTION_LIMIT and len(short) <= SHORT_DESCRIPTION_LIMIT
