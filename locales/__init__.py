@@ -16,9 +16,9 @@ on a missing string.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any
 
 LANGUAGES: tuple[str, ...] = ("ru", "en")

@@ -70,12 +70,12 @@ def game_buttons(service: GameService, t: Translator) -> list[list[InlineKeyboar
     ]
 
 
-
 async def unknown_game(service: GameService, message: Message, t: Translator) -> None:
     """«Не знаю такой игры. Есть: …» — the games the bot has, by their titles."""
     games = ", ".join(t(p.title_key) for p in service.presenters.values())
     text = t("rules.unknown", games=games)
     await service.replies.answer(Asked.of(message), text, t, topic="rules.unknown")
+
 
 async def start_private(
     message: Message, command: CommandObject, service: GameService, bot: Bot
