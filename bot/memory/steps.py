@@ -164,6 +164,12 @@ class RecordingGame:
     def batch(self, state: Any) -> RecordingBatch:
         return RecordingBatch(self._game, self._game.batch(state), state)
 
+    def timeout_turn(self, state: Any) -> tuple[Any, Any]:
+        """The engine's timed-out turn (games/automation.py), its `timeout` steps taken
+        through this wrapper, so each is linked like any other."""
+        out: tuple[Any, Any] = type(self._game).timeout_turn(self, state)
+        return out
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name == "_game":
             raise AttributeError(name)  # (unpickling, copying: before `_game` is set)

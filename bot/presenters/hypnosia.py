@@ -2,20 +2,30 @@
 moves themselves («№2 +5», «Пара 1&3 +4 ⚔»); the picture marks where each one lands with
 the same mark («2+5», «1&3+4»), so no button names a ring cell.
 
-A turn for the player is one tap per die: the roll is a formality and is made by the bot
-(`advance`), a move that is the only legal one is played for him too, and when more
-than 8 moves are legal he first picks the die («🎲 4» / «🎲 5»), then the move.
-A timed-out turn is played by the novice policy (spec §5, AFK, revised 2026-12).
+A turn for the player is one tap per die: the roll is a formality and is made by the bot,
+a move that is the only legal one is played for him too (both the engine's `forced`
+actions; the table says «(единственный ход)»), and when more than 8 moves are legal he
+first picks the die («🎲 4» / «🎲 5»), then the move. A timed-out turn is the engine's
+`timeout_turn`: the novice policy plays the rest of it (spec §5, AFK, revised 2026-12).
+
+Buttons: every move (and the roll) is one engine action and carries its encoding
+(«M,2,5,r», «M,1,3,r,p», «R»); two compound codes choose what the keyboard lists — «🎲 4»
+(`PickDie`, «d.4») and «↩ Другой кубик» (`OtherDie`, «b»). The picked die is the table's
+state between presses (`Ui`), for the one position it was picked at.
 """
 
 from __future__ import annotations
 
 import html
-from typing import Any
+from dataclasses import dataclass
+
+from pydantic import BaseModel
 
 from bot.config import Settings
-from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal
+from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal, TableCtx
+from bot.presenters.buttons import Code
 from games import Event, IllegalAction
+from games.automation import FORCED
 from games.hypnosia import GAME, Action, ActionType, Hypnosia, Phase, Route, State
 from games.hypnosia.model import CENTRE_VALUES, View
 from locales import Translator
@@ -30,29 +40,51 @@ SWATCH: dict[str, str] = {
 }
 MAX_LIST = 8  # more legal moves than this: pick the die first (spec §5)
 SHORT = 16  # labels up to this long go two to a row
-AUTO_STEPS = 2000  # a guard on the automatic chain (the engine always ends a game)
 
 
-class HypnosiaPresenter(Presenter[State, Any]):
+class Ui(BaseModel):
+    """The table between presses: the die picked with «🎲 N» (`die`) at the table's
+    version `v`. The older bot stored the same dict ({"die": 5, "v": 12}, or {} for
+    none), which reads as it is; anything else there reads as no die picked."""
+
+    die: int | None = None
+    v: int | None = None
+
+
+@dataclass(frozen=True)
+class PickDie(Code):
+    """«🎲 4 (9 ходов)»: list only the moves of the die `die` (more than 8 are legal)."""
+
+    tag = "d"
+    die: int
+
+
+@dataclass(frozen=True)
+class OtherDie(Code):
+    """«↩ Другой кубик»: back to the choice of the die."""
+
+    tag = "b"
+
+
+class HypnosiaPresenter(Presenter[State, Ui]):
     game_id = "hypnosia"
     strings = "hy"
     title_key = "game.hypnosia.title"
     title_short_key = "game.hypnosia.short"
     aliases = ("гипнозия", "гипноз", "hypnosia")
     game: Hypnosia
+    ui_type = Ui
 
     def __init__(self) -> None:
-        self.game = GAME
+        super().__init__(GAME)
 
-    def _name(self, names: dict[int, str], user: int | None) -> str:
-        if user is None:
-            return "?"
-        return html.escape(names.get(user) or str(user))
+    def codes(self) -> tuple[type[Code], ...]:
+        return (PickDie, OtherDie)
 
-    def _seat_name(self, s: State, names: dict[int, str], seat: int | None) -> str:
+    def _seat_name(self, s: State, c: TableCtx[Ui], seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(s.players):
             return "?"
-        return self._name(names, s.players[seat])
+        return c.name(s.players[seat])
 
     def _swatch(self, v: View, seat: int | None) -> str:
         if seat is None:
@@ -67,26 +99,19 @@ class HypnosiaPresenter(Presenter[State, Any]):
 
     # ---------------------------------------------------------------- the die choice
 
-    def _chosen_die(self, s: State, ui: dict[str, Any]) -> int | None:
+    def _chosen_die(self, s: State, ui: Ui) -> int | None:
         """The die picked with «🎲 N» for this very state (None: none, or out of date)."""
-        die = ui.get("die")
-        if ui.get("v") != s.version or not isinstance(die, int) or die not in s.unused:
+        if ui.v != s.version or ui.die is None or ui.die not in s.unused:
             return None
-        return die
+        return ui.die
 
     def _needs_die_choice(self, legal: list[Action]) -> bool:
         return len(legal) > MAX_LIST and len({a.die for a in legal}) > 1
 
     # ---------------------------------------------------------------- caption
 
-    def caption(
-        self,
-        s: State,
-        names: dict[int, str],
-        ui: dict[str, Any],
-        log: list[str],
-        t: Translator,
-    ) -> str:
+    def caption(self, s: State, c: TableCtx[Ui]) -> str:
+        t, log = c.t, c.log
         v = self.game.view(s, None)
         free = [str(x) for x, holder in zip(CENTRE_VALUES, v.centre, strict=True) if holder is None]
         lines = [
@@ -97,17 +122,17 @@ class HypnosiaPresenter(Presenter[State, Any]):
                 variant=t("hy.variant_pairs") if v.pairs_cross_bridges else "",
             )
         ]
-        who = self._seat_name(s, names, v.current)
+        who = self._seat_name(s, c, v.current)
         colour = self._swatch(v, v.current)
         if s.phase == Phase.GAME_OVER:
-            winners = ", ".join(self._name(names, w) for w in v.winners)
+            winners = ", ".join(c.name(w) for w in v.winners)
             lines.append(t("hy.phase.over", names=winners or "—"))
         elif s.phase == Phase.ROLL:
             lines.append(t("hy.phase.roll", name=who, colour=colour))
         else:
             dice = self._dice_text(s.unused, t)
             legal = self.game.legal_actions(s)
-            die = self._chosen_die(s, ui)
+            die = self._chosen_die(s, c.ui)
             if die is not None:
                 lines.append(t("hy.phase.move_die", name=who, colour=colour, dice=dice, die=die))
             elif self._needs_die_choice(legal):
@@ -130,7 +155,7 @@ class HypnosiaPresenter(Presenter[State, Any]):
                     "hy.player",
                     mark=mark,
                     colour=self._swatch(v, seat),
-                    name=self._name(names, p.player),
+                    name=c.name(p.player),
                     points=self._points(p.score, t),
                     details=self._details(v, seat, t),
                 )
@@ -192,26 +217,25 @@ class HypnosiaPresenter(Presenter[State, Any]):
         pos = s.tokens[s.current][token - 1]
         return "." in pos and s.tokens[s.current].count(pos) > 1
 
-    def keyboard(
-        self, s: State, ui: dict[str, Any], names: dict[int, str], t: Translator
-    ) -> list[list[Btn]]:
+    def keyboard(self, s: State, c: TableCtx[Ui]) -> list[list[Btn]]:
+        t = c.t
         if s.phase == Phase.GAME_OVER:
             return []
-        if s.phase == Phase.ROLL:
-            return [[Btn(t("hy.btn.roll"), "R")]]
+        if s.phase == Phase.ROLL:  # (the roll is `forced`: the bot makes it at once)
+            return [[Btn(t("hy.btn.roll"), self.buttons.action(Action(type=ActionType.ROLL)))]]
         # Everything in this game is public (spec §6): the legal moves are the public view.
         legal = self.game.legal_actions(s)
-        die = self._chosen_die(s, ui)
+        die = self._chosen_die(s, c.ui)
         rows: list[list[Btn]] = []
         if die is None and self._needs_die_choice(legal):
             dice = sorted({a.die for a in legal if a.die is not None})
             buttons = []
             for d in dice:
                 moves = t.plural(sum(1 for a in legal if a.die == d), "hy.unit.move")
-                buttons.append(Btn(t("hy.btn.die", die=d, moves=moves), f"d{d}"))
+                buttons.append(Btn(t("hy.btn.die", die=d, moves=moves), PickDie(d).code()))
             return [buttons]
         shown = [a for a in legal if die is None or a.die == die]
-        buttons = [Btn(self.label(s, a, t), a.encode()) for a in shown]
+        buttons = [Btn(self.label(s, a, t), self.buttons.action(a)) for a in shown]
         row: list[Btn] = []
         for b in buttons:
             if len(b.text) > SHORT:
@@ -227,7 +251,7 @@ class HypnosiaPresenter(Presenter[State, Any]):
         if row:
             rows.append(row)
         if die is not None:
-            rows.append([Btn(t("hy.btn.other_die"), "b")])
+            rows.append([Btn(t("hy.btn.other_die"), OtherDie().code())])
         return rows
 
     # ---------------------------------------------------------------- hand
@@ -237,70 +261,32 @@ class HypnosiaPresenter(Presenter[State, Any]):
 
     # ---------------------------------------------------------------- pressing
 
-    def press(
-        self,
-        state: State,
-        user: int,
-        code: str,
-        ui: dict[str, Any],
-        t: Translator,
-        now: float,
-    ) -> Outcome[State, Any]:
-        s = state
+    def press(self, s: State, user: int, pressed: object, c: TableCtx[Ui]) -> Outcome[State, Ui]:
+        t = c.t
         if s.phase == Phase.GAME_OVER:
             raise IllegalAction("game_over")
-        if code.startswith("d") and code[1:].isdigit():
-            die = int(code[1:])
-            if s.phase != Phase.MOVE or die not in s.unused:
+        match pressed:
+            case PickDie(die=die):
+                if s.phase != Phase.MOVE or die not in s.unused:
+                    raise Refusal(t("press.outdated"))
+                if not any(a.die == die for a in self.game.legal_actions(s)):
+                    raise IllegalAction("no_such_die")
+                return Outcome(state=s, ui=Ui(die=die, v=s.version))
+            case OtherDie():
+                return Outcome(state=s, ui=Ui())
+            case Action():
+                s2, events = self.game.apply(s, pressed)
+                return Outcome(state=s2, events=events, ui=Ui())
+            case _:
                 raise Refusal(t("press.outdated"))
-            if not any(a.die == die for a in self.game.legal_actions(s)):
-                raise IllegalAction("no_such_die")
-            return Outcome(state=s, ui={"die": die, "v": s.version})
-        if code == "b":
-            return Outcome(state=s, ui={})
-        try:
-            action = Action.decode(code)
-        except ValueError as e:
-            raise Refusal(t("press.outdated")) from e
-        s2, events = self.game.apply(s, action)
-        return Outcome(state=s2, events=events, ui={})
 
-    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State, Any]:
-        """The formalities: the roll, and a move that is the only legal one."""
-        s = state
-        events: list[Event] = []
-        for _ in range(AUTO_STEPS):
-            if s.phase == Phase.GAME_OVER:
-                break
-            legal = self.game.legal_actions(s)
-            if s.phase == Phase.MOVE and len(legal) != 1:
-                break
-            action = legal[0]
-            if action.type is ActionType.MOVE:
-                events.append(Event(type="auto_move", seat=s.current))
-            s, ev = self.game.apply(s, action)
-            events.extend(ev)
-        if not events:
-            keep = ui if self._chosen_die(s, ui) is not None else {}
-            return Outcome(state=s, ui=keep, changed=keep != ui)
-        return Outcome(state=s, events=events, ui={})
-
-    def turn_id(self, s: State) -> str | None:
-        if s.phase == Phase.GAME_OVER:
-            return None
-        return str(s.turn_no)
-
-    def timeout_move(self, state: State, user: int) -> Outcome[State, Any]:
-        """The rest of the absent player's turn, played by the engine's timeout policy
-        (the novice computer player, from his view: spec §5 AFK decision): the roll, then
-        a move for each die that brings tokens off the start and across the bridges."""
-        s = state
-        turn = s.turn_no
-        events: list[Event] = []
-        while s.phase != Phase.GAME_OVER and s.turn_no == turn and self.game.to_act(s) == user:
-            s, ev = self.game.timeout(s)
-            events.extend(ev)
-        return Outcome(state=s, events=events, ui={})
+    def advance(self, s: State, c: TableCtx[Ui]) -> Outcome[State, Ui]:
+        """The engine's formalities (`forced`: the roll, and a move that is the only legal
+        one); a die picked for another position is forgotten."""
+        out = super().advance(s, c)
+        if c.ui != Ui() and self._chosen_die(out.state, c.ui) is None:
+            out.ui, out.changed = Ui(), True
+        return out
 
     # ---------------------------------------------------------------- narration
 
@@ -310,18 +296,18 @@ class HypnosiaPresenter(Presenter[State, Any]):
             return html.escape(t("hy.btn.pair", a=tokens[0], b=tokens[1]))
         return t("hy.btn.token", n=tokens[0] if tokens else "?")
 
-    def narrate(
-        self, events: list[Event], s: State, names: dict[int, str], t: Translator
-    ) -> list[str]:
+    def narrate(self, events: list[Event], s: State, c: TableCtx[Ui]) -> list[str]:
+        t = c.t
         v = self.game.view(s, None)
         lines: list[str] = []
         auto = False
         for e in events:
             d = e.data
-            who = self._seat_name(s, names, e.seat)
+            who = self._seat_name(s, c, e.seat)
             colour = self._swatch(v, e.seat) if e.seat is not None else ""
-            if e.type == "auto_move":
-                auto = True
+            if e.type == FORCED:  # the bot's own move (its roll goes without saying)
+                if self.game.decode_action(d["action"]).type is ActionType.MOVE:
+                    auto = True
             elif e.type == "rolled":
                 dice = list(d.get("dice") or [])
                 lines.append(
@@ -352,7 +338,7 @@ class HypnosiaPresenter(Presenter[State, Any]):
                 n = len(d.get("tokens") or [])
                 line = t(
                     "hy.ev.captured",
-                    victim=self._seat_name(s, names, d.get("victim")),
+                    victim=self._seat_name(s, c, d.get("victim")),
                     tokens=t.plural(n, "hy.unit.token"),
                 )
                 if lines:
@@ -369,9 +355,8 @@ class HypnosiaPresenter(Presenter[State, Any]):
                 lines.append(t("hy.ev.over", reason=t(f"hy.end.{d.get('reason')}")))
         return lines
 
-    def summaries(
-        self, events: list[Event], s: State, names: dict[int, str], t: Translator
-    ) -> list[str]:
+    def summaries(self, events: list[Event], s: State, c: TableCtx[Ui]) -> list[str]:
+        t = c.t
         out: list[str] = []
         for e in events:
             if e.type != "game_over":
@@ -385,7 +370,7 @@ class HypnosiaPresenter(Presenter[State, Any]):
                         "hy.final.line",
                         place=p.place,
                         colour=self._swatch(v, p.seat),
-                        name=self._name(names, p.player),
+                        name=c.name(p.player),
                         points=self._points(p.score, t),
                         details=self._details(v, p.seat, t),
                     )

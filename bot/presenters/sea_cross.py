@@ -1,55 +1,52 @@
 """«Морской крест» at the table: a full-information dice race, so the keyboard simply
 offers the legal moves the public view lists, one button each («№2 ▸ +5 ⚔ 🏠»).
 
+Every button is one engine action and carries its encoding («M,2,5», «E», «J,1», «R»);
+the game has no compound codes and keeps nothing between presses (`NoUi`).
+
 Formalities are played by the bot (spec §5 "UI" decision): the roll (the only action
-before a move) and any move that is the only legal one are applied at once and
-narrated, so a player taps only when he has a real choice — usually one or two taps a
-turn. The roll-off for the first player is made by the engine and told in the log.
+before a move) and any move that is the only legal one are the engine's `forced`
+actions, applied at once and narrated («(единственный ход)»), so a player taps only
+when he has a real choice — usually one or two taps a turn. The roll-off for the first
+player is made by the engine and told in the log. A timed-out turn is the engine's
+`timeout_turn`: the whole turn, the roll or the first move in canonical order.
 """
 
 from __future__ import annotations
 
-import html
-from typing import Any
-
 from bot.config import Settings
-from bot.presenters.base import Btn, Outcome, Presenter
+from bot.presenters.base import Btn, NoUi, Outcome, Presenter, Refusal, TableCtx
 from games import Event
-from games.sea_cross import GAME, ActionType, Phase, SeaCross, State, rolloff_events
+from games.automation import FORCED
+from games.sea_cross import GAME, Action, ActionType, Phase, SeaCross, State, rolloff_events
 from games.sea_cross.model import EMOJI, HOME, ActionInfo, View
 from locales import Translator
 
 T = ActionType
-MAX_AUTO = 400  # automatic steps in one go (a chain of rolls nobody can use ends far sooner)
 PER_ROW = 3
 OPENING_LINES = 3  # the table's narration keeps its last 3 lines (bot.service LOG_LINES)
 
 
-class SeaCrossPresenter(Presenter[State, Any]):
+class SeaCrossPresenter(Presenter[State, NoUi]):
     game_id = "sea_cross"
     strings = "sc"
     title_key = "game.sea_cross.title"
     title_short_key = "game.sea_cross.short"
     aliases = ("морской крест", "крест", "морской", "sea cross", "sea", "cross", "лудо")
     game: SeaCross
+    ui_type = NoUi
 
     def __init__(self) -> None:
-        self.game = GAME
+        super().__init__(GAME)
 
     def _view(self, state: State) -> View:
         return self.game.view(state, None)
 
-    @staticmethod
-    def _name(names: dict[int, str], user: int | None) -> str:
-        if user is None:
-            return "?"
-        return html.escape(names.get(user) or str(user))
-
-    def _who(self, v: View, names: dict[int, str], player: int | None, bold: bool = False) -> str:
+    def _who(self, v: View, c: TableCtx[NoUi], player: int | None, bold: bool = False) -> str:
         """«🔵 Аня»: the player's colour and name."""
         info = next((p for p in v.players if p.player == player), None)
         mark = EMOJI[info.arm] if info is not None else ""
-        name = self._name(names, player)
+        name = c.name(player)
         if bold:
             name = f"<b>{name}</b>"
         return f"{mark} {name}".strip()
@@ -71,21 +68,15 @@ class SeaCrossPresenter(Presenter[State, Any]):
                 parts.append(f"<s>{d}</s>" if v.phase == Phase.AWAIT_MOVE else str(d))
         return ":".join(parts)
 
-    def caption(
-        self,
-        state: State,
-        names: dict[int, str],
-        ui: dict[str, Any],
-        log: list[str],
-        t: Translator,
-    ) -> str:
+    def caption(self, state: State, c: TableCtx[NoUi]) -> str:
+        t, log = c.t, c.log
         v = self._view(state)
         lines = [t("sc.header", turn=v.turn_no)]
         if v.over:
-            winners = ", ".join(self._who(v, names, w, bold=True) for w in v.winners)
+            winners = ", ".join(self._who(v, c, w, bold=True) for w in v.winners)
             lines.append(t("sc.phase.over", names=winners or "—"))
         else:
-            who = self._who(v, names, v.to_act, bold=True)
+            who = self._who(v, c, v.to_act, bold=True)
             if v.phase == Phase.AWAIT_ROLL:
                 lines.append(t("sc.phase.roll", who=who))
             else:
@@ -99,7 +90,7 @@ class SeaCrossPresenter(Presenter[State, Any]):
         lines.append("")
         for p in v.players:
             mark = "▶ " if p.seat == v.to_act_seat and not v.over else ""
-            who = self._who(v, names, p.player)
+            who = self._who(v, c, p.player)
             if not p.active:
                 lines.append(t("sc.player_left", mark=mark, who=who))
                 continue
@@ -134,18 +125,17 @@ class SeaCrossPresenter(Presenter[State, Any]):
             text += " 🏠"
         return text
 
-    def keyboard(
-        self, state: State, ui: dict[str, Any], names: dict[int, str], t: Translator
-    ) -> list[list[Btn]]:
+    def keyboard(self, state: State, c: TableCtx[NoUi]) -> list[list[Btn]]:
+        t = c.t
         v = self._view(state)
         if v.over:
             return []
-        if v.phase == Phase.AWAIT_ROLL:
-            return [[Btn(t("sc.btn.roll"), "R")]]
+        if v.phase == Phase.AWAIT_ROLL:  # (the roll is `forced`: the bot makes it at once)
+            return [[Btn(t("sc.btn.roll"), self.buttons.action(Action(type=T.ROLL)))]]
         groups: dict[str, list[Btn]] = {}
         for a in v.actions:
             key = "j" if a.type is T.JUMP else str(6 if a.type is T.ENTER else a.die)
-            groups.setdefault(key, []).append(Btn(self.label(a, t), a.code))
+            groups.setdefault(key, []).append(Btn(self.label(a, t), a.code))  # its encoding
         rows: list[list[Btn]] = []
         for key in sorted(groups, key=lambda k: (k != "j", k)):
             btns = groups[key]
@@ -160,19 +150,12 @@ class SeaCrossPresenter(Presenter[State, Any]):
     # ---------------------------------------------------------------- pressing
 
     def press(
-        self,
-        state: State,
-        user: int,
-        code: str,
-        ui: dict[str, Any],
-        t: Translator,
-        now: float,
-    ) -> Outcome[State, Any]:
-        s = state
-        action = self.game.decode_action(code)  # MalformedAction: "Такого хода нет."
-        resume = self._resume(s)
-        s, events = self.game.apply(s, action)
-        return Outcome(state=s, events=[*resume, *events], ui=ui)
+        self, state: State, user: int, pressed: object, c: TableCtx[NoUi]
+    ) -> Outcome[State, NoUi]:
+        if not isinstance(pressed, Action):
+            raise Refusal(c.t("press.outdated"))
+        s, events = self.game.apply(state, pressed)
+        return Outcome(state=s, events=[*self._resume(state), *events])
 
     def _resume(self, s: State) -> list[Event]:
         """A narration-only event: the roll a move continues (its line was left out of the
@@ -182,55 +165,30 @@ class SeaCrossPresenter(Presenter[State, Any]):
         data = {"player": self.game.to_act(s), "dice": list(s.dice)}
         return [Event(type="resume", seat=s.current, data=data)]
 
-    def advance(self, state: State, ui: dict[str, Any], now: float) -> Outcome[State, Any]:
-        """The roll-off story at the start; then the roll and every move that is the only
-        legal one, until a player has a real choice (or the game is over)."""
-        s = state
-        events: list[Event] = []
-        if s.version == 0:
-            events.extend(rolloff_events(s))
-        for _ in range(MAX_AUTO):
-            if self.game.is_over(s):
-                break
-            legal = self.game.legal_actions(s)
-            if len(legal) != 1:
-                break
-            action = legal[0]
-            if action.type is not T.ROLL:
-                player = self.game.to_act(s)
-                events.append(Event(type="only_move", seat=s.current, data={"player": player}))
-            s, ev = self.game.apply(s, action)
-            events.extend(ev)
-        return Outcome(state=s, events=events, ui=ui, changed=bool(events))
+    def advance(self, state: State, c: TableCtx[NoUi]) -> Outcome[State, NoUi]:
+        """The roll-off story at the start; then the engine's formalities (`forced`: the
+        roll and every move that is the only legal one), until a player has a real
+        choice (or the game is over)."""
+        out = super().advance(state, c)
+        if state.version == 0:
+            out.events[:0] = rolloff_events(state)
+            out.changed = True
+        return out
 
-    def turn_id(self, s: State) -> str | None:
-        if self.game.is_over(s):
-            return None
-        return f"{s.turn_no}.{s.roll_no}"
-
-    def timeout_move(self, state: State, user: int) -> Outcome[State, Any]:
-        """The absent player's turn is played to its end: the roll, or the first move in
-        canonical order (spec §5 AFK decision), again while it is still his turn."""
-        s = state
-        turn = s.turn_no
-        events: list[Event] = self._resume(s)
-        for _ in range(MAX_AUTO):
-            if self.game.is_over(s) or self.game.to_act(s) != user or s.turn_no != turn:
-                break
-            actions = self.game.auto_actions(s)
-            if not actions:
-                break
-            s, ev = self.game.apply(s, actions[0])
-            events.extend(ev)
-        return Outcome(state=s, events=events)
+    def timeout_move(self, state: State, user: int) -> Outcome[State, NoUi]:
+        """The absent player's turn played to its end (the engine's `timeout_turn`: the
+        roll, or the first move in canonical order, spec §5 AFK decision), told from the
+        roll it continues."""
+        out = super().timeout_move(state, user)
+        out.events[:0] = self._resume(state)
+        return out
 
     # ---------------------------------------------------------------- narration
 
-    def narrate(
-        self, events: list[Event], state: State, names: dict[int, str], t: Translator
-    ) -> list[str]:
+    def narrate(self, events: list[Event], state: State, c: TableCtx[NoUi]) -> list[str]:
         """One line per roll: «🔵 Аня 🎲 6:3: ⚓ №1 на кон, №1 +3». Rolls nobody could use
         in a row share one line: «Без ходов: 🟢 Борис 5:3, 🔵 Аня 2:4»."""
+        t = c.t
         v = self._view(state)
         entries: list[tuple[str, str]] = []  # (kind, text); kind "pass" = a wasted roll
         head: str | None = None
@@ -254,9 +212,9 @@ class SeaCrossPresenter(Presenter[State, Any]):
             if head is None and not frags:
                 return
             if frags == [t("sc.ev.passed")] and head is not None:
-                entries.append(("pass", f"{self._who(v, names, who_of_head)} 🎲 {dice}"))
+                entries.append(("pass", f"{self._who(v, c, who_of_head)} 🎲 {dice}"))
             else:
-                text = head if head is not None else self._who(v, names, who_of_head)
+                text = head if head is not None else self._who(v, c, who_of_head)
                 if frags:
                     text += ": " + ", ".join(frags)
                 entries.append(("line", text))
@@ -267,13 +225,13 @@ class SeaCrossPresenter(Presenter[State, Any]):
             player = d.get("player")
             if e.type == "roll_off":
                 rolls = ", ".join(
-                    f"{self._who(v, names, p)} {x}"
+                    f"{self._who(v, c, p)} {x}"
                     for p, x in zip(d.get("players") or [], d.get("dice") or [], strict=False)
                 )
                 key = "sc.ev.roll_off" if d.get("round") == 1 else "sc.ev.reroll"
                 rolloff.append(t(key, rolls=rolls))
             elif e.type == "first_player":
-                first = t("sc.ev.first", who=self._who(v, names, player))
+                first = t("sc.ev.first", who=self._who(v, c, player))
                 entries.append(("line", "; ".join(rolloff) + (" → " if rolloff else "") + first))
                 rolloff = []
             elif e.type in ("rolled", "resume"):
@@ -281,13 +239,12 @@ class SeaCrossPresenter(Presenter[State, Any]):
                 values = list(d.get("dice") or [])
                 dice = ":".join(str(x) for x in values)
                 who_of_head = player
-                head = t("sc.ev.rolled", who=self._who(v, names, player), dice=dice)
+                head = t("sc.ev.rolled", who=self._who(v, c, player), dice=dice)
                 if len(values) == 2 and values[0] == values[1]:
                     head += t("sc.ev.double")
-            elif e.type == "only_move":
-                if head is None and not frags:
-                    who_of_head = player
-                only = True
+            elif e.type == FORCED:  # the bot's own move (its roll goes without saying)
+                if self.game.decode_action(d["action"]).type is not T.ROLL:
+                    only = True
             elif e.type in ("entered", "moved", "jumped"):
                 if head is None and not frags:
                     who_of_head = player
@@ -308,7 +265,7 @@ class SeaCrossPresenter(Presenter[State, Any]):
                 moves.append(len(frags))
                 frags.append(text)
             elif e.type == "captured":
-                victim = self._who(v, names, d.get("victim"))
+                victim = self._who(v, c, d.get("victim"))
                 text = t("sc.ev.captured", victim=victim, token=d.get("token"))
                 if frags:
                     frags[-1] += " " + text
@@ -325,10 +282,10 @@ class SeaCrossPresenter(Presenter[State, Any]):
                 frags.append(t("sc.ev.extra_roll"))
             elif e.type == "player_left":
                 flush()
-                entries.append(("line", t("sc.ev.left", who=self._who(v, names, player))))
+                entries.append(("line", t("sc.ev.left", who=self._who(v, c, player))))
             elif e.type == "game_over":
                 flush()
-                who = self._who(v, names, d.get("winner"), bold=True)
+                who = self._who(v, c, d.get("winner"), bold=True)
                 entries.append(("line", t("sc.ev.won", who=who)))
         if head is not None and not frags and not self.game.is_over(state):
             head = None  # the roll now waiting for a choice: the caption shows it
@@ -361,9 +318,8 @@ class SeaCrossPresenter(Presenter[State, Any]):
         head, middle, last = lines[0], lines[1:-1], lines[-1]
         return [head, t("sc.ev.opening", moves="; ".join(middle)), last]
 
-    def summaries(
-        self, events: list[Event], state: State, names: dict[int, str], t: Translator
-    ) -> list[str]:
+    def summaries(self, events: list[Event], state: State, c: TableCtx[NoUi]) -> list[str]:
+        t = c.t
         v = self._view(state)
         out: list[str] = []
         for e in events:
@@ -372,7 +328,7 @@ class SeaCrossPresenter(Presenter[State, Any]):
             lines = [t("sc.final.title")]
             for st in e.data.get("standings") or []:
                 player = int(st["player"])
-                who = self._who(v, names, player)
+                who = self._who(v, c, player)
                 if st.get("left"):
                     line = t("sc.final.left", place=st["place"], who=who)
                 else:

@@ -162,11 +162,6 @@ class SeaCross(RulesEngine[State, Action]):
             events.extend(ev)
         return s, events
 
-    def auto_actions(self, state: State) -> list[Action]:
-        """§5 AFK decision: ROLL, or the first action in canonical order."""
-        legal = self.legal_actions(state)
-        return legal[:1]
-
     def describe(self, state: State, action: Action) -> ActionInfo:
         """What a legal action does (for button labels)."""
         return _describe(state, action)

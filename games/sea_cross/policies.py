@@ -2,7 +2,7 @@
 
 * `NOVICE` («новичок») rolls, enters on a 6 and otherwise moves its most advanced token
   that can move — plain play that always makes progress. (A timed-out turn keeps the
-  engine's canonical first action, `SeaCross.auto_actions`.)
+  engine's canonical first action, `SeaCross.timeout_turn`.)
 * `EXPERIENCED` («опытный») plays the runner's order too (enter, then the most advanced
   token: few tokens at risk, the home tidied from the deepest cell), but captures first
   (the further the victim had come, the better), brings tokens home, and weighs the risk

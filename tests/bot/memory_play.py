@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.app import App
 from bot.callbacks import LobbyCB, PlayCB
+from bot.presenters.base import HAND
 from bot.storage import GameRecord, RecordStatus
 
 FAST: dict[str, Any] = {
@@ -68,9 +69,8 @@ async def play_out(
         p = service.presenter(rec.game_id)
         assert rec.state is not None
         state = p.load(rec.state)
-        t = service.t(rec.language)
-        codes = [b.code for row in p.keyboard(state, rec.ui, rec.display_names(), t) for b in row]
-        codes = [c for c in codes if c != "hand"]
+        c = service.ctx.table(rec, p)
+        codes = [b.code for row in p.keyboard(state, c) for b in row if b.code != HAND]
         if not codes:
             await asyncio.sleep(0.02)
             continue

@@ -23,8 +23,9 @@ def play(players: list[int], absent: int, seed: int) -> tuple[State, bool]:
     """A game where `absent` only ever times out; the rest press what `choose` picks.
     Returns the end state and whether the absent player's tokens crossed a bridge."""
     s = P.new_state(players, seed, {})
-    adv = P.advance(s, {}, 0.0)
-    s, ui = adv.state, adv.ui
+    c = P.context(T, {})
+    adv = P.advance(s, c)
+    s, c = adv.state, c.but(ui=adv.ui or c.ui)
     crossed = False
     for _ in range(20_000):
         assert isinstance(s, State)
@@ -38,10 +39,11 @@ def play(players: list[int], absent: int, seed: int) -> tuple[State, bool]:
             crossed |= any(t.startswith(("2.", "3.", "C")) for t in out.state.tokens[seat])
         else:
             assert user is not None and s.phase == Phase.MOVE
-            buttons = {b.text: b.code for row in P.keyboard(s, ui, {}, T) for b in row}
-            out = P.press(s, user, buttons[choose(list(buttons))], ui, T, 0.0)
-        adv = P.advance(out.state, out.ui, 0.0)
-        s, ui = adv.state, adv.ui
+            buttons = {b.text: b.code for row in P.keyboard(s, c) for b in row}
+            out = P.press(s, user, P.parse(buttons[choose(list(buttons))]), c)
+        c = c.but(ui=out.ui or c.ui)
+        adv = P.advance(out.state, c)
+        s, c = adv.state, c.but(ui=adv.ui or c.ui)
     raise AssertionError("the game did not end")
 
 

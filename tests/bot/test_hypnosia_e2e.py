@@ -8,7 +8,7 @@ import time
 
 from bot.app import App
 from bot.callbacks import PlayCB, fits
-from bot.presenters.hypnosia import make_presenter
+from bot.presenters.hypnosia import OtherDie, PickDie, Ui, make_presenter
 from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
@@ -201,8 +201,8 @@ async def test_rules_in_russian() -> None:
 # ---------------------------------------------------------------- the presenter alone
 
 T = get_translator("ru")
-NAMES = {1: "Аня", 2: "Борис"}
 P = make_presenter(None)
+C = P.context(T, {}, {1: "Аня", 2: "Борис"})
 
 
 def table_state(tokens: list[list[str]], dice: list[int], **kw: object) -> State:
@@ -213,8 +213,8 @@ def table_state(tokens: list[list[str]], dice: list[int], **kw: object) -> State
     return s.model_copy(update=update, deep=True)
 
 
-def labels(s: State, ui: dict[str, object] | None = None) -> dict[str, str]:
-    return {b.text: b.code for row in P.keyboard(s, dict(ui or {}), NAMES, T) for b in row}
+def labels(s: State, ui: Ui | None = None) -> dict[str, str]:
+    return {b.text: b.code for row in P.keyboard(s, C.but(ui=ui or Ui())) for b in row}
 
 
 def test_move_labels_read_like_the_spec() -> None:
@@ -230,8 +230,8 @@ def test_move_labels_read_like_the_spec() -> None:
     assert labels(s)["Пара 1&2 +3 ⚔2"] == "M,1,3,r,p"
     assert "№1 из пары +3" not in labels(s)  # a single cannot capture a pair
     assert all(fits(PlayCB(g="abcdef", s=999999, c=c).pack()) for c in labels(s).values())
-    out = P.press(s, 1, "M,1,3,r,p", {}, T, 0.0)
-    lines = P.narrate(out.events, out.state, NAMES, T)
+    out = P.press(s, 1, P.parse("M,1,3,r,p"), C)
+    lines = P.narrate(out.events, out.state, C)
     assert lines[0] == "🔴 Аня: Пара 1&amp;2 +3 → 1.9 ⚔ Борис теряет 2 фишки", lines
 
 
@@ -240,16 +240,32 @@ def test_more_than_eight_moves_ask_for_the_die_first() -> None:
     assert len(GAME.legal_actions(s)) == 16
     first = labels(s)
     assert list(first) == ["🎲 2 (8 ходов)", "🎲 5 (8 ходов)"]
-    assert "каким кубиком" in P.caption(s, NAMES, {}, [], T)
-    out = P.press(s, 1, first["🎲 5 (8 ходов)"], {}, T, 0.0)
-    adv = P.advance(out.state, out.ui, 0.0)
-    assert isinstance(adv.state, State)
-    second = labels(adv.state, adv.ui)
+    assert "каким кубиком" in P.caption(s, C)
+    assert P.parse(first["🎲 5 (8 ходов)"]) == PickDie(5)
+    out = P.press(s, 1, P.parse(first["🎲 5 (8 ходов)"]), C)
+    assert out.ui == Ui(die=5, v=s.version) and not out.events
+    adv = P.advance(out.state, C.but(ui=out.ui))
+    assert isinstance(adv.state, State) and adv.ui is None  # the picked die is kept
+    second = labels(adv.state, out.ui)
     assert "№1 +5" in second and "№1 ⤵ +5" in second and "↩ Другой кубик" in second
     assert not any("+2 " in x for x in second)
-    back = P.press(adv.state, 1, second["↩ Другой кубик"], adv.ui, T, 0.0)
-    assert isinstance(back.state, State)
+    assert "кубик 5: выберите ход" in P.caption(s, C.but(ui=out.ui))
+    assert P.parse(second["↩ Другой кубик"]) == OtherDie()
+    back = P.press(adv.state, 1, P.parse(second["↩ Другой кубик"]), C.but(ui=out.ui))
+    assert isinstance(back.state, State) and back.ui == Ui()
     assert labels(back.state, back.ui) == first
+    # A die picked for another position is not shown, and the table forgets it.
+    moved = P.press(s, 1, P.parse(second["№1 +5"]), C.but(ui=out.ui))
+    assert moved.ui == Ui()
+    stale = P.advance(moved.state, C.but(ui=out.ui))
+    assert stale.ui == Ui() and P.dump_ui(stale.ui) == {}
+    # A record of the older bot kept the same dict: it reads as it is.
+    assert P.load_ui({"die": 5, "v": s.version}) == out.ui and P.dump_ui(out.ui) == {
+        "die": 5,
+        "v": s.version,
+    }
+    assert P.load_ui({}) == Ui() and P.load_ui({"die": "five"}) == Ui()
+    assert P.parse("d.5") == PickDie(5) and P.parse("b") == OtherDie()
     # A double is one list, never a die choice.
     s = table_state([["1.3", "1.9", "1.15", "1.21"], ["S"] * 4], [5, 5])
     assert not any(x.startswith("🎲") for x in labels(s))
@@ -261,12 +277,12 @@ def test_the_roll_and_a_single_legal_move_are_played_by_the_bot() -> None:
     for seed in range(1, 400):
         s = table_state([["1.20", "X", "X", "X"], ["1.25", "1.25", "1.22", "1.22"]], [])
         s = s.model_copy(update={"phase": Phase.ROLL, "seed": seed})
-        adv = P.advance(s, {}, 0.0)
+        adv = P.advance(s, C)
         if any(e.type == "dice_lapsed" and e.seat == 0 for e in adv.events):
             break
     else:
         raise AssertionError("no seed rolled 5s and 2s")
-    lines = P.narrate(adv.events, adv.state, NAMES, T)
+    lines = P.narrate(adv.events, adv.state, C)
     assert lines[0].startswith("🔴 Аня: 🎲") and "сгора" in lines[1], lines
     after = adv.state
     assert isinstance(after, State)
@@ -274,15 +290,16 @@ def test_the_roll_and_a_single_legal_move_are_played_by_the_bot() -> None:
     assert any("Борис: 🎲" in x for x in lines)
     # One legal move: played for him, and the table says so.
     s = table_state([["3.1", "X", "X", "X"], ["S"] * 4], [1])
-    adv = P.advance(s, {}, 0.0)
-    lines = P.narrate(adv.events, adv.state, NAMES, T)
+    adv = P.advance(s, C)
+    assert [e.type for e in adv.events][:2] == ["forced", "moved"]  # the engine's `forced`
+    lines = P.narrate(adv.events, adv.state, C)
     assert lines[0] == "🔴 Аня: №1 +1 → 3.2 (единственный ход)", lines
 
 
 def test_a_refused_move_is_explained_and_a_timeout_plays_the_whole_turn() -> None:
     s = table_state([["S"] * 4, ["S"] * 4], [3, 5])
     try:
-        P.press(s, 1, "M,4,3,r", {}, T, 0.0)
+        P.press(s, 1, P.parse("M,4,3,r"), C)
     except IllegalAction as e:
         assert P.error_text(e.code, T) == "Фишке №i нужен кубик не меньше i, чтобы выйти из дома."
     else:
@@ -310,7 +327,7 @@ def test_no_button_names_a_ring_cell_each_spells_the_mark_on_the_board() -> None
     for s in states:
         tags = {m.code: m.tag for m in GAME.view(s, None).moves}
         for text, code in labels(s).items():
-            if code.startswith("d"):  # «🎲 3 (9 ходов)»: the die is picked first
+            if isinstance(P.parse(code), PickDie):  # «🎲 3 (9 ходов)»: the die is picked first
                 continue
             assert not re.search(r"\d\.\d", text), text  # no «1.7»
             core = text.split(" →")[0].split(" ⚔")[0]
@@ -328,9 +345,9 @@ def test_krug_always_means_a_ring_a_round_of_turns_is_a_raund() -> None:
     from render import hypnosia as picture
 
     s = table_state([["S", "1.3", "S", "S"], ["S"] * 4], [3, 5])
-    caption = P.caption(s, NAMES, {}, [], T)
+    caption = P.caption(s, C)
     assert "раунд 1" in caption and "круг" not in caption.lower(), caption
-    _, line = picture._status(GAME.view(s, None), NAMES, T)
+    _, line = picture._status(GAME.view(s, None), dict(C.names), T)
     assert line.startswith("Раунд 1 ·") and "круг" not in line.lower(), line
     assert "раунд" in T("hy.end.round_limit") and "круг" not in T("hy.end.round_limit")
     assert "раунд" in T(picture.END_TEXT[EndReason.ROUND_LIMIT])

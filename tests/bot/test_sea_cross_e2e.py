@@ -160,24 +160,24 @@ def _presenter_game(seed: int, players: int = 3) -> list[tuple[State, list[str]]
     from bot.presenters.sea_cross import make_presenter
     from locales import get_translator
 
-    t = get_translator("ru")
     p = make_presenter(None)
-    names = {1: "Аня", 2: "Борис", 3: "Вика", 4: "Гоша"}
+    c = p.context(get_translator("ru"), {}, {1: "Аня", 2: "Борис", 3: "Вика", 4: "Гоша"})
     rng = random.Random(seed)
     s = p.new_state(list(range(1, players + 1)), seed, {})
-    adv = p.advance(s, {}, 0.0)
+    adv = p.advance(s, c)
     out: list[tuple[State, list[str]]] = []
-    lines = p.narrate(adv.events, adv.state, names, t)
+    lines = p.narrate(adv.events, adv.state, c)
     s = adv.state
     while not p.game.is_over(s):
         assert isinstance(s, State)
         out.append((s, lines))
-        codes = [b.code for row in p.keyboard(s, {}, names, t) for b in row]
+        codes = [b.code for row in p.keyboard(s, c) for b in row]
         actor = p.actor(s)
         assert actor is not None
-        o = p.press(s, actor, rng.choice(codes), {}, t, 0.0)
-        adv = p.advance(o.state, o.ui, 0.0)
-        lines = p.narrate([*o.events, *adv.events], adv.state, names, t)
+        o = p.press(s, actor, p.parse(rng.choice(codes)), c)
+        assert o.ui is None  # the table keeps nothing between presses
+        adv = p.advance(o.state, c)
+        lines = p.narrate([*o.events, *adv.events], adv.state, c)
         s = adv.state
     assert isinstance(s, State)
     out.append((s, lines))
@@ -189,11 +189,10 @@ def test_keyboard_offers_exactly_the_legal_moves_and_fits_telegram() -> None:
     from bot.presenters.sea_cross import make_presenter
     from locales import get_translator
 
-    t = get_translator("ru")
     p = make_presenter(None)
-    names = {1: "Аня", 2: "Борис", 3: "Вика"}
+    c = p.context(get_translator("ru"), {}, {1: "Аня", 2: "Борис", 3: "Вика"})
     for s, _ in _presenter_game(1):
-        kb = p.keyboard(s, {}, names, t)
+        kb = p.keyboard(s, c)
         codes = [b.code for row in kb for b in row]
         if p.game.is_over(s):
             assert codes == []
@@ -202,9 +201,9 @@ def test_keyboard_offers_exactly_the_legal_moves_and_fits_telegram() -> None:
         assert len(legal) >= 2  # a single legal move is never left to a tap
         assert sorted(codes) == sorted(legal) and len(codes) <= 10
         assert all(len(row) <= 3 for row in kb)
-        for c in codes:
-            assert ":" not in c and fits(PlayCB(g="abcdef", s=999999, c=c).pack())
-        assert len(p.caption(s, names, {}, ["x" * 80] * 3, t)) <= 1024
+        for code in codes:
+            assert ":" not in code and fits(PlayCB(g="abcdef", s=999999, c=code).pack())
+        assert len(p.caption(s, c.but(log=["x" * 80] * 3))) <= 1024
 
 
 def test_narration_tells_rolls_moves_and_the_winner() -> None:
@@ -214,13 +213,17 @@ def test_narration_tells_rolls_moves_and_the_winner() -> None:
     assert "первым ходит" in first_lines[0]
     text = "\n".join(x for _, lines in game for x in lines)
     assert "№" in text and "🎲" in text
+    # the moves the bot played without a choice (the engine's `forced`) are told so
+    assert "(единственный ход)" in text and "(ходы без выбора)" in text
     assert "все четыре фишки дома" in game[-1][1][-1]
 
 
 def test_timeout_plays_the_whole_turn_of_the_absent_player() -> None:
     from bot.presenters.sea_cross import make_presenter
+    from locales import get_translator
 
     p = make_presenter(None)
+    c = p.context(get_translator("ru"), {}, {1: "Аня", 2: "Борис", 3: "Вика"})
     for s, _ in _presenter_game(3)[5:40:5]:
         if p.game.is_over(s):
             continue
@@ -231,11 +234,17 @@ def test_timeout_plays_the_whole_turn_of_the_absent_player() -> None:
         assert isinstance(after, State)
         assert p.game.is_over(after) or after.turn_no > s.turn_no
         assert out.events
+        # told from the roll it continues (the caption showed those dice, not the log)
+        dice = ":".join(map(str, s.dice))
+        who = {1: "Аня", 2: "Борис", 3: "Вика"}[actor]
+        line = p.narrate(out.events, after, c)[0]
+        assert f" {who} 🎲 {dice}" in line, line
 
 
 def test_an_illegal_or_forged_code_is_refused_with_the_engines_reason() -> None:
     import pytest
 
+    from bot.presenters.buttons import Unknown
     from bot.presenters.sea_cross import make_presenter
     from games import IllegalAction
     from games.sea_cross import CODES
@@ -243,15 +252,19 @@ def test_an_illegal_or_forged_code_is_refused_with_the_engines_reason() -> None:
 
     t = get_translator("ru")
     p = make_presenter(None)
+    c = p.context(t, {})
     s, _ = _presenter_game(4)[3]
     actor = p.actor(s)
     assert actor is not None
     legal = {a.encode() for a in p.game.legal_actions(s)}
-    for code in ("M,1,7", "X", "M,4,6" if "M,4,6" not in legal else "E,1", "J,1"):
+    for code in ("M,1,7", "X", "E,1", "x"):  # not an action of the game: never pressed
+        with pytest.raises(Unknown):
+            p.parse(code)
+    for code in ("M,4,6" if "M,4,6" not in legal else "E", "J,1", "R"):
         if code in legal:
             continue
         with pytest.raises(IllegalAction) as err:
-            p.press(s, actor, code, {}, t, 0.0)
+            p.press(s, actor, p.parse(code), c)
         text = p.error_text(err.value.code, t)
         assert text and not text.startswith("Так нельзя"), (code, text)
     for code in CODES:  # every engine code has its own Russian and English reason

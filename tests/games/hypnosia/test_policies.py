@@ -22,6 +22,22 @@ def play_turn_by_timeout(s: State) -> State:
     return s
 
 
+def test_a_timed_out_turn_is_the_novice_s_rest_of_the_turn() -> None:
+    """`timeout_turn`, what the bot plays for the absent player: the novice's `timeout`
+    steps until his turn passes, from the roll or from the second die."""
+    for seed in range(6):
+        s = GAME.new([1, 2, 3], seed=seed)
+        for _ in range(20):
+            if GAME.is_over(s):
+                break
+            after, events = GAME.timeout_turn(s)
+            assert after == play_turn_by_timeout(s) and events
+            rolled, _ = GAME.timeout(s)  # the roll; then the dice, from his view
+            if not GAME.is_over(rolled) and rolled.turn_no == s.turn_no:
+                assert GAME.timeout_turn(rolled)[0] == after
+            s = after
+
+
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_r17_a_game_of_absent_players_ends_by_the_centre_or_the_tokens(n: int) -> None:
     """Every turn timed out: each game ends by R17a or R17b, far from the R17c guard."""

@@ -185,3 +185,25 @@ def test_preview_describes_a_legal_move() -> None:
     with pytest.raises(IllegalAction) as exc:
         GAME.preview(build(), Action(type=ActionType.ROLL))
     assert exc.value.code == "wrong_phase"
+
+
+def test_the_bot_s_formalities_are_the_roll_and_a_move_that_is_the_only_one() -> None:
+    """§5 (`forced`): the roll, and a move that is the only legal one; a choice among
+    moves, and a finished game, are left alone."""
+    s = build(tokens={RED: {1: "3.1"}}, rest="X")
+    assert GAME.forced(s) == Action(type=ActionType.ROLL)
+    only = roll(s, 1, 1)
+    assert GAME.forced(only) == mv(1, 1)  # the 1 takes №1 on to 3.2, the only move
+    many = roll(build(tokens={RED: {1: "1.5", 2: "1.9"}}), 2, 5)
+    assert len(GAME.legal_actions(many)) > 1 and GAME.forced(many) is None
+    assert GAME.forced(s.model_copy(update={"phase": Phase.GAME_OVER})) is None
+
+
+def test_a_turn_is_one_decision_for_the_timer() -> None:
+    """`turn_key` is the turn: the roll and both dice belong to one decision."""
+    s = build(tokens={RED: {1: "1.5", 2: "1.9"}})
+    key = GAME.turn_key(s)
+    moved = act(roll(s, 2, 5), 1, 2)
+    assert moved.current == RED and GAME.turn_key(moved) == key
+    assert GAME.turn_key(act(moved, 2, 5)) != key  # Борис's turn
+    assert GAME.turn_key(s.model_copy(update={"phase": Phase.GAME_OVER})) is None

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from games import IllegalAction
-from games.sea_cross import CODES, GAME, Action, ActionType, MalformedAction, State, engine
+from games.sea_cross import CODES, GAME, Action, ActionType, MalformedAction, Phase, State, engine
 
-from .helpers import PLAYERS, act, build, codes, roll
+from .helpers import PLAYERS, act, build, codes, roll, types
 from .test_random_play import EVERY_ACTION
 
 PKG = Path(engine.__file__).parent
@@ -152,10 +152,45 @@ def test_json_round_trip_and_purity() -> None:
     assert s3 == s2  # the same state and action always give the same result
 
 
-def test_auto_actions_are_the_first_canonical_action() -> None:
-    s = roll(build({0: [10, 20]}), 2, 5)
-    assert GAME.auto_actions(s) == GAME.legal_actions(s)[:1]
-    assert GAME.auto_actions(GAME.new(PLAYERS, seed=0)) == [Action(type=ActionType.ROLL)]
+def test_the_bot_s_formalities_are_the_roll_and_a_move_that_is_the_only_one() -> None:
+    """§5 UI decision (`forced`): the roll, and a move that is the only legal one; a real
+    choice and a finished game are left alone."""
+    s = build({0: [10]})
+    assert GAME.forced(s) == Action(type=ActionType.ROLL)
+    only = roll(s, 3, 3)
+    assert codes(only) == ["M,1,3"] and GAME.forced(only) == GAME.decode_action("M,1,3")
+    assert GAME.forced(roll(s, 2, 5)) is None  # №1 +2 or №1 +5
+    assert GAME.forced(s.model_copy(update={"phase": Phase.GAME_OVER})) is None
+
+
+def test_each_roll_is_a_decision_of_its_own_for_the_timer() -> None:
+    """`turn_key` names a roll and the moves it asks for: a double's extra roll, by the
+    same player in the same turn, is a new decision."""
+    s = roll(build({0: [10]}), 3, 3)
+    assert GAME.turn_key(s) == "1.1"
+    s = act(act(s, "M,1,3"), "M,1,3")  # a double: he rolls again
+    assert s.current == 0 and GAME.turn_key(roll(s, 2, 5)) == "1.2"
+    assert GAME.turn_key(s.model_copy(update={"phase": Phase.GAME_OVER})) is None
+
+
+def test_a_timed_out_turn_is_the_whole_turn_in_canonical_order() -> None:
+    """§5 AFK decision (`timeout_turn`): the roll, or the first legal action in canonical
+    order, until the turn passes — a double's extra rolls included."""
+    extra = 0
+    for seed in range(6):
+        s = GAME.new(PLAYERS[:3], seed=seed)
+        for _ in range(15):
+            player, turn = GAME.to_act(s), s.turn_no
+            by_hand, events = s, []
+            while not GAME.is_over(by_hand) and by_hand.turn_no == turn:
+                assert GAME.to_act(by_hand) == player
+                by_hand, ev = GAME.apply(by_hand, GAME.legal_actions(by_hand)[0])
+                events.extend(ev)
+            after, timed = GAME.timeout_turn(s)
+            assert after == by_hand and timed == events
+            extra += types(events).count("extra_roll")
+            s = after
+    assert extra  # the seeds still give a double
 
 
 def test_the_engine_imports_only_stdlib_and_pydantic() -> None:
