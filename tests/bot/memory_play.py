@@ -69,7 +69,8 @@ async def play_out(
         assert rec.state is not None
         state = p.load(rec.state)
         t = service.t(rec.language)
-        codes = [b.code for row in p.keyboard(state, rec.ui, rec.display_names(), t) for b in row]
+        c = service.ctx.table(rec, p, t)
+        codes = [b.code for row in p.keyboard(state, c) for b in row]
         codes = [c for c in codes if c != "hand"]
         if not codes:
             await asyncio.sleep(0.02)
