@@ -235,13 +235,15 @@ def test_keyboard_and_caption_are_public_and_compact() -> None:
     names = {1: "Аня", 2: "Борис", 3: "Вика", 4: "Гоша"}
     rng = random.Random(1)
     for s in _states()[::3]:
-        kb = p.keyboard(s, {}, names, t)
-        cap = p.caption(s, names, {}, ["x" * 80] * 3, t)
+        c = p.context(t, {}, names, ["x" * 80] * 3)
+        kb = p.keyboard(s, c)
+        cap = p.caption(s, c)
         assert len(cap) <= 1024
         for row in kb:
             assert len(row) <= 8
             for b in row:
                 assert fits(PlayCB(g="abcdef", s=999999, c=b.code).pack()) and len(b.code) <= 24
+                p.parse(b.code)  # a code of the game's language (else Unknown)
         other = s.model_copy(deep=True)  # the same sizes, other hidden tiles
         pool = [x for h in other.hands for x in h] + list(other.bazaar)
         rng.shuffle(pool)
@@ -253,11 +255,37 @@ def test_keyboard_and_caption_are_public_and_compact() -> None:
             swap = dict(zip(hand, other.hands[seat], strict=True))
             other.entered[seat] = [swap.get(x, x) for x in s.entered[seat]]
         other.bazaar = pool[i:]
-        assert p.keyboard(other, {}, names, t) == kb
-        assert p.caption(other, names, {}, ["x" * 80] * 3, t) == cap
+        assert p.keyboard(other, c) == kb
+        assert p.caption(other, c) == cap
         assert p.picture_key(other) == p.picture_key(s)
         for user in s.players:
             assert len(p.hand_popup(s, user, t)) <= 200
+
+
+def test_the_table_state_reads_an_older_record_and_old_buttons_are_outdated() -> None:
+    """The older bot kept `{"sel": {"k", "v"}, "page": {"n", "v"}}` in the record's `ui`:
+    read as the same number chosen and page; junk is nothing chosen. A button of the older
+    bot («h7», «nT0», «q7.T0», «pg1», «s») is no code now: the service says it is outdated."""
+    import pytest
+
+    from bot.presenters.base import Page
+    from bot.presenters.buttons import Unknown
+    from bot.presenters.dominas import DominasPresenter
+    from bot.presenters.dominas.common import AtNest, Number, Put, Sel, ToPage, Ui
+    from games.dominas import Action, ActionType, Pos
+
+    p = DominasPresenter()
+    old = {"sel": {"k": 7, "v": 12}, "page": {"n": 1, "v": 12}}
+    ui = p.load_ui(old)
+    assert ui == Ui(sel=Sel(k=7, v=12), page=Page(n=1, v=12))
+    assert p.dump_ui(ui) == old and p.dump_ui(Ui()) == {}
+    assert p.load_ui({"sel": "7"}) == Ui()
+    for code in ("h7", "nT0", "q7.T0", "pg1", "s"):
+        with pytest.raises(Unknown):
+            p.parse(code)
+    assert p.parse("h.7") == Number(7) and p.parse("pg.1") == ToPage(1)
+    assert p.parse("n.T.1") == AtNest(Pos.TOP, 1) and p.parse("q.7.T.0") == Put(7, Pos.TOP, 0)
+    assert p.parse("S") == Action(type=ActionType.STOP)
 
 
 def test_teams_need_four_six_or_eight_players() -> None:
@@ -274,10 +302,12 @@ def test_teams_need_four_six_or_eight_players() -> None:
 def test_two_step_placement_and_a_nest_first() -> None:
     from bot.presenters.base import Refusal
     from bot.presenters.dominas import DominasPresenter
+    from bot.presenters.dominas.common import Ui
     from locales import get_translator
 
     t = get_translator("ru")
     p = DominasPresenter()
+    fresh = p.context(t, {})
     for seed in range(50):
         s = GAME.new([1, 2], seed=seed)
         s, _ = GAME.apply(s, GAME.legal_actions(s)[0])  # the first tile: three corners open
@@ -291,19 +321,21 @@ def test_two_step_placement_and_a_nest_first() -> None:
         raise AssertionError("no tile with two places")
     numbers = slot_numbers(s, s.current)
     k = numbers[hand.index(twice[0])]
-    o = p.press(s, user, f"h{k}", {}, t, 0.0)
+    o = p.press(s, user, p.parse(f"h.{k}"), fresh)
     assert o.state is s and o.toast and "нажмите гнездо" in o.toast
-    assert not o.visible and f"[{k}]" in [b.text for row in p.keyboard(s, o.ui, {}, t) for b in row]
+    assert isinstance(o.ui, Ui) and not o.visible
+    chosen = fresh.but(ui=o.ui)
+    assert f"[{k}]" in [b.text for row in p.keyboard(s, chosen) for b in row]
     target = next(a for a in legal if a.tile == twice[0])
     assert target.nest is not None
-    done = p.press(s, user, f"n{target.nest.value}0", o.ui, t, 0.0)
+    done = p.press(s, user, p.parse(f"n.{target.nest.value}.0"), chosen)
     assert isinstance(done.state, State) and done.state.figure[-1].tile == twice[0]
-    assert done.toast and done.toast.startswith("✅") and "sel" not in done.ui
+    assert done.toast and done.toast.startswith("✅") and done.ui == Ui()
     # a nest pressed first: one fitting tile is placed, several are named privately
     for pos in {a.nest for a in legal if a.nest is not None}:
         here = {a.tile for a in legal if a.nest is pos and a.variant == 0}
         try:
-            o = p.press(s, user, f"n{pos.value}0", {}, t, 0.0)
+            o = p.press(s, user, p.parse(f"n.{pos.value}.0"), fresh)
         except Refusal as r:
             assert len(here) > 1 and "Сначала нажмите номер фишки" in r.text
             assert len(r.text) <= 200
@@ -313,7 +345,7 @@ def test_two_step_placement_and_a_nest_first() -> None:
     # the other player's presses never reach the presenter (the service refuses them),
     # and a slot beyond the hand is an outdated button
     try:
-        p.press(s, user, f"h{max(numbers) + 1}", {}, t, 0.0)
+        p.press(s, user, p.parse(f"h.{max(numbers) + 1}"), fresh)
     except Refusal as r:
         assert "устарела" in r.text
     else:

@@ -27,7 +27,8 @@ def a_state(done: Callable[[State], bool], absent: bool) -> State:
 
 def narrated_timeout(s: State) -> str:
     after, events = GAME.timeout(s)
-    return " ".join(DominasPresenter().narrate(events, after, NAMES, T))
+    p = DominasPresenter()
+    return " ".join(p.narrate(events, after, p.context(T, {}, NAMES)))
 
 
 def test_r27_a_timeout_with_an_empty_bazaar_passes_the_turn_and_says_so() -> None:

@@ -7,22 +7,28 @@ bonus series, «⏹ Хватит». A tile keeps its number while it is in the h
 `slot_numbers`: the dealt tiles are numbered at random, each drawn one gets the next
 number), so a button never changes meaning when another tile leaves; which numbers are
 left reveals nothing. A tile is named by its colour and number, `🟢12 0-3-6` (no colour
-letter that reads as a digit: З12 looks like 312). Everything that depends on his hand is
-resolved when he presses:
+letter that reads as a digit: З12 looks like 312).
+
+«⏹ Хватит» is the engine's action (`S`); every other button depends on the hand and is a
+compound code (`common`): a number `Number` («h.7»), a nest `AtNest` («n.T.1»), the
+numbers' page `ToPage` («pg.1»), and on the private hand (bot/hands/dominas.py) a tile at
+a nest `Put` («q.7.T.0»). Everything that depends on his hand is resolved when he presses:
 
 - a number whose tile has one legal placement is placed at once (one tap);
-- a number with several placements is remembered in the bot's session (`ui["sel"]`,
-  valid for this state version only): the toast lists its nests, and the table shows the
+- a number with several placements is remembered in the table's state (`Ui.sel`, valid
+  for this state version only): the toast lists its nests, and the table shows the
   number chosen («[7]», and a line in the caption) until a nest completes PLACE;
 - a nest pressed with no number chosen places the one tile that fits there, or tells him
   privately which numbers fit;
 - anything illegal is refused privately with the reason, naming the symbol (or colour,
   or pip sum) the open nests need — public facts only.
 
-The turn timer plays the engine's timeout (a penalty tile, or the end of a bonus series).
+The turn timer plays the engine's timeout (`timeout_turn`, R27: a penalty tile, or the
+end of a bonus series) and waits for one turn of one game (`turn_key`); nothing is
+played for a player without asking. The house rule is the fill direction.
 
 The presenter is assembled from the modules of this package: `common` (the tiles' names,
-the base class), `caption`, `keyboard`, `press` (with the turn timer's move), `hands`,
+the table's state, the codes, the base class), `caption`, `keyboard`, `press`, `hands`,
 `narration` and `summaries`.
 """
 

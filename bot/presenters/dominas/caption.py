@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from bot.presenters.dominas.common import DominasBase, team_mark
+from bot.presenters.base import TableCtx
+from bot.presenters.dominas.common import DominasBase, Ui, team_mark
 from games.dominas import Mode, Phase, State
 from games.dominas.model import BonusKind
-from locales import Translator
 
 
 class Caption(DominasBase):
     # ---------------------------------------------------------------- caption
 
-    def caption(
-        self,
-        s: State,
-        names: dict[int, str],
-        ui: dict[str, Any],
-        log: list[str],
-        t: Translator,
-    ) -> str:
+    def caption(self, s: State, c: TableCtx[Ui]) -> str:
+        t, log = c.t, c.log
         v = self.game.view(s, None)
         mode = t("dom.mode.teams") if v.mode is Mode.TEAMS else t("dom.mode.solo")
         lines = [t("dom.header", game=v.game_no, games=v.match_games, mode=mode)]
@@ -29,10 +21,10 @@ class Caption(DominasBase):
                 sides = sorted({v.players[x].side for x in v.winners})
                 won = ", ".join(t("dom.team", team=team_mark(x, t)) for x in sides)
             else:
-                won = ", ".join(self._name(names, v, x) for x in v.winners)
+                won = ", ".join(self._name(c, v, x) for x in v.winners)
             lines.append(t("dom.phase.over", names=won or "—"))
         else:
-            who = self._name(names, v, v.current)
+            who = self._name(c, v, v.current)
             hand = v.players[v.current].hand_count if v.current is not None else 0
             if v.bonus is not None:
                 b = v.bonus
@@ -45,7 +37,7 @@ class Caption(DominasBase):
             else:
                 lines.append(t("dom.phase.play", name=who, n=hand))
             lines.append(t("dom.table", bazaar=v.bazaar_size, floor=v.floor))
-            chosen = self._selected(ui, s)
+            chosen = self._selected(c.ui, s)
             if chosen is not None:
                 lines.append(t("dom.chosen", name=who, k=chosen))
         if log:
@@ -55,7 +47,7 @@ class Caption(DominasBase):
         for p in v.players:
             mark = "▶ " if p.seat == v.current and v.phase is not Phase.OVER else ""
             team = f"[{team_mark(p.side, t)}] " if v.mode is Mode.TEAMS else ""
-            name = self._name(names, v, p.seat)
+            name = self._name(c, v, p.seat)
             if not p.present:
                 lines.append(t("dom.player_left", mark=mark, team=team, name=name))
                 continue

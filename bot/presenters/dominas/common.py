@@ -1,13 +1,17 @@
-"""What every part of «ДОМИНА*С»'s presenter shares: the tiles' names and marks, and the
-base class (the lobby, names of players and teams, nests' and places' labels, the number
+"""What every part of «ДОМИНА*С»'s presenter shares: the tiles' names and marks, the
+table's state between presses (`Ui`), the compound button codes, and the base class (the
+lobby, the house rule, names of players and teams, nests' and places' labels, the number
 chosen)."""
 
 from __future__ import annotations
 
-import html
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from bot.presenters.base import LengthChoice, Presenter
+from pydantic import BaseModel
+
+from bot.presenters.base import LengthChoice, Page, Presenter, Rule, TableCtx
+from bot.presenters.buttons import Code
 from games.dominas import GAME, Action, ActionType, Dominas, Mode, Pos, State
 from games.dominas.model import POS_MARK, BonusKind, View
 from games.dominas.tiles import (
@@ -20,12 +24,68 @@ from games.dominas.tiles import (
 )
 from locales import Translator
 
+if TYPE_CHECKING:
+    from bot.hands import HandKeeper
+
 T = ActionType
 SLOTS_PER_ROW = 8
 SLOTS_PER_PAGE = 24
 POPUP_LIMIT = 200
 BONUS_TILE = {BonusKind.KOLOBOK: "З1", BonusKind.SUM9: "О11", BonusKind.SUM10: "О15"}
 COLOUR_MARK = {"О": "🔴", "М": "🟡", "З": "🟢", "В": "🔵"}  # Огонь, Металл, Земля, Вода
+
+
+class Sel(BaseModel):
+    """The hand number `k` chosen for the table version `v`, waiting for its nest."""
+
+    k: int
+    v: int
+
+
+class Ui(BaseModel):
+    """The table between presses: the number chosen (`sel`) and the numbers' page chosen
+    with ◀ ▶ (`page`), each for the state version it was chosen in. The older bot kept the
+    same dict (`{"sel": {"k", "v"}, "page": {"n", "v"}}`), read as it is."""
+
+    sel: Sel | None = None
+    page: Page | None = None
+
+
+@dataclass(frozen=True)
+class Number(Code):
+    """A tile's hand number `k` (public: the table knows which numbers a seat holds): one
+    placement is played at once, several wait for a nest (`Ui.sel`)."""
+
+    tag = "h"
+    k: int
+
+
+@dataclass(frozen=True)
+class AtNest(Code):
+    """A nest (`variant` 1: a far nest's second way): the number chosen goes there, or the
+    one tile of the hand that fits there."""
+
+    tag = "n"
+    pos: Pos
+    variant: int
+
+
+@dataclass(frozen=True)
+class Put(Code):
+    """The private hand's button: the tile numbered `k` at a nest, in one tap."""
+
+    tag = "q"
+    k: int
+    pos: Pos
+    variant: int
+
+
+@dataclass(frozen=True)
+class ToPage(Code):
+    """◀ ▶: the numbers' page `n`."""
+
+    tag = "pg"
+    n: int
 
 
 def team_mark(side: int, t: Translator) -> str:
@@ -56,16 +116,27 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-class DominasBase(Presenter[State, Any]):
+class DominasBase(Presenter[State, Ui]):
     game_id = "dominas"
     strings = "dom"
     title_key = "game.dominas.title"
     title_short_key = "game.dominas.short"
     aliases = ("доминас", "домина*с", "домина", "домино", "dominas", "domino")
+    house_rules: tuple[Rule, ...] = (Rule("fill_direction", ("clockwise", "counterclockwise")),)
     game: Dominas
+    ui_type = Ui
 
     def __init__(self) -> None:
-        self.game = GAME
+        super().__init__(GAME)
+
+    def codes(self) -> tuple[type[Code], ...]:
+        return (Number, AtNest, Put, ToPage)
+
+    def hand_keeper(self) -> HandKeeper:
+        """The private hand in the group (bot/hands/dominas.py)."""
+        from bot.hands.dominas import DominasHand
+
+        return DominasHand(self)
 
     # ---------------------------------------------------------------- lobby
 
@@ -87,19 +158,18 @@ class DominasBase(Presenter[State, Any]):
 
     # ---------------------------------------------------------------- helpers
 
-    def _name(self, names: dict[int, str], s: State | View, seat: int | None) -> str:
-        if seat is None:
-            return "?"
+    @staticmethod
+    def _name(c: TableCtx[Ui], s: State | View, seat: int | None) -> str:
+        """The name of the player in `seat`, HTML-escaped; «?» for none."""
         players = [p.player for p in s.players] if isinstance(s, View) else s.players
-        if not 0 <= seat < len(players):
+        if seat is None or not 0 <= seat < len(players):
             return "?"
-        user = players[seat]
-        return html.escape(names.get(user) or str(user))
+        return c.name(players[seat])
 
-    def _side_name(self, names: dict[int, str], s: State, side: int, t: Translator) -> str:
+    def _side_name(self, c: TableCtx[Ui], s: State, side: int) -> str:
         if s.options.mode is Mode.TEAMS:
-            return t("dom.team", team=team_mark(side, t))
-        return self._name(names, s, side)
+            return c.t("dom.team", team=team_mark(side, c.t))
+        return self._name(c, s, side)
 
     @staticmethod
     def _nest_label(pos: Pos, symbol: int | None, variant: int, t: Translator) -> str:
@@ -112,10 +182,8 @@ class DominasBase(Presenter[State, Any]):
         return POS_MARK[a.nest] + ("⟲" if a.variant else "")
 
     @staticmethod
-    def _selected(ui: dict[str, Any], s: State) -> int | None:
+    def _selected(ui: Ui, s: State) -> int | None:
         """The number chosen in this state (waiting for its nest), if any."""
-        sel = ui.get("sel")
-        if isinstance(sel, dict) and sel.get("v") == s.version:
-            k = int(sel.get("k") or 0)
-            return k or None
+        if ui.sel is not None and ui.sel.v == s.version:
+            return ui.sel.k or None
         return None

@@ -3,38 +3,43 @@ hand of the player to move (paged), «Мои фишки», «Хватит»."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from bot.presenters.base import Btn, shown_page
-from bot.presenters.dominas.common import SLOTS_PER_PAGE, SLOTS_PER_ROW, DominasBase
-from games.dominas import Phase, State
-from locales import Translator
+from bot.presenters.base import HAND, Btn, TableCtx, shown_page
+from bot.presenters.dominas.common import (
+    SLOTS_PER_PAGE,
+    SLOTS_PER_ROW,
+    AtNest,
+    DominasBase,
+    Number,
+    T,
+    ToPage,
+    Ui,
+)
+from games.dominas import Action, Phase, State
 
 
 class Keyboard(DominasBase):
     # ---------------------------------------------------------------- keyboard
 
-    def keyboard(
-        self, s: State, ui: dict[str, Any], names: dict[int, str], t: Translator
-    ) -> list[list[Btn]]:
+    def keyboard(self, s: State, c: TableCtx[Ui]) -> list[list[Btn]]:
+        t = c.t
         v = self.game.view(s, None)
         if v.phase is Phase.OVER or v.current is None:
             return []
         rows: list[list[Btn]] = []
         nests: list[Btn] = []
         for n in v.nests:
-            nests.append(Btn(self._nest_label(n.pos, n.symbol, 0, t), f"n{n.pos.value}0"))
-            if n.far:
-                nests.append(Btn(self._nest_label(n.pos, n.symbol, 1, t), f"n{n.pos.value}1"))
+            for variant in (0, 1) if n.far else (0,):
+                label = self._nest_label(n.pos, n.symbol, variant, t)
+                nests.append(Btn(label, AtNest(n.pos, variant).code()))
         rows += [nests[i : i + 4] for i in range(0, len(nests), 4)]
         numbers = v.players[v.current].slots
         size = len(numbers)
         pages = max(1, -(-size // SLOTS_PER_PAGE))
-        page = shown_page(ui, s.version, pages)
+        page = shown_page(c.ui.page, s.version, pages)
         first = page * SLOTS_PER_PAGE
-        chosen = self._selected(ui, s)
+        chosen = self._selected(c.ui, s)
         slots = [
-            Btn(f"[{k}]" if k == chosen else str(k), f"h{k}")
+            Btn(f"[{k}]" if k == chosen else str(k), Number(k).code())
             for k in numbers[first : first + SLOTS_PER_PAGE]
         ]
         if slots:  # balanced rows of at most SLOTS_PER_ROW (10 tiles: 5 + 5)
@@ -43,13 +48,13 @@ class Keyboard(DominasBase):
         if pages > 1:
             rows.append(
                 [
-                    Btn("◀", f"pg{(page - 1) % pages}"),
-                    Btn(f"{page + 1}/{pages}", f"pg{page}"),
-                    Btn("▶", f"pg{(page + 1) % pages}"),
+                    Btn("◀", ToPage((page - 1) % pages).code()),
+                    Btn(f"{page + 1}/{pages}", ToPage(page).code()),
+                    Btn("▶", ToPage((page + 1) % pages).code()),
                 ]
             )
-        last = [Btn(t("dom.btn.hand"), "hand")]
+        last = [Btn(t("dom.btn.hand"), HAND)]
         if v.phase is Phase.BONUS:
-            last.append(Btn(t("dom.btn.stop"), "s"))
+            last.append(Btn(t("dom.btn.stop"), self.buttons.action(Action(type=T.STOP))))
         rows.append(last)
         return rows

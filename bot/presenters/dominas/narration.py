@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.presenters.dominas.common import BONUS_TILE, DominasBase, named_title, tile_text
+from bot.presenters.base import TableCtx
+from bot.presenters.dominas.common import BONUS_TILE, DominasBase, Ui, named_title, tile_text
 from games import Event
 from games.dominas import Pos, State
 from games.dominas.engine import slot_numbers
@@ -13,15 +14,14 @@ from locales import Translator
 class Narration(DominasBase):
     # ---------------------------------------------------------------- narration
 
-    def narrate(
-        self, events: list[Event], s: State, names: dict[int, str], t: Translator
-    ) -> list[str]:
+    def narrate(self, events: list[Event], s: State, c: TableCtx[Ui]) -> list[str]:
+        t = c.t
         lines: list[str] = []
         for i, e in enumerate(events):
             if e.private_to is not None:
                 continue
             d = e.data
-            who = self._name(names, s, e.seat)
+            who = self._name(c, s, e.seat)
             line: str | None = None
             if e.type == "game_started":
                 line = t("dom.ev.game_started", game=d.get("game"), name=who)

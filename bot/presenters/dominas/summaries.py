@@ -2,30 +2,27 @@
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
-from bot.presenters.dominas.common import DominasBase
+from bot.presenters.base import TableCtx
+from bot.presenters.dominas.common import DominasBase, Ui
 from games import Event
 from games.dominas import Mode, State
-from locales import Translator
 
 
 class Summaries(DominasBase):
     # ---------------------------------------------------------------- summaries
 
-    def summaries(
-        self, events: list[Event], s: State, names: dict[int, str], t: Translator
-    ) -> list[str]:
+    def summaries(self, events: list[Event], s: State, c: TableCtx[Ui]) -> list[str]:
         out: list[str] = []
         last_seat: int | None = None
         for e in events:
             if e.type == "placed":
                 last_seat = e.seat
             elif e.type == "game_over":
-                out.append(self._game_text(e.data, s, names, t, last_seat))
+                out.append(self._game_text(e.data, s, c, last_seat))
             elif e.type == "match_over":
-                text = self._final_text(s, names, t)
+                text = self._final_text(s, c)
                 if out:
                     out[-1] += "\n\n" + text
                 else:
@@ -39,21 +36,21 @@ class Summaries(DominasBase):
         self,
         d: dict[str, Any],
         s: State,
-        names: dict[int, str],
-        t: Translator,
+        c: TableCtx[Ui],
         last_seat: int | None = None,
     ) -> str:
+        t = c.t
         game = d.get("game")
         reason = str(d.get("reason"))
         winner = d.get("winner_side")
         lines = [t("dom.sum.title", game=game)]
         if reason == "win" and winner is not None:
             if s.options.mode is Mode.TEAMS and last_seat is not None:
-                team = self._side_name(names, s, int(winner), t)
-                who = self._name(names, s, last_seat)
+                team = self._side_name(c, s, int(winner))
+                who = self._name(c, s, last_seat)
                 lines.append(t("dom.sum.win_team", team=team, name=who))
             else:
-                lines.append(t("dom.sum.win", name=self._side_name(names, s, int(winner), t)))
+                lines.append(t("dom.sum.win", name=self._side_name(c, s, int(winner))))
         elif reason == "fish":
             lines.append(t("dom.sum.fish"))
         else:
@@ -65,10 +62,10 @@ class Summaries(DominasBase):
         for side in self._sides(s):
             if side >= len(scores):
                 continue
-            who = self._side_name(names, s, side, t)
+            who = self._side_name(c, s, side)
             if s.options.mode is Mode.TEAMS:
                 members = ", ".join(
-                    self._name(names, s, x) for x in range(len(s.players)) if s.side_of[x] == side
+                    self._name(c, s, x) for x in range(len(s.players)) if s.side_of[x] == side
                 )
                 who = f"{who} ({members})"
             lines.append(
@@ -82,7 +79,8 @@ class Summaries(DominasBase):
             )
         return "\n".join(lines)
 
-    def _final_text(self, s: State, names: dict[int, str], t: Translator) -> str:
+    def _final_text(self, s: State, c: TableCtx[Ui]) -> str:
+        t = c.t
         res = self.game.result(s)
         lines = [t("dom.final.title")]
         if s.options.mode is Mode.TEAMS:
@@ -93,15 +91,15 @@ class Summaries(DominasBase):
                     continue
                 seen.add(side)
                 members = ", ".join(
-                    self._name(names, s, x) for x in range(len(s.players)) if s.side_of[x] == side
+                    self._name(c, s, x) for x in range(len(s.players)) if s.side_of[x] == side
                 )
-                name = f"{self._side_name(names, s, side, t)} ({members})"
+                name = f"{self._side_name(c, s, side)} ({members})"
                 crown = " 🏆" if st.player in res.winners else ""
                 points = t.plural(st.score, "unit.point")
                 lines.append(t("dom.final.line", place=st.place, name=name, points=points) + crown)
             return "\n".join(lines)
         for st in res.standings:
-            name = html.escape(names.get(st.player) or str(st.player))
+            name = c.name(st.player)
             crown = " 🏆" if st.player in res.winners else ""
             points = t.plural(st.score, "unit.point")
             lines.append(t("dom.final.line", place=st.place, name=name, points=points) + crown)

@@ -8,10 +8,11 @@ removes him (R28), his hand goes back to the bazaar, and the others play on to a
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 import pytest
 
-from games.dominas import GAME, State
+from games.dominas import GAME, Phase, State
 from games.players import decide
 
 TIMEOUTS_BEFORE_REMOVAL = 3
@@ -63,3 +64,27 @@ def test_r27_without_removal_an_absent_player_can_hold_an_empty_bazaar_forever()
     assert stuck, "every game ended without removal"
     s, _ = play(4, stuck[0], None)
     assert not s.bazaar
+
+
+def test_r27_the_turn_timer_waits_for_one_turn_and_its_end_is_one_timeout() -> None:
+    """What the bot's turn timer uses (games/automation.py): `turn_key` names one turn of
+    one game — kept through a bonus series (the same player places again), new whenever
+    another player is to act — and `timeout_turn` is exactly one R27 timeout, which ends
+    that turn."""
+    series = 0
+    for seed in range(6):
+        for s, after in pairwise(course(3, seed, absent=False)):
+            if GAME.is_over(s):
+                assert GAME.turn_key(s) is None
+                continue
+            key = GAME.turn_key(s)
+            assert key == f"{s.game_no}:{s.turn_no}"
+            if after.phase is Phase.BONUS and after.current == s.current:
+                assert GAME.turn_key(after) == key  # a bonus series is one turn
+                series += 1
+            elif GAME.to_act(after) != GAME.to_act(s):
+                assert GAME.turn_key(after) != key
+            timed_out, events = GAME.timeout_turn(s)
+            assert (timed_out, events) == GAME.timeout(s)
+            assert GAME.is_over(timed_out) or GAME.turn_key(timed_out) != key
+    assert series, "no bonus series was played"
