@@ -19,10 +19,10 @@ from __future__ import annotations
 import html
 
 from bot.hands import HandView, Shown, digest, without
-from bot.presenters.base import Btn, TableCtx
+from bot.presenters.base import Btn, TableCtx, ToPage
 from bot.presenters.buttons import Unknown
 from bot.presenters.dominas import DominasBase, tile_name, tile_text
-from bot.presenters.dominas.common import Number, Put, ToPage, Ui
+from bot.presenters.dominas.common import Number, Put, Ui
 from games.dominas import Action, Phase, State
 from games.dominas.engine import placements
 from games.dominas.tiles import sort_key

@@ -141,6 +141,23 @@ class Page(BaseModel):
     v: int
 
 
+@dataclass(frozen=True)
+class ToPage(Code):
+    """◀ ▶ of a paged keyboard: its page `n` (kept in the game's Ui as a `Page`)."""
+
+    tag = "pg"
+    n: int
+
+
+def page_row(page: int, pages: int) -> list[Btn]:
+    """The row under a paged keyboard: ◀ «2/3» ▶."""
+    return [
+        Btn("◀", ToPage((page - 1) % pages).code()),
+        Btn(f"{page + 1}/{pages}", ToPage(page).code()),
+        Btn("▶", ToPage((page + 1) % pages).code()),
+    ]
+
+
 def shown_page(page: Page | None, version: int, pages: int) -> int:
     """The page of a paged keyboard to show now: the chosen one while the table is at
     the version it was chosen for, else 0.

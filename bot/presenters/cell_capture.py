@@ -29,7 +29,9 @@ from bot.presenters.base import (
     Refusal,
     Rule,
     TableCtx,
+    ToPage,
     flag,
+    page_row,
     shown_page,
 )
 from bot.presenters.buttons import Code
@@ -73,14 +75,6 @@ class Hole(Code):
 
     tag = "z"
     what: str
-
-
-@dataclass(frozen=True)
-class ToPage(Code):
-    """◀ ▶: the anchors' page `n`."""
-
-    tag = "p"
-    n: int
 
 
 class CellCapturePresenter(Presenter[State, Ui]):
@@ -171,13 +165,7 @@ class CellCapturePresenter(Presenter[State, Ui]):
                 page = shown_page(c.ui.page, s.version, pages)
                 shown = anchors[page * PAGE : (page + 1) * PAGE]
                 rows += [shown[i : i + 3] for i in range(0, len(shown), 3)]
-                rows.append(
-                    [
-                        Btn("◀", ToPage((page - 1) % pages).code()),
-                        Btn(f"{page + 1}/{pages}", ToPage(page).code()),
-                        Btn("▶", ToPage((page + 1) % pages).code()),
-                    ]
-                )
+                rows.append(page_row(page, pages))
             if not self._forced_k(s):  # «back» would only choose the same number again
                 rows.append([self._act(t("cc.btn.back"), Action(type=T.BACK))])
         elif v.phase in (Phase.DRAW, Phase.READY):

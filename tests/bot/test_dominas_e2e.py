@@ -268,10 +268,10 @@ def test_the_table_state_reads_an_older_record_and_old_buttons_are_outdated() ->
     bot («h7», «nT0», «q7.T0», «pg1», «s») is no code now: the service says it is outdated."""
     import pytest
 
-    from bot.presenters.base import Page
+    from bot.presenters.base import Page, ToPage
     from bot.presenters.buttons import Unknown
     from bot.presenters.dominas import DominasPresenter
-    from bot.presenters.dominas.common import AtNest, Number, Put, Sel, ToPage, Ui
+    from bot.presenters.dominas.common import AtNest, Number, Put, Sel, Ui
     from games.dominas import Action, ActionType, Pos
 
     p = DominasPresenter()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from bot.presenters.base import LengthChoice, Page, Presenter, Rule, TableCtx
+from bot.presenters.base import LengthChoice, Page, Presenter, Rule, TableCtx, ToPage
 from bot.presenters.buttons import Code
 from games.dominas import GAME, Action, ActionType, Dominas, Mode, Pos, State
 from games.dominas.model import POS_MARK, BonusKind, View
@@ -78,14 +78,6 @@ class Put(Code):
     k: int
     pos: Pos
     variant: int
-
-
-@dataclass(frozen=True)
-class ToPage(Code):
-    """◀ ▶: the numbers' page `n`."""
-
-    tag = "pg"
-    n: int
 
 
 def team_mark(side: int, t: Translator) -> str:

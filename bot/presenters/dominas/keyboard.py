@@ -3,7 +3,7 @@ hand of the player to move (paged), «Мои фишки», «Хватит»."""
 
 from __future__ import annotations
 
-from bot.presenters.base import HAND, Btn, TableCtx, shown_page
+from bot.presenters.base import HAND, Btn, TableCtx, page_row, shown_page
 from bot.presenters.dominas.common import (
     SLOTS_PER_PAGE,
     SLOTS_PER_ROW,
@@ -11,7 +11,6 @@ from bot.presenters.dominas.common import (
     DominasBase,
     Number,
     T,
-    ToPage,
     Ui,
 )
 from games.dominas import Action, Phase, State
@@ -46,13 +45,7 @@ class Keyboard(DominasBase):
             per = -(-len(slots) // -(-len(slots) // SLOTS_PER_ROW))
             rows += [slots[i : i + per] for i in range(0, len(slots), per)]
         if pages > 1:
-            rows.append(
-                [
-                    Btn("◀", ToPage((page - 1) % pages).code()),
-                    Btn(f"{page + 1}/{pages}", ToPage(page).code()),
-                    Btn("▶", ToPage((page + 1) % pages).code()),
-                ]
-            )
+            rows.append(page_row(page, pages))
         last = [Btn(t("dom.btn.hand"), HAND)]
         if v.phase is Phase.BONUS:
             last.append(Btn(t("dom.btn.stop"), self.buttons.action(Action(type=T.STOP))))

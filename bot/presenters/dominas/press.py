@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.presenters.base import Outcome, Page, Refusal, TableCtx
+from bot.presenters.base import Outcome, Page, Refusal, TableCtx, ToPage
 from bot.presenters.dominas.common import (
     COLOUR_MARK,
     POPUP_LIMIT,
@@ -15,7 +15,6 @@ from bot.presenters.dominas.common import (
     Put,
     Sel,
     T,
-    ToPage,
     Ui,
     tile_text,
 )
