@@ -19,14 +19,15 @@ AUTO = "выставить нечего, взять из кассы нельзя
 
 async def rig(app: App, chat: Chat, hands: dict[int, list[str]], **kw: Any) -> State:
     """Replace the running game's position (same players, seat to move and turn) by one
-    built from `hands` (seat -> kinds) with an empty bank; return it."""
+    built from `hands` (seat -> kinds) with an empty bank (or `bank_size` tiles); return
+    it."""
     rec = await record(app, chat)
     now = State.model_validate_json(rec.state or "")
     s = build(
         n=len(now.players),
         seat=now.current,
         hands=hands,
-        bank_size=0,
+        bank_size=kw.pop("bank_size", 0),
         options=now.options.model_dump(),  # the lobby's length
         **kw,
     )
@@ -78,6 +79,34 @@ async def test_a_turn_with_nothing_to_do_is_ended_by_the_bot_in_one_line(
             assert s.round_no == 1 and s.last_round is None
             assert f"Ходит {waiting.first_name}" in table.content, table.content
             assert "🎲🎲 Два кубика" in table.button_texts
+
+
+async def test_a_turn_left_with_nothing_to_do_after_drawing_is_ended_by_the_bot(
+    backend: str | None,
+) -> None:
+    """The bank holds only blacks: «📥 Взять из кассы» draws all he may, nothing fits, and
+    the bot ends the turn as it would have without the draws."""
+    async with FakeTelegram() as tg:
+        anna, boris = tg.user(1871, "Аня"), tg.user(1872, "Борис")
+        users = [anna, boris]
+        chat = tg.group(members=users)
+        async with running(settings_for(tg, backend, turn_seconds=0)) as app:
+            table = await start(tg, chat, users)
+            seat = (await engine_state(app, chat)).current
+            other = 1 - seat
+            hands = {seat: ["K"], other: ["R", "K"]}
+            await rig(app, chat, hands, t7=["R"], bank_top=["K"] * 5, bank_size=5)
+            answer = await chat.press(users[seat], table, "🎲🎲 Два кубика")
+            assert not answer.show_alert, answer
+            await wait_button(chat, table, "📥 Взять из кассы")
+            await tg.settle()
+            answer = await chat.press(users[seat], table, "📥 Взять из кассы")
+            assert not answer.show_alert, answer
+            await chat.wait_for(lambda: AUTO in table.content, timeout=10)
+            s = await engine_state(app, chat)
+            assert s.phase == Phase.PRE_MOVE and s.current == other
+            assert len(s.hands[seat]) == 6 and s.bank == []  # he drew all five
+            assert f"Ходит {users[other].first_name}" in table.content, table.content
 
 
 async def test_a_dead_position_ends_the_round_at_once(backend: str | None) -> None:
