@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.app import App
 from bot.callbacks import LobbyCB, PlayCB
+from bot.presenters.base import HAND
 from bot.storage import GameRecord, RecordStatus
 
 FAST: dict[str, Any] = {
@@ -69,8 +70,9 @@ async def play_out(
         assert rec.state is not None
         state = p.load(rec.state)
         t = service.t(rec.language)
-        codes = [b.code for row in p.keyboard(state, rec.ui, rec.display_names(), t) for b in row]
-        codes = [c for c in codes if c != "hand"]
+        table = p.context(t, rec.ui, rec.display_names())
+        codes = [b.code for row in p.keyboard(state, table) for b in row]
+        codes = [c for c in codes if c != HAND]
         if not codes:
             await asyncio.sleep(0.02)
             continue
