@@ -205,7 +205,7 @@ class Run:
             if kind == 0:
                 update = u.command(i, "/rules")
             elif kind == 1:
-                update = u.press(i, "P1:abcdef:1:cd2")
+                update = u.press(i, "P1:abcdef:1:CD,,,,,,,2")
             else:
                 update = u.command(i, "/leave" if kind == 2 else "/cancel")
             if feed:

@@ -32,16 +32,18 @@ def per_call_us(fn: Callable[[], object], seconds: float = 0.5) -> float:
 
 
 def case(names: list[str], limit: int) -> tuple[float, float]:
-    p = SevenTracksPresenter(first_move_seconds=0)
+    p = SevenTracksPresenter()
     players = list(range(1, len(names) + 1))
-    state = p.advance(p.new_state(players, 7, {"single_round": True}), {}, 0.0).state
+    state = p.advance(p.new_state(players, 7, {"single_round": True}), p.context(T, {})).state
+    state, _ = p.game.timeout_turn(state)  # the first-move window ran out
     rec = GameRecord(chat_id=1, uid="b", game_id="seven_tracks", creator=1, players=players)
     rec.names = dict(zip(players, names, strict=True))
     log = ["Аня бросает: [3] [5]", "Аня: 🟥🟥 на 3-ю дорожку", "Борис бросает: [6]"]
 
     def old() -> str:
         for keep in (3, 1, 0):
-            caption = p.caption(state, dict(rec.names), {}, log[-keep:] if keep else [], T)
+            c = p.context(T, {}, dict(rec.names), log[-keep:] if keep else [])
+            caption = p.caption(state, c)
             if len(caption) <= limit:
                 break
         return caption
@@ -49,7 +51,7 @@ def case(names: list[str], limit: int) -> tuple[float, float]:
     def new() -> str:
         names = rec.display_names()
         return fit_caption(
-            lambda shown, lines: p.caption(state, shown, {}, lines, T),
+            lambda shown, lines: p.caption(state, p.context(T, {}, shown, lines)),
             lambda width: names if width is None else rec.display_names(width),
             log,
             limit,

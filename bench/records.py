@@ -24,6 +24,7 @@ from bot.config import Settings
 from bot.presenters import registry
 from bot.records import PlayableCheck
 from bot.storage import GameRecord, MemoryStore, RecordStatus, RedisStore, Store
+from locales import get_translator
 
 CHAT = -4242
 
@@ -32,7 +33,7 @@ def mid_game_record() -> GameRecord:
     presenters = registry(Settings(bot_token="1:bench"))
     p = presenters["seven_tracks"]
     state = p.new_state([1, 2, 3, 4], 7, dict(p.choices()[0].options))
-    adv = p.advance(state, {}, time.time())
+    adv = p.advance(state, p.context(get_translator("ru"), {}, now=time.time()))
     return GameRecord(
         chat_id=CHAT,
         uid="bench1",

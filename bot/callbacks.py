@@ -23,7 +23,9 @@ class LobbyCB(CallbackData, prefix="L1"):
 
 
 class PlayCB(CallbackData, prefix="P1"):
-    """Table buttons: c is the presenter's button code (e.g. `cd2`, `run3`, `hand`)."""
+    """Table buttons: c is the button's code in the game's button language
+    (bot/presenters/buttons.py): an engine action (`CD,,,,,,,2`) or a compound code
+    (`run.3`, `hand`)."""
 
     g: str
     s: int

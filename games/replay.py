@@ -1,8 +1,9 @@
 """Replaying a recorded game: its engine's `new` call and its steps, in order.
 
-A step is an action's text (`game.encode_action`), a timed-out turn (`TIMEOUT`: the
-engine's `timeout`, which is deterministic) or a player removed (`REMOVE` and his id:
-the engine's `remove`). The engines are pure and draw their chance from the seed in the
+A step is an action's text (`game.encode_action`), a timed-out step (`TIMEOUT`: the
+engine's `timeout`, which is deterministic), a whole timed-out decision (`TIMEOUT_TURN`:
+its `timeout_turn`, games/automation.py) or a player removed (`REMOVE` and his id: the
+engine's `remove`). The engines are pure and draw their chance from the seed in the
 state, so the same start and steps always give the same final state.
 
     >>> import games
@@ -11,8 +12,9 @@ state, so the same start and steps always give the same final state.
     >>> a = g.legal_actions(s)[0]
     >>> s2, _ = g.apply(s, a)
     >>> s3, _ = g.timeout(s2)
-    >>> steps = [g.encode_action(a), TIMEOUT]
-    >>> replay("hypnosia", [1, 2], 3, None, steps) == s3
+    >>> s4, _ = g.timeout_turn(s3)
+    >>> steps = [g.encode_action(a), TIMEOUT, TIMEOUT_TURN]
+    >>> replay("hypnosia", [1, 2], 3, None, steps) == s4
     True
 """
 
@@ -25,8 +27,10 @@ from typing import Any
 from pydantic import BaseModel
 
 import games
+from games.automation import Automation
 
 TIMEOUT = "~t"
+TIMEOUT_TURN = "~T"
 REMOVE = "~r"
 
 
@@ -62,6 +66,9 @@ def advance(game_id: str, state: BaseModel, step: str) -> BaseModel:
     out: BaseModel
     if step == TIMEOUT:
         out, _ = game.timeout(state)
+    elif step == TIMEOUT_TURN:
+        assert isinstance(game, Automation)  # every registered engine (test_registry.py)
+        out, _ = game.timeout_turn(state)
     elif step.startswith(REMOVE):
         out, _ = game.remove(state, int(step[len(REMOVE) :]))
     else:

@@ -5,8 +5,10 @@ decision the buttons are exactly what his hand allows now, read from the engine'
 actions: which tile on which track (a colour, a white, a universal; blocks, unblocks,
 reclaims, the centre), which priority tile — original or universal — instead of or
 after his move (a shift of a track, an exchange), the fifth-tile swap, and in an
-exchange the tiles to give back. Their codes are the presenter's own (`pl.3.W`, `amu.SK`,
-`xa.R`, …), so they are pressed and checked like the table's buttons.
+exchange the tiles to give back. Their codes are the presenter's button language: the
+engine action each applies (`PL,W,3`, `XA,R`, …), or its compound code where the table's
+button is one (`am.U.SK.`: after the move, END_PLACING first), so they are pressed and
+checked like the table's buttons.
 
 The table keeps the public choices: the dice, «▶ Выставить всё», «▶ Дорожка k», drawing,
 the end of the turn, the bonus store, the first-move window. Its exact menus (`⋯ k`,
@@ -19,48 +21,60 @@ from __future__ import annotations
 
 import html
 from collections import Counter
-from typing import Any
-
-from pydantic import BaseModel
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from bot.hands import HandView, Shown, digest, without
 from bot.names import shorten
-from bot.presenters.base import Btn
-from bot.presenters.seven_tracks import EMOJI, SevenTracksPresenter, tiles_text
+from bot.presenters.base import Btn, TableCtx
+from bot.presenters.seven_tracks.codes import After, Exchange, Label, Open, TrackMenu
+from bot.presenters.seven_tracks.common import EMOJI, tiles_text
 from games import IllegalAction
 from games.seven_tracks import GAME, Action, ActionType, Phase, State
-from games.seven_tracks.model import KINDS, SHIFTS, UNIVERSAL, kind_of
+from games.seven_tracks.model import EXCHANGE, KINDS, SHIFTS, UNIVERSAL, kind_of
 from locales import Translator
 from render.hands import seven_tracks_hand
 
+if TYPE_CHECKING:
+    from bot.presenters.seven_tracks.hands import Hands
+
 T = ActionType
-_PUBLIC_MENUS = ("m.t", "m.pri", "m.fs", "xa.")
 _PRIORITY = (T.INSTEAD_OF_MOVE, T.AFTER_MOVE, T.WAIVE, T.EXCHANGE_BEGIN, T.SHIFT)
-_CANCEL = T.CANCEL_RESTRICTION
-_PRESENTER = SevenTracksPresenter()  # its hint of what fits where (no state of its own)
+# the table's buttons for the hand's choices, which it leaves while he holds his hand
+_PUBLIC_MENUS = (Open, TrackMenu)
+# the actions his buttons apply as they are (the rest is the table's: «после хода»)
+_OWN = (
+    T.PLACE,
+    T.PLACE_T7,
+    T.BLOCK,
+    T.UNBLOCK,
+    T.RECLAIM,
+    T.DISCARD_BLACK,
+    T.CANCEL_RESTRICTION,
+    T.INSTEAD_OF_MOVE,
+    T.SHIFT,
+    T.FIFTH_SWAP,
+    T.EXCHANGE_ADD,
+)
 
 
 class SevenTracksHand:
-    def view(
-        self,
-        state: BaseModel,
-        user: int,
-        ui: dict[str, Any],
-        names: dict[int, str],
-        t: Translator,
-    ) -> HandView | None:
+    def __init__(self, presenter: Hands) -> None:
+        self.p = presenter  # its button language and its hint of what fits where
+
+    def view(self, state: Any, user: int, c: TableCtx[Any]) -> HandView | None:
         assert isinstance(state, State)
-        s = state
+        s, t = state, c.t
         if user not in s.players:
             return None
         v = GAME.view(s, user)
         kinds = sorted((kind_of(x) for x in v.hand or []), key=KINDS.index)
         mine = GAME.to_act(s) == user and s.phase not in (Phase.FIRST_MOVE, Phase.GAME_OVER)
-        buttons = self._buttons(s, names, t) if mine else []
+        buttons = self._buttons(s, c) if mine else []
         tiles = tiles_text(kinds, compact=False) or "—"
         lines = [t("hand.st.title", n=len(kinds), tiles=tiles)]
         if mine:
-            hint = _PRESENTER._hint(s, user, t)  # what fits where, or the priority tile
+            hint = self.p._hint(s, user, t)  # what fits where, or the priority tile
             lines += [hint] if hint else []
             lines.append(t("hand.st.your_turn" if buttons else "hand.st.table_only"))
         else:
@@ -72,7 +86,8 @@ class SevenTracksHand:
             picture=lambda: seven_tracks_hand(kinds, t.lang),
         )
 
-    def _buttons(self, s: State, names: dict[int, str], t: Translator) -> list[list[Btn]]:
+    def _buttons(self, s: State, c: TableCtx[Any]) -> list[list[Btn]]:
+        t = c.t
         legal = GAME.legal_actions(s)
         if s.phase == Phase.PLACING and any(a.type == T.END_PLACING for a in legal):
             # after-move uses are chosen during the placing too (END_PLACING first)
@@ -86,11 +101,14 @@ class SevenTracksHand:
         groups: dict[str, list[Btn]] = {}
         seen: set[str] = set()
         for a in legal:
-            made = self._button(s, a, hand, names, t)
-            if made is None or made[1].code in seen:
+            made = self._made(s, a, hand, c.names, t)
+            if made is None:
                 continue
-            seen.add(made[1].code)
-            groups.setdefault(made[0], []).append(made[1])
+            code = self._code(a)
+            if code in seen:
+                continue
+            seen.add(code)
+            groups.setdefault(made[0], []).append(Btn(made[1], code))
         rows: list[list[Btn]] = []
         for group, per in (
             ("place", 3),
@@ -108,71 +126,84 @@ class SevenTracksHand:
             if group == "am":
                 label = "st.menu.after_label"
             if label:
-                rows.append([Btn(t(label), "noop")])
+                rows.append([Btn(t(label), Label().code())])
             rows += [found[i : i + per] for i in range(0, len(found), per)]
         return rows
 
-    def _button(
+    def _code(self, a: Action) -> str:
+        """The code of `a`'s button: the action, or the table's compound code of a use
+        after the move (END_PLACING first, or a WAIVE) and of an exchange."""
+        if a.type in _OWN:
+            return self.p.buttons.action(a)
+        kind = a.kind or ""
+        if a.role == EXCHANGE or a.type == T.EXCHANGE_BEGIN:
+            return Exchange(kind).code()
+        return After(kind, a.role or "", a.target).code()
+
+    def _made(
         self,
         s: State,
         a: Action,
         hand: Counter[str],
-        names: dict[int, str],
+        names: Mapping[int, str],
         t: Translator,
-    ) -> tuple[str, Btn] | None:
+    ) -> tuple[str, str] | None:
+        """The group and the label of `a`'s button (None: the table's, not the hand's)."""
         kind = a.kind or ""
         mark = EMOJI.get(kind, "")
-        if a.type == T.PLACE and a.track is not None:
-            return "place", Btn(f"{mark}→{a.track}", f"pl.{a.track}.{kind}")
-        if a.type == T.PLACE_T7:
-            return "place", Btn(f"{mark}→7", f"t7.{kind}")
-        if a.type == T.BLOCK and a.track is not None:
-            return "board", Btn(t("hand.st.block", emoji=mark, k=a.track), f"bl.{a.track}.{kind}")
-        if a.type == T.UNBLOCK and a.track is not None:
-            text = t("hand.st.unblock", emoji=mark, k=a.track)
-            return "board", Btn(text, f"ub.{a.track}.{kind}")
-        if a.type == T.RECLAIM and a.track is not None and a.slot is not None:
-            text = t("hand.st.reclaim", k=a.track, slot=a.slot)
-            return "board", Btn(text, f"rc.{a.track}.{a.slot}")
-        if a.type == T.DISCARD_BLACK:
-            return "board", Btn(t("st.btn.discard_black"), "db")
-        if a.type == _CANCEL:
-            return "im", Btn(t("st.btn.cancel_restriction"), "cr")
         universal = kind == UNIVERSAL
-        u = "u" if universal else ""
-        if a.type in (T.INSTEAD_OF_MOVE, T.AFTER_MOVE, T.WAIVE) and a.role:
-            if a.role == "EX":
-                return "am", self._exchange(universal, t)
-            role = t(f"st.role.{a.role}")
-            if a.role == "OP" and a.target is not None:
-                user = s.players[a.target]
-                role = t("st.role.OP_to", name=shorten(names.get(user) or "?", 14))
-            text = t("st.role_u", role=role) if universal else role
-            target = "" if a.target is None else f".{a.target}"
-            group = "im" if a.type == T.INSTEAD_OF_MOVE else "am"
-            return group, Btn(text, f"{group}{u}.{a.role}{target}")
-        if a.type == T.EXCHANGE_BEGIN:
-            return "am" if s.phase != Phase.PRE_MOVE else "im", self._exchange(universal, t)
-        if a.type == T.SHIFT and a.die is not None and a.role in SHIFTS:
-            track = s.turn.die_tracks[a.die]
-            new = (track - 1 + SHIFTS[a.role]) % 6 + 1
-            emoji = (EMOJI[UNIVERSAL] if universal else "") + EMOJI[a.role]
-            text = t("st.btn.shift", src=track, dst=new, emoji=emoji)
-            return "shift", Btn(text, f"sh{u}.{a.die}.{a.role}")
-        if a.type == T.FIFTH_SWAP:
-            return "swap", Btn(t("hand.st.swap", emoji=mark), f"fs.{kind}")
-        if a.type == T.EXCHANGE_ADD:
-            return "give", Btn(f"{mark} ×{hand.get(kind, 0)}", f"xa.{kind}")
+        match a.type:
+            case T.PLACE if a.track is not None:
+                return "place", f"{mark}→{a.track}"
+            case T.PLACE_T7:
+                return "place", f"{mark}→7"
+            case T.BLOCK if a.track is not None:
+                return "board", t("hand.st.block", emoji=mark, k=a.track)
+            case T.UNBLOCK if a.track is not None:
+                return "board", t("hand.st.unblock", emoji=mark, k=a.track)
+            case T.RECLAIM if a.track is not None and a.slot is not None:
+                return "board", t("hand.st.reclaim", k=a.track, slot=a.slot)
+            case T.DISCARD_BLACK:
+                return "board", t("st.btn.discard_black")
+            case T.CANCEL_RESTRICTION:
+                return "im", t("st.btn.cancel_restriction")
+            case T.INSTEAD_OF_MOVE | T.AFTER_MOVE | T.WAIVE if a.role:
+                group = "im" if a.type == T.INSTEAD_OF_MOVE else "am"
+                if a.role == EXCHANGE:
+                    return "am", self._exchange(universal, t)
+                role = t(f"st.role.{a.role}")
+                if a.role == "OP" and a.target is not None:
+                    user = s.players[a.target]
+                    role = t("st.role.OP_to", name=shorten(names.get(user) or "?", 14))
+                return group, t("st.role_u", role=role) if universal else role
+            case T.EXCHANGE_BEGIN:
+                group = "am" if s.phase != Phase.PRE_MOVE else "im"
+                return group, self._exchange(universal, t)
+            case T.SHIFT if a.die is not None and a.role in SHIFTS:
+                track = s.turn.die_tracks[a.die]
+                new = (track - 1 + SHIFTS[a.role]) % 6 + 1
+                emoji = (EMOJI[UNIVERSAL] if universal else "") + EMOJI[a.role]
+                return "shift", t("st.btn.shift", src=track, dst=new, emoji=emoji)
+            case T.FIFTH_SWAP:
+                return "swap", t("hand.st.swap", emoji=mark)
+            case T.EXCHANGE_ADD:
+                return "give", f"{mark} ×{hand.get(kind, 0)}"
         return None  # public: the dice, drawing, the end, the bonus store, the first move
 
     @staticmethod
-    def _exchange(universal: bool, t: Translator) -> Btn:
+    def _exchange(universal: bool, t: Translator) -> str:
         text = t("st.btn.exchange")
-        if universal:
-            return Btn(t("st.role_u", role=text), "xbu")
-        return Btn(text, "xb")
+        return t("st.role_u", role=text) if universal else text
 
-    def public(self, state: BaseModel, buttons: list[list[Btn]], shown: Shown) -> list[list[Btn]]:
+    def public(self, state: Any, buttons: list[list[Btn]], shown: Shown) -> list[list[Btn]]:
         if shown is not Shown.EPHEMERAL:
             return buttons
-        return without(buttons, lambda code: code.startswith(_PUBLIC_MENUS))
+        return without(buttons, self._public_menu)
+
+    def _public_menu(self, code: str) -> bool:
+        """A button of the table's menus that his private hand replaces: a menu's, or an
+        exchange's tile."""
+        pressed = self.p.parse(code)
+        if isinstance(pressed, Action):
+            return pressed.type == T.EXCHANGE_ADD
+        return isinstance(pressed, _PUBLIC_MENUS)

@@ -1,7 +1,8 @@
 """Every engine step of a game, captured in order, so a finished game replays exactly.
 
 The presenters (and a few service paths) call the engine themselves: `apply`, `timeout`,
-`remove`, and for «place everything» a `batch` of actions on one copy of the state. Some
+`timeout_turn` (a whole timed-out decision), `remove`, and for «place everything» a
+`batch` of actions on one copy of the state. Some
 of those calls only look ahead (a preview, a probe of a legal move) and their states are
 thrown away. So each presenter's engine is wrapped (`install`) by `RecordingGame`, which
 links every state it returns to the state it came from and the step that made it; when
@@ -29,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.storage import GameRecord
-from games.replay import TIMEOUT, remove_step
+from games.replay import TIMEOUT, TIMEOUT_TURN, remove_step
 
 log = logging.getLogger(__name__)
 
@@ -156,6 +157,11 @@ class RecordingGame:
         LINKS.add(state, out, TIMEOUT)
         return out, events
 
+    def timeout_turn(self, state: Any) -> tuple[Any, Any]:
+        out, events = self._game.timeout_turn(state)
+        LINKS.add(state, out, TIMEOUT_TURN)
+        return out, events
+
     def remove(self, state: Any, player: int) -> tuple[Any, Any]:
         out, events = self._game.remove(state, player)
         LINKS.add(state, out, remove_step(player))
@@ -163,12 +169,6 @@ class RecordingGame:
 
     def batch(self, state: Any) -> RecordingBatch:
         return RecordingBatch(self._game, self._game.batch(state), state)
-
-    def timeout_turn(self, state: Any) -> tuple[Any, Any]:
-        """The engine's timed-out turn (games/automation.py), its `timeout` steps taken
-        through this wrapper, so each is linked like any other."""
-        out: tuple[Any, Any] = type(self._game).timeout_turn(self, state)
-        return out
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name == "_game":

@@ -85,7 +85,7 @@ class GameRecord(BaseModel):
     # player -> his private hand in the group (bot/service/hands.py): {"e": ephemeral id
     # or None after a failed send (fallback), "k": what it shows (no redundant edits)}
     hands: dict[int, dict[str, Any]] = Field(default_factory=dict)
-    schema_version: int = 1  # the record format (bot/storage/schema.py; none: 0)
+    schema_version: int = 2  # the record format (bot/storage/schema.py; none: 0)
     # computer players (bot/service/computers.py): seat's player id -> level; a game that
     # had one is marked (kept out of ratings); when its next move is due; a seat whose
     # human left, waiting until then for «🤖 Заменить компьютером» before the engine's remove

@@ -24,7 +24,7 @@ moved aside, not overwritten).
     >>> load(b'{"chat_id": -1, "uid": "a1", "game_id": "g", "creator": 5, "schema_version": 99}')
     Traceback (most recent call last):
     ...
-    bot.storage.schema.TooNew: written by a newer bot (record format 99; this bot reads up to 1)
+    bot.storage.schema.TooNew: written by a newer bot (record format 99; this bot reads up to 2)
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.storage.base import GameRecord
+from games.seven_tracks import GAME as SEVEN_TRACKS
+from games.seven_tracks import ActionType
 
 Step = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -51,7 +53,39 @@ def _from_unversioned(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-STEPS: dict[int, Step] = {0: _from_unversioned}
+def _window_as_decision(data: dict[str, Any]) -> dict[str, Any]:
+    """1 → 2: «Семидорожник»'s first-move window is the engine's simultaneous decision,
+    timed by the record's decision timer (`turn_id`, `window`, `turn_deadline`). The older
+    bot kept it in the table's ui, `{"fm": {"round": [...], "deadline": t, "choices":
+    {user: "D" | "P"}}}` (`choices`: the answers not yet applied, in records written
+    before 2026-12): they are applied with their seats, "fm" goes, and a window still
+    open keeps its deadline."""
+    ui = data.get("ui")
+    if data.get("game_id") != "seven_tracks" or not isinstance(ui, dict) or "fm" not in ui:
+        return data
+    window = ui.get("fm") or {}
+    data["ui"] = {k: v for k, v in ui.items() if k != "fm"}
+    if not data.get("state"):
+        return data
+    game = SEVEN_TRACKS
+    s = game.state_type.model_validate_json(data["state"])
+    choices = window.get("choices") or {}
+    for user in game.deciders(s):
+        choice = choices.get(str(user))
+        wanted = ActionType.FM_DECLARE if choice == "D" else ActionType.FM_PASS
+        answers = [a for a in game.legal_actions_for(s, user) if a.type == wanted]
+        if choice in ("D", "P") and answers and game.is_simultaneous(s):
+            s, _events = game.apply(s, answers[0])
+    data["state"] = s.model_dump_json()
+    deadline = window.get("deadline")
+    if game.is_simultaneous(s) and isinstance(deadline, int | float):
+        data["turn_id"] = game.turn_key(s)
+        data["window"] = True
+        data["turn_deadline"] = float(deadline)
+    return data
+
+
+STEPS: dict[int, Step] = {0: _from_unversioned, 1: _window_as_decision}
 """`STEPS[n]` turns a record of format n into one of format n + 1."""
 
 

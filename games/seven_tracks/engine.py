@@ -206,7 +206,7 @@ class SevenTracks(RulesEngine[State, Action]):
         """In the first-move window, the pass of a player for whom it is no choice (no FM,
         and no U or one already declared). R66 (revised 2026-12): a turn in which, after
         the roll, nothing can be placed, drawn or played is ended — END_PLACING, then its
-        END_TURN."""
+        END_TURN; a turn whose placing the player ended himself is his to end."""
         s = state
         if s.phase == Phase.FIRST_MOVE:
             for user in self.deciders(s):
@@ -216,11 +216,7 @@ class SevenTracks(RulesEngine[State, Action]):
             return None
         if turn_is_dead(s):
             return Action(type=T.END_PLACING)
-        t = s.turn
-        ended_dead = s.phase == Phase.POST_MOVE and not (
-            t.board_action_done or t.priority_used or t.draws or t.went_out
-        )
-        if ended_dead and self.legal_actions(s) == [Action(type=T.END_TURN)]:
+        if placing_was_dead(s):
             return Action(type=T.END_TURN)
         return None
 
@@ -1368,6 +1364,15 @@ def turn_is_dead(s: State) -> bool:
         return False
     after, _ = GAME.apply(s, legal[0])
     return GAME.legal_actions(after) == [Action(type=T.END_TURN)]
+
+
+def placing_was_dead(s: State) -> bool:
+    """R66: the placing just ended was a dead turn's (the bot ended it: its END_TURN is the
+    bot's too). POST_MOVE is entered only by END_PLACING, which changes nothing else: the
+    placing it ended is this state in PLACING."""
+    return s.phase == Phase.POST_MOVE and turn_is_dead(
+        s.model_copy(update={"phase": Phase.PLACING})  # shallow: only read
+    )
 
 
 def _start_finals(s: State, seat: int, events: list[Event]) -> None:

@@ -153,7 +153,9 @@ texts = st.one_of(
     st.integers(4000, 20000).map(lambda n: "/rules " + "я" * n),  # huge
     st.integers(4000, 20000).map(lambda n: "ы" * n),
 )
-codes = st.sampled_from(["cd1", "cd2", "all", "end", "hand", "pri", "back", "t7.R", "fmd", "fmp"])
+codes = st.sampled_from(  # «Семидорожник»'s table codes (actions and compound codes)
+    ["CD,,,,,,,1", "CD,,,,,,,2", "all", "end", "hand", "m.pri", "back", "P7,R", "fmd", "fmp"]
+)
 seqs = st.integers(-(2**40), 2**40)
 
 

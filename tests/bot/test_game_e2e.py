@@ -104,9 +104,8 @@ async def play_by_buttons(
             answer = await chat.press(user, table, "⭐ Приоритет…")
             taps += 1
             await chat.wait_for(changed(table, before), 5)
-            for data in [
-                d for d in data_of(table) if d and (":am." in d or ":im." in d or d.endswith(":xb"))
-            ]:
+            uses = (":am.", ":xb.", ":IM,")  # after the move, an exchange, instead of it
+            for data in [d for d in data_of(table) if d and any(x in d for x in uses)]:
                 answer = await chat.press(user, table, by_data=data)
                 if not refused(answer):
                     taps += 1

@@ -58,7 +58,7 @@ def test_stored_junk_and_refused_combinations_never_reach_a_lobby() -> None:
 
 def test_cycling_a_rule_comes_back_to_the_default_and_stores_nothing_then() -> None:
     p = PRESENTERS["seven_tracks"]
-    rule = next(r for r in house_rules.rules_of("seven_tracks") if r.key == "hand_size")
+    rule = next(r for r in house_rules.rules_of(p) if r.key == "hand_size")
     options: dict[str, object] = {"single_round": True}
     seen = []
     for _ in rule.values:

@@ -289,7 +289,7 @@ async def test_nothing_stays_in_memory_for_chats_with_nothing_in_progress(
                     await chat.send(user, "/cancel")
                     said = await chat.send(user, "/rules")
                     # a press of a button of no game here (a forged or very old one)
-                    await chat.press(user, said, by_data="P1:abcdef:1:cd2", check=False)
+                    await chat.press(user, said, by_data="P1:abcdef:1:CD,,,,,,,2", check=False)
             await tg.settle(quiet=0.3, timeout=20)
 
             async def empty() -> bool:

@@ -59,7 +59,7 @@ async def test_json_lines_carry_the_update_chat_and_game_ids() -> None:
             log.info("chat %s: a press", -1001)
             log.warning("request to https://api/bot%s/getMe failed", TOKEN)
 
-        await logs.UpdateContext()(handle, update("P1:ab12cd:3:run2"), {})
+        await logs.UpdateContext()(handle, update("P1:ab12cd:3:run.2"), {})
         log.info("outside any update", extra={"chat_id": 42})
     finally:
         log.removeHandler(handler)

@@ -39,7 +39,7 @@ async def test_an_english_chat_gets_an_english_board() -> None:
             shown = table.photo_bytes
     assert rec.language == "en" and shown is not None
     assert rec.shown_picture != p.picture_key(state, "ru")
-    view, names = p.public_view(state), rec.display_names()
+    view, names = p.game.view(state, None), rec.display_names()  # the public view
     # warm (the game's palette) or cold (a palette of its own: before the warm-up)
     english = {
         pixel_hash(st.render(view, names, language="en")),

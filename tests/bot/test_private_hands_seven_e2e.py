@@ -131,7 +131,8 @@ async def play_seven(
                 answers.append(answer)
                 taps += 1
                 await chat.wait_for(changed(table, before), 5)
-                for data in [d for d in data_of(table) if d and re.search(r":(am|im)\.|:xb$", d)]:
+                uses = r":am\.|:xb\.|:IM,"  # after the move, an exchange, instead of it
+                for data in [d for d in data_of(table) if d and re.search(uses, d)]:
                     answer = await chat.press(user, table, by_data=data)
                     answers.append(answer)
                     if not refused(answer):

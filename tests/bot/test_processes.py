@@ -21,7 +21,7 @@ from bot.callbacks import PlayCB
 from bot.storage import GameRecord, RedisStore
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
-from games.seven_tracks import State
+from games.seven_tracks import GAME, Action, ActionType, State
 from tests.bot.e2e import changed, data_of, mover, open_lobby, start_game, wait_phase
 
 OUTDATED = ("Кнопка устарела — стол уже обновился.", "Стол только что изменился — нажмите ещё раз.")
@@ -231,7 +231,8 @@ async def test_two_webhook_instances_on_one_redis_apply_a_double_tap_once(
             player = mover(table, users)
             assert player is not None
             data = next(d for row in table.buttons for t, d in row if t == "🎲🎲 Два кубика")
-            assert data == PlayCB(g=before.uid, s=before.seq, c="cd2").pack()
+            two_dice = GAME.encode_action(Action(type=ActionType.CHOOSE_DICE, n=2))
+            assert data == PlayCB(g=before.uid, s=before.seq, c=two_dice).pack()
             # a double tap: two callback queries, the load balancer sends one to each instance
             records, updates = [], []
             for i in range(2):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.storage import MemoryStore
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
+from games.seven_tracks import GAME, Action, ActionType
 from tests.bot.e2e import (
     data_of,
     mover,
@@ -15,6 +16,8 @@ from tests.bot.e2e import (
     start_game,
     wait_phase,
 )
+
+ONE_DIE = GAME.encode_action(Action(type=ActionType.CHOOSE_DICE, n=1))  # «🎲 Один кубик»
 
 
 async def _to_first_turn(
@@ -64,10 +67,10 @@ async def test_stranger_out_of_turn_double_and_old_buttons_are_refused(backend: 
             await wait_phase(chat, table, "▶ Выставить всё")
 
             # an old message's button (a stale client): refused, nothing changes
-            stale = f"P1:{before.uid}:{before.seq}:cd1"
+            stale = f"P1:{before.uid}:{before.seq}:{ONE_DIE}"
             answer = await chat.press(player, table, by_data=stale, check=False)
             assert answer.text == "Кнопка устарела — стол уже обновился."
-            answer = await chat.press(player, table, by_data="P1:zzzzzz:1:cd1", check=False)
+            answer = await chat.press(player, table, by_data=f"P1:zzzzzz:1:{ONE_DIE}", check=False)
             assert answer.text == "Эта кнопка устарела."
             answer = await chat.press(player, table, by_data="garbage-data", check=False)
             assert answer.text == "Эта кнопка устарела."
@@ -96,7 +99,8 @@ async def test_illegal_choice_is_refused_privately_with_the_reason() -> None:
             await tg.settle()
             before = await record(app, chat)
             # the centre track is open only on a double (one die is never a double)
-            stale = f"P1:{before.uid}:{before.seq}:t7.R"
+            centre = GAME.encode_action(Action(type=ActionType.PLACE_T7, kind="R"))
+            stale = f"P1:{before.uid}:{before.seq}:{centre}"
             answer = await chat.press(player, table, by_data=stale, check=False)
             assert answer.show_alert
             assert answer.text in (
@@ -111,8 +115,9 @@ async def test_illegal_choice_is_refused_privately_with_the_reason() -> None:
             await tg.settle()
             menu = await record(app, chat)
             k = track.split()[-1]
+            block = GAME.encode_action(Action(type=ActionType.BLOCK, kind="K", track=int(k)))
             answer = await chat.press(
-                player, table, by_data=f"P1:{menu.uid}:{menu.seq}:bl.{k}.K", check=False
+                player, table, by_data=f"P1:{menu.uid}:{menu.seq}:{block}", check=False
             )
             assert answer.show_alert
             assert answer.text in (
@@ -155,7 +160,7 @@ async def test_old_game_buttons_after_cancel_and_a_new_game() -> None:
             new = await record(app, chat)
             assert new.uid != old.uid
             answer = await chat.press(
-                player, table, by_data=f"P1:{old.uid}:{old.seq}:cd2", check=False
+                player, table, by_data=f"P1:{old.uid}:{old.seq}:{ONE_DIE}", check=False
             )
             assert answer.text == "Эта кнопка устарела."
             assert (await record(app, chat)).version == new.version

@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.warm_up import PictureJob
 from fake_telegram import FakeTelegram
 from fake_telegram.server import StoredMessage
+from games.seven_tracks import GAME, Action, ActionType
 from tests.bot.e2e import (
     data_of,
     mover,
@@ -54,7 +55,8 @@ async def test_a_press_on_the_table_still_shown_is_told_it_is_updating(
             assert player is not None
             shown = await record(app, chat)
             assert shown.shown_seq == shown.seq
-            earlier = f"P1:{shown.uid}:{shown.seq - 1}:cd1"  # a table replaced before
+            one_die = GAME.encode_action(Action(type=ActionType.CHOOSE_DICE, n=1))
+            earlier = f"P1:{shown.uid}:{shown.seq - 1}:{one_die}"  # a table replaced before
 
             pictures = app.service.pictures
             draw = pictures.picture

@@ -19,10 +19,16 @@ from bot.records import PlayableCheck
 from bot.storage import GameRecord, MemoryStore, RecordStatus, RedisStore, Store, schema
 from bot.storage.quarantine import Unreadable
 from fake_telegram import FakeTelegram
+from games.seven_tracks import GAME as SEVEN_TRACKS
+from games.seven_tracks import Phase, State
 from tests.bot.e2e import running, settings_for
 
-FIXTURES = sorted((Path(__file__).parent / "fixtures" / "records").glob("*.schema*.json"))
+HERE = Path(__file__).parent / "fixtures" / "records"
+FIXTURES = sorted(HERE.glob("*.schema*.json"))
 PRESENTERS = registry()
+WINDOW = "seven_tracks-window.schema1.json"  # «Семидорожник» in its first-move window
+# what the steps change (bot/storage/schema.py): 1 → 2 took the window out of the ui
+CHANGED = {WINDOW: ("ui", "state", "turn_id", "turn_deadline")}
 
 
 async def write_raw(store: Store, chat_id: int, raw: bytes) -> None:
@@ -54,7 +60,7 @@ async def test_an_older_record_loads_and_plays_on(store: Store, path: Path) -> N
     assert rec.status == RecordStatus.PLAYING and rec.state is not None
     same = rec.model_dump(mode="json")
     for key, value in stored.items():
-        if key not in ("schema_version", "names", "timeouts"):
+        if key not in ("schema_version", "names", "timeouts", *CHANGED.get(path.name, ())):
             assert same[key] == value, key
     assert {str(k): v for k, v in rec.names.items()} == stored["names"]
 
@@ -69,6 +75,27 @@ async def test_an_older_record_loads_and_plays_on(store: Store, path: Path) -> N
     assert again == written and again.state == state.model_dump_json()
     assert again.schema_version == schema.SCHEMA
     assert await store.quarantined(chat_id) == []
+
+
+def test_a_first_move_window_of_the_older_bot_keeps_its_answer_and_its_deadline() -> None:
+    """1 → 2: the window kept its answers not yet applied (`choices`) and its deadline in
+    the ui; they become the engine's (Аня's pass, with her seat) and the record's
+    decision timer (the window's own deadline, not a new one)."""
+    raw = (HERE / WINDOW).read_bytes()
+    stored: dict[str, Any] = json.loads(raw)
+    window = stored["ui"]["fm"]
+    assert window["choices"] == {"1001": "P"}
+    before = State.model_validate_json(stored["state"])
+    assert before.phase == Phase.FIRST_MOVE and before.fm_decided == [1]
+
+    rec = schema.load(raw)
+    assert rec.state is not None
+    s = State.model_validate_json(rec.state)
+    assert s.phase == Phase.FIRST_MOVE and s.fm_decided == [1, 0]  # Аня (seat 0) passed
+    assert SEVEN_TRACKS.deciders(s) == [1003]  # the FM's holder is still to answer
+    assert rec.ui == {}
+    assert rec.window and rec.turn_id == SEVEN_TRACKS.turn_key(s) == "w1:1:0"
+    assert rec.turn_deadline == window["deadline"] == stored["deadline"]
 
 
 @pytest.fixture
@@ -139,8 +166,11 @@ async def test_the_bot_resumes_every_older_record_and_plays_on(
     now = time.time()
     stored: dict[int, dict[str, Any]] = {}
     chats = {}
+    windows = set()
     for path in FIXTURES:
         data = json.loads(path.read_bytes())
+        if path.name == WINDOW:
+            windows.add(data["chat_id"])
         data["deadline"] = data["turn_deadline"] = now - 1  # the turn ran out while down
         users = [tg.user(int(u), name) for u, name in data["names"].items()]
         chats[data["chat_id"]] = tg.group(data["chat_id"], members=users)
@@ -168,7 +198,11 @@ async def test_the_bot_resumes_every_older_record_and_plays_on(
                 assert rec.status == RecordStatus.PLAYING, chat.transcript()
                 assert rec.state != stored[chat_id]["state"]
                 assert rec.schema_version == schema.SCHEMA
-                assert rec.timeouts, chat.transcript()  # the turn was the timer's
+                if chat_id in windows:  # the window's end: silence is a pass (DESIGN)
+                    state = PRESENTERS[rec.game_id].load(rec.state or "")
+                    assert isinstance(state, State) and state.phase != Phase.FIRST_MOVE
+                else:
+                    assert rec.timeouts, chat.transcript()  # the turn was the timer's
                 assert table.message_id != stored[chat_id]["table_message_id"]
                 assert await app.store.quarantined(chat_id) == []
     finally:

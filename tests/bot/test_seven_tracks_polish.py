@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.presenters.base import TableCtx
 from bot.presenters.seven_tracks import SevenTracksPresenter
-from games.seven_tracks import GAME, ActionType, Phase, State
+from bot.presenters.seven_tracks.codes import After, Exchange, Ui
+from games.seven_tracks import GAME, Action, ActionType, Phase, State
 from games.seven_tracks.model import kind_of
 from locales import get_translator
 from render import seven_tracks as board
@@ -54,8 +56,23 @@ def test_the_board_has_no_unexplained_cycle_or_discard_count() -> None:
     assert "Кон 5" in drawn and "цикл" not in drawn and "сброшено" not in drawn, drawn
 
 
+def _ctx(ui: dict[str, Any]) -> TableCtx[Ui]:
+    """The table's state as the older bot stored it (its menus' names: "t2", "pri")."""
+    return P.context(T, ui, NAMES)
+
+
 def _keyboard(s: State, ui: dict[str, Any]) -> list[str]:
-    return [b.text for row in P.keyboard(s, ui, NAMES, T) for b in row]
+    return [b.text for row in P.keyboard(s, _ctx(ui)) for b in row]
+
+
+def _spends(code: str) -> str | None:
+    """The tile a priority button spends (its kind), None for any other button."""
+    pressed = P.parse(code)
+    if isinstance(pressed, After | Exchange):
+        return pressed.kind
+    if isinstance(pressed, Action) and pressed.type == ActionType.SHIFT:
+        return pressed.kind
+    return None
 
 
 def test_the_track_menu_hides_what_the_public_facts_rule_out() -> None:
@@ -85,20 +102,23 @@ def test_plain_priority_buttons_never_spend_the_universal() -> None:
     # spent as a priority tile: a shift, a waive, an exchange
     tracks = {2: ["O", "W"], 5: ["C", "W"]}
     s = roll(build(hands={0: ["U", "R", "R"]}, n=3, tracks=tracks), 2, 5)
-    codes = [b.code for row in P.keyboard(s, {"menu": "pri"}, NAMES, T) for b in row]
-    spendable = [c for c in codes if c.split(".")[0] in ("sh", "am", "xb")]
-    assert spendable
+    codes = [b.code for row in P.keyboard(s, _ctx({"menu": "pri"})) for b in row]
+    spendable = [c for c in codes if _spends(c) is not None]
+    assert {type(P.parse(c)) for c in spendable} == {Action, After, Exchange}
+    assert "U" not in {_spends(c) for c in spendable}
     for code in spendable:
         try:
-            out = P.press(s, 101, code, {"menu": "pri"}, T, 0.0)
+            out = P.press(s, 101, P.parse(code), _ctx({"menu": "pri"}))
         except Refusal as r:
             assert "✨ Универсальной…" in r.text, (code, r.text)
         else:
             raise AssertionError(f"{code} spent something: {out.events}")
-    codes = [b.code for row in P.keyboard(s, {"menu": "priu"}, NAMES, T) for b in row]
-    assert {c.split(".")[0] for c in codes} >= {"shu", "amu", "xbu"}
-    out = P.press(s, 101, "shu.0.SK", {"menu": "priu"}, T, 0.0)
-    assert isinstance(out.state, State)
+    codes = [b.code for row in P.keyboard(s, _ctx({"menu": "priu"})) for b in row]
+    universal = [c for c in codes if _spends(c) == "U"]
+    assert {type(P.parse(c)) for c in universal} == {Action, After, Exchange}
+    shift = Action(type=ActionType.SHIFT, kind="U", role="SK", die=0)
+    assert P.buttons.action(shift) in universal
+    out = P.press(s, 101, shift, _ctx({"menu": "priu"}))
     assert "U" not in [kind_of(t) for t in out.state.hands[0]]
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.app import App
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
@@ -19,14 +21,15 @@ AUTO = "выставить нечего, взять из кассы нельзя
 
 async def rig(app: App, chat: Chat, hands: dict[int, list[str]], **kw: Any) -> State:
     """Replace the running game's position (same players, seat to move and turn) by one
-    built from `hands` (seat -> kinds) with an empty bank; return it."""
+    built from `hands` (seat -> kinds) with an empty bank (or `bank_size` tiles); return
+    it."""
     rec = await record(app, chat)
     now = State.model_validate_json(rec.state or "")
     s = build(
         n=len(now.players),
         seat=now.current,
         hands=hands,
-        bank_size=0,
+        bank_size=kw.pop("bank_size", 0),
         options=now.options.model_dump(),  # the lobby's length
         **kw,
     )
@@ -51,9 +54,12 @@ async def start(tg: FakeTelegram, chat: Chat, users: list[User]) -> StoredMessag
     return table
 
 
+@pytest.mark.parametrize("drawn", [0, 5])
 async def test_a_turn_with_nothing_to_do_is_ended_by_the_bot_in_one_line(
-    backend: str | None,
+    backend: str | None, drawn: int
 ) -> None:
+    """After the roll (`drawn` 0), or after «📥 Взять из кассы» drew all he may from a
+    bank of blacks (`drawn` 5): nothing fits, and the bot ends the turn."""
     async with FakeTelegram() as tg:
         anna, boris = tg.user(1851, "Аня"), tg.user(1852, "Борис")
         users = [anna, boris]
@@ -62,12 +68,18 @@ async def test_a_turn_with_nothing_to_do_is_ended_by_the_bot_in_one_line(
             table = await start(tg, chat, users)
             seat = (await engine_state(app, chat)).current
             other = 1 - seat
-            # the mover holds two blacks (nothing ever fits); the other's red fits track 1
+            # the mover holds blacks (nothing ever fits); the other's red fits track 1
             # on a 1, so the round is not dead (the centre already holds a red)
-            await rig(app, chat, {seat: ["K", "K"], other: ["R", "K"]}, t7=["R"])
+            hands = {seat: ["K"] * (2 - drawn // 5), other: ["R", "K"]}
+            await rig(app, chat, hands, t7=["R"], bank_top=["K"] * drawn, bank_size=drawn)
             mover, waiting = users[seat], users[other]
             answer = await chat.press(mover, table, "🎲🎲 Два кубика")
             assert not answer.show_alert, answer
+            if drawn:
+                await wait_button(chat, table, "📥 Взять из кассы")
+                await tg.settle()
+                answer = await chat.press(mover, table, "📥 Взять из кассы")
+                assert not answer.show_alert, answer
             await chat.wait_for(lambda: AUTO in table.content, timeout=10)
             await tg.settle()
             assert table.content.count(AUTO) == 1, table.content
@@ -76,6 +88,7 @@ async def test_a_turn_with_nothing_to_do_is_ended_by_the_bot_in_one_line(
             s = await engine_state(app, chat)
             assert s.phase == Phase.PRE_MOVE and s.current == other and s.idle_turns == 1
             assert s.round_no == 1 and s.last_round is None
+            assert len(s.hands[seat]) == 2 - drawn // 5 + drawn and s.bank == []
             assert f"Ходит {waiting.first_name}" in table.content, table.content
             assert "🎲🎲 Два кубика" in table.button_texts
 

@@ -8,7 +8,7 @@ import asyncio
 from bot.app import App
 from bot.callbacks import PlayCB
 from fake_telegram import FakeTelegram
-from games.seven_tracks import GAME, State
+from games.seven_tracks import GAME, Action, ActionType, State
 from tests.bot.e2e import open_lobby, record, running, settings_for, start_game, wait_phase
 
 
@@ -28,7 +28,8 @@ async def test_simultaneous_presses_in_two_processes_apply_once(redis_url: str) 
             assert mover is not None
             second = App(settings)  # another process: its own locks, the same Redis
             try:
-                data = PlayCB(g=rec.uid, s=rec.seq, c="cd2")
+                two_dice = GAME.encode_action(Action(type=ActionType.CHOOSE_DICE, n=2))
+                data = PlayCB(g=rec.uid, s=rec.seq, c=two_dice)
                 answers = await asyncio.gather(
                     first.service.play_press(chat.id, mover, table.message_id, data),
                     second.service.play_press(chat.id, mover, table.message_id, data),

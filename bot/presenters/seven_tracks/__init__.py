@@ -2,33 +2,47 @@
 
 The group keyboard depends only on the public phase and board, never on a hand: every
 button is resolved against the acting player's legal actions when he presses it, and
-refused privately with the engine's reason when nothing matches. Compound buttons
-expand into several atomic actions:
+refused privately with the engine's reason when nothing matches.
 
-- «▶ Дорожка k»: the longest run of his tiles on track k (colours, a white when the
-  colour is missing; removes a block with a white first);
-- «▶ Выставить всё»: that on every available track and the centre; if nothing fits,
-  it draws from the bank until a tile fits (R44) and places it. A player who could
-  play a priority tile instead of drawing (R48) is told so first, privately, once a
-  turn; pressed again, it draws on;
-- «📥 Взять из кассы»: draws until a tile fits, or one tile at a time while a priority
-  tile could be played instead (R48);
-- «✅ Закончить ход»: END_PLACING + END_TURN;
-- the priority menu's «после хода» uses: WAIVE when it applies, else END_PLACING + AFTER_MOVE.
-  Its plain buttons spend only the original tile; «✨ Универсальной…» opens the same
-  menu for the universal, which is never spent in place of a missing original.
+Its buttons speak the one button language (bot/presenters/buttons.py). A button that
+applies one engine action carries the action's encoding: the dice («🎲🎲 Два кубика»
+`CD,,,,,,,2`), a track menu's exact choices (`PL,O,3`, `BL,K,3`, `RC,,3,1`, …), the
+centre's colours, the bonus store, the black discard, the priority menu's uses instead
+of the move and its shifts (`IM,SK,,,,SK`, `SH,U,,,0,OP`), the cancelled restriction,
+the fifth swap and the exchange's tiles. The others are compound codes (`codes.py`):
+
+- «▶ Дорожка k» (`Run`): the longest run of his tiles on track k (colours, a white when
+  the colour is missing; removes a block with a white first);
+- «▶ Выставить всё» (`PlaceAll`): that on every available track and the centre; if
+  nothing fits, it draws from the bank until a tile fits (R44) and places it. A player
+  who could play a priority tile instead of drawing (R48) is told so first, privately,
+  once a turn (`Ui.offered`); pressed again, it draws on;
+- «▶ Центр» (`CentreAll`): the colours the centre lacks, on a double;
+- «📥 Взять из кассы» (`Draw`): draws until a tile fits, or one tile at a time while a
+  priority tile could be played instead (R48);
+- «✅ Закончить ход» (`EndTurn`): END_PLACING + END_TURN;
+- the priority menu's «после хода» uses (`After`) and its exchange (`Exchange`): WAIVE
+  when it applies, else END_PLACING + AFTER_MOVE (or EXCHANGE_BEGIN). Its plain buttons
+  spend only the original tile; «✨ Универсальной…» opens the same menu for the
+  universal, which is never spent in place of a missing original;
+- the menus (`Open`, `TrackMenu`, `Back`, the titles `Label`), kept in the table's state
+  (`Ui`);
+- the first-move window's «⭐ Заявить право первого хода» and «Не использовать»
+  (`Declare`, `Pass`): the same public buttons for all, carrying no version (the table
+  is not redrawn while the window runs), each applied at once as the presser's own answer.
 
 Every hint and refusal that says nothing fits names the priority tiles the player could
 play; a refusal for a missing tile names it («нужна 🟧 оранжевая или ⬜ белая»).
 
-A typical turn is three taps: «Два кубика», «▶ Выставить всё», «✅ Закончить ход». A turn
-in which, after the roll, nothing can be placed, drawn or played is ended by the bot,
-and the table says so in one line (R66).
+A typical turn is three taps: «Два кубика», «▶ Выставить всё», «✅ Закончить ход». What
+the bot plays by itself is the engine's (`forced`, `timeout_turn`, `turn_key`): a window
+answer that is no choice, and a turn in which, after the roll, nothing can be placed,
+drawn or played (R66), which the table tells in one line.
 
 The presenter is assembled from the modules of this package: `common` (the tiles' emoji
-and texts, the base class), `caption`, `keyboard`, `compound` (the compound buttons' runs),
-`press`, `turns` (the turn timer, the first-move window, the turns the bot ends), `hands`,
-`narration` and `summaries`.
+and texts, the base class), `codes` (the compound codes, the table's state), `caption`,
+`keyboard`, `compound` (the compound buttons' runs), `press`, `turns` (the first-move
+window's answers, the table after the bot's moves), `hands`, `narration` and `summaries`.
 """
 
 from __future__ import annotations

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import html
-from typing import Any
-
+from bot.presenters.base import TableCtx
+from bot.presenters.seven_tracks.codes import Ui
 from bot.presenters.seven_tracks.common import SevenTracksBase, tiles_text
 from games.seven_tracks import Phase, State, Status
 from games.seven_tracks.model import T7, kind_of
@@ -14,18 +13,12 @@ from locales import Translator
 class Caption(SevenTracksBase):
     # ---------------------------------------------------------------- caption
 
-    def caption(
-        self,
-        s: State,
-        names: dict[int, str],
-        ui: dict[str, Any],
-        log: list[str],
-        t: Translator,
-    ) -> str:
-        v = self.public_view(s)
+    def caption(self, s: State, c: TableCtx[Ui]) -> str:
+        t, log = c.t, c.log
+        v = self.game.view(s, None)  # in the first-move window it names nobody
         length = t("st.len_one_round") if v.single_round else t("st.len_target", n=v.target_score)
         lines = [t("st.header", round=v.round_no, length=length)]
-        who = self._name(names, s, v.current)
+        who = self.seat_name(c, s, v.current)
         turn = v.turn
         if v.phase == Phase.FIRST_MOVE:
             seconds = max(1, round(self.first_move_seconds))
@@ -39,7 +32,7 @@ class Caption(SevenTracksBase):
         elif v.phase == Phase.EXCHANGE:
             lines.append(t("st.phase.exchange", name=who, n=v.exchange_size or 0))
         elif v.phase == Phase.GAME_OVER:
-            winners = ", ".join(html.escape(names.get(w) or str(w)) for w in v.winners)
+            winners = ", ".join(c.name(w) for w in v.winners)
             lines.append(t("st.phase.game_over", names=winners or "—"))
         if v.phase in (Phase.PLACING, Phase.POST_MOVE, Phase.EXCHANGE) and turn.get("dice"):
             dice = " ".join(f"[{d}]" for d in turn["dice"])
@@ -56,9 +49,8 @@ class Caption(SevenTracksBase):
                     max=s.options.max_draws,
                 )
             )
-        menu = ui.get("menu")
-        if menu and v.phase not in (Phase.FIRST_MOVE, Phase.GAME_OVER):
-            lines.append(self._menu_title(str(menu), t))
+        if v.phase not in (Phase.FIRST_MOVE, Phase.GAME_OVER):
+            lines += self._menu_title(c.ui, t)
         if turn.get("restricted") or v.restricted_left:
             lines.append(t("st.restricted", n=v.restricted_left))
         if turn.get("final") or v.final_left:
@@ -70,7 +62,7 @@ class Caption(SevenTracksBase):
             lines.extend(log[-3:])
         lines.append("")
         for p in v.players:
-            name = html.escape(names.get(p.player) or str(p.player))
+            name = c.name(p.player)
             mark = "▶ " if p.seat == v.current and v.phase != Phase.GAME_OVER else ""
             if p.status == Status.ELIMINATED:
                 status = t("st.status.eliminated")
@@ -82,10 +74,10 @@ class Caption(SevenTracksBase):
             lines.append(t("st.player", mark=mark, name=name, status=status, score=score))
         return "\n".join(lines)
 
-    def _menu_title(self, menu: str, t: Translator) -> str:
-        if menu.startswith("t") and menu[1:].isdigit():
-            k = int(menu[1:])
-            if k == T7:
-                return t("st.menu.centre")
-            return t("st.menu.track", k=k)
-        return t(f"st.menu.{menu}")
+    def _menu_title(self, ui: Ui, t: Translator) -> list[str]:
+        """The open menu's title line (none without a menu)."""
+        if ui.track == T7:
+            return [t("st.menu.centre")]
+        if ui.track is not None:
+            return [t("st.menu.track", k=ui.track)]
+        return [t(f"st.menu.{ui.menu.value}")] if ui.menu else []

@@ -1,17 +1,26 @@
 """What every part of «Семидорожник»'s presenter shares: the tiles' emoji and texts, and
-the base class (the lobby, the state's view for the table, names, the picture's key)."""
+the base class (the lobby, the house rules, the button language, names, the picture's
+key)."""
 
 from __future__ import annotations
 
 import hashlib
-import html
 from collections import Counter
-from typing import Any
 
 from pydantic import BaseModel
 
-from bot.presenters.base import LengthChoice, Presenter, language_key
-from games.seven_tracks import GAME, ActionType, Phase, SevenTracks, State, View
+from bot.presenters.base import (
+    Btn,
+    LengthChoice,
+    Presenter,
+    Rule,
+    TableCtx,
+    flag,
+    language_key,
+)
+from bot.presenters.buttons import Code
+from bot.presenters.seven_tracks.codes import CODES, Ui
+from games.seven_tracks import GAME, Action, ActionType, SevenTracks, State
 from games.seven_tracks.model import KINDS, OPPOSITE, PREVIOUS, RESTRICT, SKIP
 from locales import DEFAULT_LANGUAGE
 
@@ -50,23 +59,37 @@ def tiles_text(kinds: list[str], compact: bool = True) -> str:
     return (" " if compact else ", ").join(parts)
 
 
-def _seat_user(state: State, seat: int | None) -> int | None:
-    if seat is None or not 0 <= seat < len(state.players):
-        return None
-    return state.players[seat]
-
-
-class SevenTracksBase(Presenter[State, Any]):
+class SevenTracksBase(Presenter[State, Ui]):
     game_id = "seven_tracks"
     strings = "st"
     title_key = "game.seven_tracks.title"
     title_short_key = "game.seven_tracks.short"
     aliases = ("семидорожник", "7", "шестигранник", "seven tracks", "seventracks", "st")
+    house_rules: tuple[Rule, ...] = (
+        Rule("hand_size", (12, 10, 14)),
+        Rule("max_draws", (5, 3, 7)),
+        Rule("first_out_bonus", (7, 0, 14)),
+        Rule("skip_after_move", ("skip_next", "no_effect")),
+        flag("exchange_allows_priority", True),
+        flag("black_anywhere_after_move"),
+        flag("allow_same_turn_unblock"),
+        flag("black_discard_on_any_double"),
+        flag("double_t7_counts"),
+        flag("bonus_store_persists"),
+    )
     game: SevenTracks
+    ui_type = Ui
 
     def __init__(self, first_move_seconds: float = 20.0) -> None:
-        self.game = GAME
-        self.first_move_seconds = first_move_seconds
+        super().__init__(GAME)
+        self.first_move_seconds = first_move_seconds  # the window's, told in the caption
+
+    def codes(self) -> tuple[type[Code], ...]:
+        return CODES
+
+    def act(self, text: str, action: Action) -> Btn:
+        """A button that applies `action`."""
+        return Btn(text, self.buttons.action(action))
 
     # ---------------------------------------------------------------- lobby
 
@@ -79,38 +102,12 @@ class SevenTracksBase(Presenter[State, Any]):
 
     # ---------------------------------------------------------------- helpers
 
-    def actor(self, s: State) -> int | None:
-        if s.phase == Phase.FIRST_MOVE:
-            return None  # the window is open to everyone at once (DESIGN)
-        return self.game.to_act(s)
-
-    def versioned(self, code: str) -> bool:
-        return code not in ("fmd", "fmp")
-
-    def seq_changes(self, old: State, new: State) -> bool:
-        """Inside one first-move window nothing visible changes (its buttons carry no
-        version): the table must not reveal that the window moved on past someone."""
-        a, b = old, new
-        if a.phase == b.phase == Phase.FIRST_MOVE and (a.round_no, a.cycle_no) == (
-            b.round_no,
-            b.cycle_no,
-        ):
-            return False
-        return super().seq_changes(old, new)
-
-    def public_view(self, s: State) -> View:
-        """The table's view; in the first-move window it names nobody: whose decision is
-        pending would tell who holds the FM or a universal."""
-        v = self.game.view(s, None)
-        if s.phase == Phase.FIRST_MOVE:
-            v = v.model_copy(update={"current": None})
-        return v
-
-    def _name(self, names: dict[int, str], state: State, seat: int | None) -> str:
-        user = _seat_user(state, seat)
-        if user is None:
+    @staticmethod
+    def seat_name(c: TableCtx[Ui], state: State, seat: int | None) -> str:
+        """The name of the player in `seat`, HTML-escaped («?» for none)."""
+        if seat is None or not 0 <= seat < len(state.players):
             return "?"
-        return html.escape(names.get(user) or str(user))
+        return c.name(state.players[seat])
 
     # ---------------------------------------------------------------- picture
 

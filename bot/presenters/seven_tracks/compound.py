@@ -4,7 +4,7 @@ spending a priority tile."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from bot.presenters.base import Refusal
 from bot.presenters.seven_tracks.common import EMOJI, MAX_STEPS, ROLE_ORDER, SevenTracksBase, T
@@ -13,6 +13,8 @@ from games.engine import Batch
 from games.seven_tracks import Action, Phase, State
 from games.seven_tracks.model import COLOURS, EXCHANGE, T7, UNIVERSAL, WHITE, expected_colour
 from locales import Translator
+
+Build = Callable[[bool], list[Action]]  # a priority use's options: with the universal or not
 
 
 class Compound(SevenTracksBase):
@@ -184,17 +186,10 @@ class Compound(SevenTracksBase):
     def _offer(tiles: list[str]) -> str:
         return " / ".join(EMOJI[k] for k in tiles)
 
-    def _priority_options(
-        self, s: State, prefix: str, role: str, target: int | None, universal: bool = False
-    ) -> list[Action]:
-        types = {"im": [T.INSTEAD_OF_MOVE], "am": [T.WAIVE, T.AFTER_MOVE]}[prefix]
-        kind = UNIVERSAL if universal else role
-        return [Action(type=tp, kind=kind, role=role, target=target) for tp in types]
-
     def _spend(
         self,
         s: State,
-        build: Any,
+        build: Build,
         universal: bool,
         tile: str,
         events: list[Event],
@@ -221,7 +216,9 @@ class Compound(SevenTracksBase):
                 return self._apply(s2, chosen, events)
         return self._do(s, options, events)  # raises the engine's reason
 
-    def _no_original(self, s: State, build: Any, universal: bool, tile: str, t: Translator) -> None:
+    def _no_original(
+        self, s: State, build: Build, universal: bool, tile: str, t: Translator
+    ) -> None:
         """He lacks the original but the universal would do: say so, spend nothing."""
         if not universal and self._first_legal(s, build(True)) is not None:
             raise Refusal(t("st.refuse.use_universal", tile=EMOJI[tile]))

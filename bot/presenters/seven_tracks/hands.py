@@ -1,6 +1,9 @@
-"""«Семидорожник»'s private hand texts: the popup with its hint, and the longer message."""
+"""«Семидорожник»'s private hand: the popup with its hint, the longer message, and the
+keeper of his hand in the group."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from bot.presenters.seven_tracks.common import T, tiles_text
 from bot.presenters.seven_tracks.compound import Compound
@@ -8,9 +11,18 @@ from games.seven_tracks import Phase, State
 from games.seven_tracks.model import kind_of
 from locales import Translator
 
+if TYPE_CHECKING:
+    from bot.hands import HandKeeper
+
 
 class Hands(Compound):
     # ---------------------------------------------------------------- hand
+
+    def hand_keeper(self) -> HandKeeper:
+        """His hand in the group (bot/hands/seven_tracks.py)."""
+        from bot.hands.seven_tracks import SevenTracksHand
+
+        return SevenTracksHand(self)
 
     def hand_popup(self, s: State, user: int, t: Translator) -> str:
         v = self.game.view(s, user)

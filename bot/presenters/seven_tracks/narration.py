@@ -3,30 +3,29 @@ notes."""
 
 from __future__ import annotations
 
-import html
-from typing import Any
+from collections.abc import Callable
 
-from bot.presenters.seven_tracks.common import EMOJI, SevenTracksBase, tiles_text
+from bot.presenters.base import TableCtx
+from bot.presenters.seven_tracks.codes import Ui
+from bot.presenters.seven_tracks.common import EMOJI, SevenTracksBase, T, tiles_text
 from games import Event
+from games.automation import FORCED
 from games.seven_tracks import State
 from games.seven_tracks.model import kind_of
 from locales import Translator
+
+Who = Callable[[int | None], str]  # a seat's name as shown
 
 
 class Narration(SevenTracksBase):
     # ---------------------------------------------------------------- narration
 
-    def narrate(
-        self, events: list[Event], state: State, names: dict[int, str], t: Translator
-    ) -> list[str]:
+    def narrate(self, events: list[Event], state: State, c: TableCtx[Ui]) -> list[str]:
+        t = c.t
         lines: list[str] = []
-        state_players = list(state.players)
 
         def who(seat: int | None) -> str:
-            if seat is None or not 0 <= seat < len(state_players):
-                return "?"
-            user = state_players[seat]
-            return html.escape(names.get(user) or str(user))
+            return self.seat_name(c, state, seat)
 
         pending: list[tuple[int | None, str, list[str]]] = []  # grouped placements
 
@@ -39,9 +38,14 @@ class Narration(SevenTracksBase):
                 lines.append(t("st.ev.placed", name=who(seat), where=where, tiles="".join(kinds)))
             pending.clear()
 
+        ended = False  # the turn the bot just ended: its `placing_ended` is not told
         for e in events:
             if e.private_to is not None:
                 continue
+            if e.type == "placing_ended" and ended:
+                ended = False
+                continue
+            ended = e.type == FORCED and self._forced(e) == T.END_PLACING
             d = e.data
             if e.type == "drew":
                 if pending and pending[-1][0] == e.seat and pending[-1][1] == "drew":
@@ -70,7 +74,11 @@ class Narration(SevenTracksBase):
         flush()
         return lines
 
-    def _event_line(self, e: Event, who: Any, t: Translator) -> str | None:
+    def _forced(self, e: Event) -> T:
+        """The type of the action a `forced` event announces."""
+        return self.game.decode_action(str(e.data.get("action"))).type
+
+    def _event_line(self, e: Event, who: Who, t: Translator) -> str | None:
         d = e.data
         name = who(e.seat)
         match e.type:
@@ -127,13 +135,13 @@ class Narration(SevenTracksBase):
                 return t("st.ev.player_left", name=name)
             case "placing_ended":
                 return None if d.get("obligation_met") else t("st.ev.passed", name=name)
-            case "turn_auto_ended":
+            case "forced" if self._forced(e) == T.END_PLACING:  # R66: a dead turn, ended
                 return t("st.ev.turn_auto_ended", name=name)
             case "round_ended":
                 return t("st.ev.round_ended")
         return None
 
-    def _priority_line(self, e: Event, name: str, who: Any, t: Translator) -> str:
+    def _priority_line(self, e: Event, name: str, who: Who, t: Translator) -> str:
         d = e.data
         kind = str(d.get("kind"))
         role = str(d.get("role") or kind)

@@ -3,9 +3,11 @@ standings."""
 
 from __future__ import annotations
 
-import html
+from collections.abc import Callable
 from typing import Any
 
+from bot.presenters.base import TableCtx
+from bot.presenters.seven_tracks.codes import Ui
 from bot.presenters.seven_tracks.common import SevenTracksBase, tiles_text
 from games import Event
 from games.seven_tracks import State
@@ -16,23 +18,23 @@ from locales import Translator
 class Summaries(SevenTracksBase):
     # ---------------------------------------------------------------- summaries
 
-    def summaries(
-        self, events: list[Event], s: State, names: dict[int, str], t: Translator
-    ) -> list[str]:
+    def summaries(self, events: list[Event], s: State, c: TableCtx[Ui]) -> list[str]:
+        t = c.t
         out: list[str] = []
 
         def name(seat: int) -> str:
-            user = s.players[seat]
-            return html.escape(names.get(user) or str(user))
+            return self.seat_name(c, s, seat)
 
         for e in events:
             if e.type == "round_ended":
                 out.append(self._round_text(e.data.get("summary") or {}, s, name, t))
             elif e.type == "game_over":
-                out.append(self._final_text(s, names, t))
+                out.append(self._final_text(s, c))
         return out
 
-    def _round_text(self, summary: dict[str, Any], s: State, name: Any, t: Translator) -> str:
+    def _round_text(
+        self, summary: dict[str, Any], s: State, name: Callable[[int], str], t: Translator
+    ) -> str:
         lines = [t("st.sum.title", round=summary.get("round", s.round_no))]
         first = summary.get("first_out")
         if summary.get("stalled"):
@@ -75,11 +77,12 @@ class Summaries(SevenTracksBase):
             lines.append(t("st.sum.eliminated", names=", ".join(name(x) for x in eliminated)))
         return "\n".join(lines)
 
-    def _final_text(self, s: State, names: dict[int, str], t: Translator) -> str:
+    def _final_text(self, s: State, c: TableCtx[Ui]) -> str:
+        t = c.t
         res = self.game.result(s)
         lines = [t("st.final.title")]
         for st in res.standings:
-            n = html.escape(names.get(st.player) or str(st.player))
+            n = c.name(st.player)
             crown = " 🏆" if st.player in res.winners else ""
             score = t.plural(st.score, "unit.point")
             lines.append(t("st.final.line", place=st.place, name=n, score=score) + crown)
