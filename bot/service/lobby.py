@@ -1,5 +1,5 @@
 """The lobby: `/new` opens it (`new_game`), its buttons (`lobby_press`: join, leave, the
-game, its length, the turn timer, start), its message (`lobby_text`, `lobby_markup`,
+game, its length, the turn timer, start), its message (bot/service/lobby_message.py,
 edited by `show`), the start of the game (`_start`) and its expiry (`expire`).
 """
 
@@ -12,15 +12,16 @@ from typing import Any
 
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.methods import EditMessageText
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardMarkup
 
-from bot import chat_settings, house_rules, idle, phone, turn_timers
+from bot import chat_settings, house_rules, idle
 from bot.callbacks import LobbyCB
 from bot.memory.keeper import memory_of
 from bot.presenters.base import Presenter
 from bot.replies import Asked
 from bot.service import computer_lobby as cpu
 from bot.service.context import Answer, Context
+from bot.service.lobby_message import GAME_MENU, RULES_MENU, lobby_markup, lobby_text, timer_choices
 from bot.service.moves import Moves
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines
@@ -30,9 +31,6 @@ from games import IllegalAction
 from locales import Translator
 
 log = logging.getLogger(__name__)
-
-GAME_MENU = "lobby_games"  # in the lobby's `ui`: its keyboard is the menu of games
-RULES_MENU = "lobby_rules"  # … or this game's own rules (bot/house_rules.py)
 
 
 class Lobby:
@@ -44,115 +42,6 @@ class Lobby:
         self.table = table
         self.moves = moves
         self.shown = Shown()  # what each lobby message shows (bot/shown.py)
-
-    # ------------------------------------------------------------------ its message
-
-    def timer_choices(self) -> list[float]:
-        """The lobby's turn timers (bot/turn_timers.py): the fast ones (2, 3 — the usual
-        default —, 10 minutes), the slow ones (1, 12, 24 hours) and off."""
-        return turn_timers.choices(self.ctx.settings.turn_seconds)
-
-    def timer_label(self, seconds: float, t: Translator) -> str:
-        return turn_timers.label(seconds, t)
-
-    def lobby_text(self, rec: GameRecord) -> str:
-        ctx = self.ctx
-        t = ctx.t(rec.language)
-        p = ctx.presenter(rec.game_id)
-        lines = [t("lobby.title", game=html.escape(t(p.title_key)))]
-        choice = next((c for c in p.choices() if c.code == rec.option_choice), None)
-        if choice is not None:
-            lines.append(t("lobby.length", length=t(choice.label_key)))
-        if own := house_rules.summary(p, rec.options, t):
-            lines.append(t("house.lobby_line", rules=own))
-        if rec.ui.get(RULES_MENU):
-            lines.extend(house_rules.explained(p, rec.options, t))
-        least = house_rules.min_players(p, rec.options)
-        lines.append(t("lobby.timer", timer=self.timer_label(ctx.turn_seconds(rec), t)))
-        lines.append(
-            t(
-                "lobby.players",
-                count=len(rec.players),
-                min=least,
-                max=p.max_players,
-            )
-        )
-        for i, uid in enumerate(rec.players, 1):
-            mark = t("lobby.creator_mark") if uid == rec.creator else ""
-            lines.append(f"{i}. {html.escape(rec.name(uid))}{mark}")
-        if rec.status == RecordStatus.LOBBY:
-            if (line := cpu.status_line(rec, p, t)) is not None:
-                lines.append(line)
-            elif len(rec.players) < least:
-                lines.append(t("lobby.need_more", n=least - len(rec.players)))
-            else:
-                lines.append(t("lobby.can_start", name=html.escape(rec.name(rec.creator))))
-        elif rec.status == RecordStatus.PLAYING:
-            lines.append(t("lobby.started"))
-        elif rec.status == RecordStatus.CANCELLED and rec.end_reason == idle.EXPIRED:
-            lifetime = idle.lobby_lifetime(rec, ctx.settings)
-            lines.append(t("lobby.expired", span=idle.span(lifetime, t)))
-        elif rec.status == RecordStatus.CANCELLED:
-            lines.append(t("lobby.cancelled"))
-        return "\n".join(lines)
-
-    def lobby_markup(self, rec: GameRecord) -> InlineKeyboardMarkup | None:
-        if rec.status != RecordStatus.LOBBY:
-            return None
-        ctx = self.ctx
-        t = ctx.t(rec.language)
-        p = ctx.presenter(rec.game_id)
-        rows: list[list[InlineKeyboardButton]] = []
-
-        def btn(text: str, a: str, x: str = "") -> InlineKeyboardButton:
-            return InlineKeyboardButton(
-                text=text, callback_data=LobbyCB(g=rec.uid, a=a, x=x).pack()
-            )
-
-        join = [btn(t("lobby.join"), "join"), btn(t("lobby.leave"), "leave")]
-        # rows that fit a phone (bot/phone.py); the game is picked from its own menu
-        if rec.ui.get(GAME_MENU):
-            games = [
-                btn(("✅ " if gid == rec.game_id else "") + t(q.title_short_key), "game", gid)
-                for gid, q in ctx.presenters.items()
-            ]
-            rows = [*phone.rows(games, spare=phone.MARK), [btn(t("lobby.back"), "back")], join]
-            return InlineKeyboardMarkup(inline_keyboard=rows)
-        if rec.ui.get(RULES_MENU):  # this game's rules, each value cycled by its button
-            rules = [
-                [btn(house_rules.button_label(p, r, rec.options, t), "rule", r.key)]
-                for r in house_rules.rules_of(p)
-            ]
-            return InlineKeyboardMarkup(
-                inline_keyboard=[*rules, [btn(t("lobby.back"), "back")], join]
-            )
-        if rec.ui.get(cpu.MENU):  # the computers' menu: add one of a level, remove one
-            return InlineKeyboardMarkup(inline_keyboard=[*cpu.menu_rows(rec, p, t, btn), join])
-        if len(ctx.presenters) > 1:
-            rows.append([btn(t("lobby.pick_game", game=t(p.title_short_key)), "menu")])
-        choices = p.choices()
-        if len(choices) > 1:
-            options = [
-                btn(("✅ " if c.code == rec.option_choice else "") + t(c.label_key), "opt", c.code)
-                for c in choices
-            ]
-            rows.extend(phone.rows(options, spare=phone.MARK))
-        if house_rules.rules_of(p):
-            rows.append([btn(t("house.lobby_button"), "rules")])
-        current = ctx.turn_seconds(rec)
-        # a row of fast timers, a row of slow ones (a game over days), then «off»
-        groups: list[list[InlineKeyboardButton]] = [[], [], []]
-        for x in self.timer_choices():
-            mark = "✅ " if x == current else "⏱ " if x < turn_timers.HOUR else "⏳ "
-            kind = 2 if x <= 0 else 1 if turn_timers.is_slow(x) else 0
-            groups[kind].append(btn(mark + self.timer_label(x, t), "tmr", f"{x:g}"))
-        for group in groups:
-            rows.extend(phone.rows(group))
-        rows.extend(cpu.main_rows(rec, p, t, btn))
-        rows.append(join)
-        if house_rules.min_players(p, rec.options) <= len(rec.players) <= p.max_players:
-            rows.append([btn(t("lobby.start"), "start")])
-        return InlineKeyboardMarkup(inline_keyboard=rows)
 
     async def show(self, rec: GameRecord) -> None:
         """Edit the lobby message to the latest stored record (edits never go backwards)."""
@@ -175,7 +64,7 @@ class Lobby:
         if rec.lobby_message_id is None:
             return
         chat, msg = rec.chat_id, rec.lobby_message_id
-        text, markup = self.lobby_text(rec), self.lobby_markup(rec)
+        text, markup = lobby_text(self.ctx, rec), lobby_markup(self.ctx, rec)
         if self.shown.same(chat, msg, rec.seq, text, markup):
             return  # it shows this already (an earlier edit had the later presses too)
         try:
@@ -259,7 +148,7 @@ class Lobby:
                 try:
                     new = await ctx.store.put(new, rec.version if rec else 0)
                     ctx.spawn(memory_of(ctx).lobby_opened(new))  # /notify (bot/memory/)
-                    text, markup = self.lobby_text(new), self.lobby_markup(new)
+                    text, markup = lobby_text(self.ctx, new), lobby_markup(self.ctx, new)
                     await self.deadlines.schedule(new)  # the lobby's expiry
                     if expired is not None:  # not closed yet by its deadline: now
                         ctx.spawn(self.edit(self.expired_copy(expired)))
@@ -336,7 +225,7 @@ class Lobby:
                     rules = prefs.house_rules.get(data.x, {})
                     rec.option_choice, rec.options = house_rules.lobby_options(p, rules)
                 elif data.a == "tmr":
-                    seconds = next((x for x in self.timer_choices() if f"{x:g}" == data.x), None)
+                    seconds = next((x for x in timer_choices(self.ctx) if f"{x:g}" == data.x), None)
                     if seconds is None:
                         return Answer(t("press.old_button"))
                     rec.turn_seconds = seconds

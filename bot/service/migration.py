@@ -7,6 +7,7 @@ import logging
 from bot import chat_settings
 from bot.service.context import Context
 from bot.service.lobby import Lobby
+from bot.service.lobby_message import lobby_markup, lobby_text
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines
 from bot.storage import ACTIVE, Conflict, GameRecord, RecordStatus
@@ -56,7 +57,7 @@ class Migration:
             log.info("game %s moved from chat %s to %s", rec.uid, old_chat_id, new_chat_id)
         if moved.status == RecordStatus.LOBBY:
             msg_id = await ctx.send(
-                new_chat_id, self.lobby.lobby_text(moved), markup=self.lobby.lobby_markup(moved)
+                new_chat_id, lobby_text(self.ctx, moved), markup=lobby_markup(self.ctx, moved)
             )
 
             def remember(r: GameRecord) -> GameRecord | None:
