@@ -1,4 +1,4 @@
-"""Shared helpers for the «Захват клеток» tests (seats are named A, B, C… in examples)."""
+"""Build «Захват клеток» positions and play actions (seats are named A, B, C… in examples)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from games.cell_capture import GAME, Phase, State
 from games.cell_capture.engine import allowed_numbers, anchors, feasible, phase, used_numbers
 from games.cell_capture.model import CENTRE, FREE
 from games.protocol import IllegalAction
-from tests.games.cell_capture.cell_capture_helpers import (
+from tests.games.cell_capture.builder import (
     BACK,
     CANCEL,
     CONFIRM,

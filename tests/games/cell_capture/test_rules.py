@@ -10,7 +10,7 @@ from games.cell_capture import GAME, Action, ActionType, State
 from games.cell_capture.engine import allowed_numbers, anchors, feasible, next_order, scores
 from games.cell_capture.model import CENTRE, COLOURS
 from games.protocol import IllegalAction
-from tests.games.cell_capture.cell_capture_helpers import (
+from tests.games.cell_capture.builder import (
     BACK,
     CANCEL,
     CONFIRM,
