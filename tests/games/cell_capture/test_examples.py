@@ -24,7 +24,6 @@ from tests.games.cell_capture.builder import (
     board_text,
     c,
     capture,
-    check_invariants,
     k,
     names,
     new_game,
@@ -32,6 +31,7 @@ from tests.games.cell_capture.builder import (
     position,
     step,
 )
+from tests.games.cell_capture.invariants import check_invariants
 from tests.games.spec import missing_examples
 
 ANYA, BORYA, VIKA = 0, 1, 2

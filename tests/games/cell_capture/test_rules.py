@@ -23,7 +23,6 @@ from tests.games.cell_capture.builder import (
     anchor,
     c,
     capture,
-    check_invariants,
     k,
     names,
     new_game,
@@ -31,6 +30,7 @@ from tests.games.cell_capture.builder import (
     position,
     step,
 )
+from tests.games.cell_capture.invariants import check_invariants
 from tests.games.spec import missing_rules
 
 

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from games import IllegalAction
 from games.sea_cross import CODES, GAME, Action, ActionType, State
 
-from .builder import PLAYERS, check
+from .builder import PLAYERS
+from .invariants import check
 
 MAX_STEPS = 5000  # random games take ~150–600 actions
 # Whole games are slow to shrink; a failure prints its seed, which replays exactly.
