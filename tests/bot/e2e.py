@@ -6,8 +6,8 @@ import asyncio
 import contextlib
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, NamedTuple
 
 from bot.app import App
 from bot.config import Settings
@@ -54,6 +54,30 @@ async def running(settings: Settings, store: Store | None = None) -> AsyncIterat
         await app.stop()
 
 
+class Group(NamedTuple):
+    """What `in_group` yields: the fake Telegram server, the running bot, the group chat
+    and its members (unpacked in the `async with`: `as (tg, app, chat, users)`)."""
+
+    tg: FakeTelegram
+    app: App
+    chat: Chat
+    users: list[User]
+
+
+@contextlib.asynccontextmanager
+async def in_group(
+    first_id: int, names: Sequence[str], redis_url: str | None = None, **settings: Any
+) -> AsyncIterator[Group]:
+    """The usual start of an end-to-end test: the fake Telegram server, users `names` with
+    ids `first_id`, `first_id + 1`, …, a group chat of them, and the bot running against
+    the server with `settings_for(tg, redis_url, **settings)` until the block ends."""
+    async with FakeTelegram() as tg:
+        users = [tg.user(first_id + i, name) for i, name in enumerate(names)]
+        chat = tg.group(members=users)
+        async with running(settings_for(tg, redis_url, **settings)) as app:
+            yield Group(tg, app, chat, users)
+
+
 async def record(app: App, chat: Chat) -> GameRecord:
     rec = await app.store.get(chat.id)
     assert rec is not None
@@ -66,11 +90,16 @@ async def engine_state(app: App, chat: Chat) -> State:
     return State.model_validate_json(rec.state)
 
 
+async def new_lobby(chat: Chat, creator: User, command: str = "/new") -> StoredMessage:
+    """`creator` sends `command` (`/new`, `/new захват`, …): the lobby the bot opens."""
+    await chat.send(creator, command)
+    return await chat.wait_message(lambda m: "Новая игра" in m.content)
+
+
 async def open_lobby(
     chat: Chat, creator: User, *others: User, length: str = "Один кон"
 ) -> StoredMessage:
-    await chat.send(creator, "/new")
-    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    lobby = await new_lobby(chat, creator)
     for user in others:
         answer = await chat.press(user, lobby, contains="Играть")
         assert answer.text == "Вы в игре!", answer
@@ -84,6 +113,18 @@ async def start_game(chat: Chat, creator: User, lobby: StoredMessage) -> StoredM
     assert answer.text == "Поехали!", answer
     # generous: a cold render process needs seconds of CPU on a loaded 2-core machine
     table = await chat.wait_message(lambda m: m.photo is not None, timeout=30)
+    return table
+
+
+async def started_table(
+    tg: FakeTelegram, chat: Chat, users: Sequence[User], button: str, length: str = "Один кон"
+) -> StoredMessage:
+    """`users[0]` opens a lobby, the others join, `users[0]` starts the game: its table, once
+    it shows `button` (the first move's) and the bot is idle."""
+    lobby = await open_lobby(chat, users[0], *users[1:], length=length)
+    table = await start_game(chat, users[0], lobby)
+    await wait_phase(chat, table, button)
+    await tg.settle()
     return table
 
 

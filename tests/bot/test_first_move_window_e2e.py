@@ -12,6 +12,7 @@ from games.seven_tracks import Phase, State
 from tests.bot.e2e import (
     data_of,
     engine_state,
+    new_lobby,
     open_lobby,
     record,
     running,
@@ -127,8 +128,7 @@ async def test_r58_a_computer_answers_the_window_as_a_decider_without_waiting(
         )
         async with running(settings) as app:
             chat = tg.group(members=[anna])
-            await chat.send(anna, "/new семидорожник")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+            lobby = await new_lobby(chat, anna, "/new семидорожник")
             await add_computers(chat, anna, lobby, "Опытный")
             await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts, timeout=10)
             table = await start_game(chat, anna, lobby)

@@ -18,7 +18,7 @@ from bot.app import App
 from bot.storage import GameRecord, RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import FloodLimit, StoredMessage
-from tests.bot.e2e import data_of, record, running, settings_for
+from tests.bot.e2e import data_of, new_lobby, record, running, settings_for
 
 FAST: dict[str, Any] = {"ping_quiet_seconds": 0.0, "chat_messages_per_minute": 1000}
 MOVER = re.compile(r"Ходит \S+ (.+?):")
@@ -57,8 +57,7 @@ def mover(table: StoredMessage, users: dict[str, User]) -> User:
 
 async def start(tg: FakeTelegram, chat: Chat, people: list[User]) -> StoredMessage:
     """A cell capture game of `people` (the first opens it), its table."""
-    await chat.send(people[0], "/new захват")
-    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    lobby = await new_lobby(chat, people[0], "/new захват")
     for u in people[1:]:
         await chat.press(u, lobby, contains="Играть")
     await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts, timeout=10)
@@ -170,8 +169,7 @@ async def test_a_chat_turns_pings_off_and_on() -> None:
         anna, boris = people[0], people[1]
         chat = tg.group(members=people)
         async with running(settings_for(tg, **FAST)) as app:
-            await chat.send(anna, "/new захват")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+            lobby = await new_lobby(chat, anna, "/new захват")
             refused = await chat.send(boris, "/pings off")  # neither admin nor creator
             await chat.wait_message(lambda m: "может админ чата" in m.content, after=refused)
             off = await chat.send(anna, "/pings off")  # the game's creator

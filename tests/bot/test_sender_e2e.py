@@ -18,12 +18,14 @@ import pytest
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import ApiCall, FloodLimit
 from tests.bot.e2e import (
+    in_group,
     leave_question,
     mover,
     open_lobby,
     running,
     settings_for,
     start_game,
+    started_table,
     wait_phase,
 )
 
@@ -92,10 +94,7 @@ async def test_chatter_never_delays_the_game_and_telegram_never_says_429(
         async with running(settings):
             gosha_private = await tg.start_private(gosha)  # Гоша has started the bot
             await gosha_private.wait_message()
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
+            table = await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
             player = mover(table, [anna, boris])
             assert player is not None
             other = boris if player is anna else anna
@@ -206,26 +205,23 @@ async def test_an_ephemeral_rules_gets_an_ephemeral_reply_visible_only_to_the_as
 async def test_ephemeral_refused_the_reply_goes_privately_else_once_in_the_group(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(3301, "Аня"), tg.user(3302, "Борис")
-        chat = tg.group(members=[anna, boris])
-        async with running(settings_for(tg)):
-            private = await tg.start_private(anna)
-            await private.wait_message()
-            await tg.wait_for(lambda: tg.calls("setMyCommands"), 10)
-            tg.server.ephemeral.fail = True  # e.g. an older Telegram
-            await chat.send_ephemeral(anna, "/help")
-            msg = await private.wait_message(lambda m: "/new" in m.content, timeout=10)
-            assert "«Настольщики»" in msg.content
-            await chat.send_ephemeral(boris, "/help")
-            msg = await chat.wait_message(lambda m: "/new" in m.content, timeout=10)
-            await chat.send(boris, "/help")  # a repeat within a while: no second message
-            await chat.send(boris, "/leave")  # another command: its own reply
-            refusal = await chat.wait_message(lambda m: "не участвуете" in m.content, timeout=10)
-            assert refusal.reply_to is not None and refusal.reply_to.from_user
-            assert refusal.reply_to.from_user["id"] == boris.id
-            await tg.settle(quiet=0.3)
-            assert len([m for m in chat.bot_messages if "/new" in m.content]) == 1
+    async with in_group(3301, ["Аня", "Борис"]) as (tg, _, chat, (anna, boris)):
+        private = await tg.start_private(anna)
+        await private.wait_message()
+        await tg.wait_for(lambda: tg.calls("setMyCommands"), 10)
+        tg.server.ephemeral.fail = True  # e.g. an older Telegram
+        await chat.send_ephemeral(anna, "/help")
+        msg = await private.wait_message(lambda m: "/new" in m.content, timeout=10)
+        assert "«Настольщики»" in msg.content
+        await chat.send_ephemeral(boris, "/help")
+        msg = await chat.wait_message(lambda m: "/new" in m.content, timeout=10)
+        await chat.send(boris, "/help")  # a repeat within a while: no second message
+        await chat.send(boris, "/leave")  # another command: its own reply
+        refusal = await chat.wait_message(lambda m: "не участвуете" in m.content, timeout=10)
+        assert refusal.reply_to is not None and refusal.reply_to.from_user
+        assert refusal.reply_to.from_user["id"] == boris.id
+        await tg.settle(quiet=0.3)
+        assert len([m for m in chat.bot_messages if "/new" in m.content]) == 1
     assert not problems(caplog)
 
 
@@ -233,39 +229,34 @@ async def test_a_429_on_a_command_reply_is_no_traceback_and_a_game_message_waits
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO)
-    async with FakeTelegram() as tg:
-        anna, boris, vika = tg.user(3401, "Аня"), tg.user(3402, "Борис"), tg.user(3403, "Вика")
-        chat = tg.group(members=[anna, boris, vika])
-        # a window roomy enough that Вика's last /help is not dropped as chatter in a busy
-        # window (lobby, table, ping, the refused sends, the final standings: 7 of 20
-        # is above the chatter share): what is checked here is the hold after a 429
-        settings = settings_for(tg, turn_seconds=0, chat_messages_per_minute=40)
-        async with running(settings) as app:
-            lobby = await open_lobby(chat, anna, boris)  # Вика watches
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
-            # Telegram refuses the next message in the chat: retry after 1 s
-            tg.server.inject_error(
-                "sendMessage", 429, "Too Many Requests: retry after 1", retry_after=1
-            )
-            await chat.send(vika, "/help")  # chatter: dropped, no Traceback
-            await chat.wait_for(lambda: chat.calls("sendMessage")[-1].error_code == 429, 10)
-            tg.server.inject_error(
-                "sendMessage", 429, "Too Many Requests: retry after 1", retry_after=1
-            )
-            leaver = mover(table, [anna, boris])
-            assert leaver is not None
-            # /leave: its question, a game message, is sent after the wait
-            question = await leave_question(chat, leaver, timeout=15)
-            await chat.press(leaver, question, "Да, выйти", timeout=10)
-            await chat.wait_for(lambda: "выходит из игры" in question.content, 10)
-            assert leaver.first_name in question.content
-            # once the hold is over, Вика's next /help is answered (the dropped one gave
-            # its once-a-while mark back)
-            await chat.wait_for(lambda: app.sender.hold_left(chat.id) == 0, 10)
-            await chat.send(vika, "/help")
-            msg = await chat.wait_message(lambda m: "/new" in m.content, timeout=10)
-            assert msg.reply_to is not None
-            assert all(c.answered for c in tg.callbacks)
+    async with in_group(
+        3401, ["Аня", "Борис", "Вика"], turn_seconds=0, chat_messages_per_minute=40
+    ) as (tg, app, chat, (anna, boris, vika)):
+        lobby = await open_lobby(chat, anna, boris)  # Вика watches
+        table = await start_game(chat, anna, lobby)
+        await wait_phase(chat, table, "🎲 Один кубик")
+        await tg.settle()
+        # Telegram refuses the next message in the chat: retry after 1 s
+        tg.server.inject_error(
+            "sendMessage", 429, "Too Many Requests: retry after 1", retry_after=1
+        )
+        await chat.send(vika, "/help")  # chatter: dropped, no Traceback
+        await chat.wait_for(lambda: chat.calls("sendMessage")[-1].error_code == 429, 10)
+        tg.server.inject_error(
+            "sendMessage", 429, "Too Many Requests: retry after 1", retry_after=1
+        )
+        leaver = mover(table, [anna, boris])
+        assert leaver is not None
+        # /leave: its question, a game message, is sent after the wait
+        question = await leave_question(chat, leaver, timeout=15)
+        await chat.press(leaver, question, "Да, выйти", timeout=10)
+        await chat.wait_for(lambda: "выходит из игры" in question.content, 10)
+        assert leaver.first_name in question.content
+        # once the hold is over, Вика's next /help is answered (the dropped one gave
+        # its once-a-while mark back)
+        await chat.wait_for(lambda: app.sender.hold_left(chat.id) == 0, 10)
+        await chat.send(vika, "/help")
+        msg = await chat.wait_message(lambda m: "/new" in m.content, timeout=10)
+        assert msg.reply_to is not None
+        assert all(c.answered for c in tg.callbacks)
     assert not problems(caplog)

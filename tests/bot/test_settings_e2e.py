@@ -15,7 +15,7 @@ from bot.chat_settings import ChatSettings
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.cell_capture import State as CellState
-from tests.bot.e2e import engine_state, record, running, settings_for, shows, start_game
+from tests.bot.e2e import engine_state, in_group, record, running, settings_for, shows, start_game
 
 NEW_LOBBY = "Новая игра"
 
@@ -180,44 +180,41 @@ async def test_the_creator_changes_this_games_rules_and_the_chats_stay(
 
 
 async def test_private_settings_are_the_users_own_defaults() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(7401, "Аня"), tg.user(7402, "Борис")
-        chat = tg.group(members=[anna, boris])
-        async with running(settings_for(tg)) as app:
-            private = await tg.start_private(anna)
-            await private.wait_message()
-            menu = await menu_of(private, anna)
-            assert "Ваши настройки" in menu.content and "🔔" not in " ".join(menu.button_texts)
-            await press_until(private, anna, menu, "🎲 Игра", "Игра по умолчанию: Гипнозия")
-            await open_game_page(private, anna, menu, "Гипнозия")
-            await press_until(private, anna, menu, "Выбор в лобби", "Пары по мостам")
-            s = await stored(app, chat_settings.user_key(anna.id))
-            assert s.default_game == "hypnosia"
-            assert s.house_rules == {"hypnosia": {"pairs_cross_bridges": True}}
-            assert await stored(app, chat_settings.chat_key(chat.id)) == ChatSettings()
-            assert "Свои правила, Гипнозия: пары по мостам" in await main_text(private, anna, menu)
-            await open_game_page(private, anna, menu, "Гипнозия")
-            # a group without settings of its own: her lobby follows her defaults
-            await chat.send(anna, "/new")
-            lobby = await chat.wait_message(lambda m: NEW_LOBBY in m.content)
-            assert "Гипнозия" in lobby.content and "Пары по мостам" in lobby.content
-            rec = await record(app, chat)
-            assert rec.option_choice == "pb" and rec.options == {"pairs_cross_bridges": True}
-            # the page of a game without variants says so
-            await chat.send(anna, "/cancel")
-            await private.press(anna, menu, "« Назад")
-            await private.wait_for(lambda: "Выберите игру" in menu.content)
-            await private.press(anna, menu, "Морской крест")
-            await private.wait_for(lambda: "Морской крест: свои правила" in menu.content)
-            assert "нет вариантов правил" in menu.content
-            await private.press(anna, menu, "« Назад")
-            await private.wait_for(lambda: "Выберите игру" in menu.content)
-            await private.press(anna, menu, "Гипнозия")
-            await private.wait_for(lambda: "↩ Как в правилах" in menu.button_texts)
-            answer = await private.press(anna, menu, "↩ Как в правилах")
-            assert answer.text == "Сохранено."
-            await private.wait_for(lambda: "↩ Как в правилах" not in menu.button_texts)
-            assert (await stored(app, chat_settings.user_key(anna.id))).house_rules == {}
+    async with in_group(7401, ["Аня", "Борис"]) as (tg, app, chat, (anna, _)):
+        private = await tg.start_private(anna)
+        await private.wait_message()
+        menu = await menu_of(private, anna)
+        assert "Ваши настройки" in menu.content and "🔔" not in " ".join(menu.button_texts)
+        await press_until(private, anna, menu, "🎲 Игра", "Игра по умолчанию: Гипнозия")
+        await open_game_page(private, anna, menu, "Гипнозия")
+        await press_until(private, anna, menu, "Выбор в лобби", "Пары по мостам")
+        s = await stored(app, chat_settings.user_key(anna.id))
+        assert s.default_game == "hypnosia"
+        assert s.house_rules == {"hypnosia": {"pairs_cross_bridges": True}}
+        assert await stored(app, chat_settings.chat_key(chat.id)) == ChatSettings()
+        assert "Свои правила, Гипнозия: пары по мостам" in await main_text(private, anna, menu)
+        await open_game_page(private, anna, menu, "Гипнозия")
+        # a group without settings of its own: her lobby follows her defaults
+        await chat.send(anna, "/new")
+        lobby = await chat.wait_message(lambda m: NEW_LOBBY in m.content)
+        assert "Гипнозия" in lobby.content and "Пары по мостам" in lobby.content
+        rec = await record(app, chat)
+        assert rec.option_choice == "pb" and rec.options == {"pairs_cross_bridges": True}
+        # the page of a game without variants says so
+        await chat.send(anna, "/cancel")
+        await private.press(anna, menu, "« Назад")
+        await private.wait_for(lambda: "Выберите игру" in menu.content)
+        await private.press(anna, menu, "Морской крест")
+        await private.wait_for(lambda: "Морской крест: свои правила" in menu.content)
+        assert "нет вариантов правил" in menu.content
+        await private.press(anna, menu, "« Назад")
+        await private.wait_for(lambda: "Выберите игру" in menu.content)
+        await private.press(anna, menu, "Гипнозия")
+        await private.wait_for(lambda: "↩ Как в правилах" in menu.button_texts)
+        answer = await private.press(anna, menu, "↩ Как в правилах")
+        assert answer.text == "Сохранено."
+        await private.wait_for(lambda: "↩ Как в правилах" not in menu.button_texts)
+        assert (await stored(app, chat_settings.user_key(anna.id))).house_rules == {}
 
 
 async def test_stale_and_forged_buttons_are_answered_without_a_crash() -> None:
