@@ -66,14 +66,21 @@ class Group(NamedTuple):
 
 @contextlib.asynccontextmanager
 async def in_group(
-    first_id: int, names: Sequence[str], redis_url: str | None = None, **settings: Any
+    first_id: int,
+    names: Sequence[str],
+    redis_url: str | None = None,
+    *,
+    admins: Sequence[str] = (),
+    **settings: Any,
 ) -> AsyncIterator[Group]:
     """The usual start of an end-to-end test: the fake Telegram server, users `names` with
-    ids `first_id`, `first_id + 1`, …, a group chat of them, and the bot running against
-    the server with `settings_for(tg, redis_url, **settings)` until the block ends."""
+    ids `first_id`, `first_id + 1`, …, a group chat of them (those named in `admins` its
+    administrators), and the bot running against the server with
+    `settings_for(tg, redis_url, **settings)` until the block ends."""
     async with FakeTelegram() as tg:
         users = [tg.user(first_id + i, name) for i, name in enumerate(names)]
-        chat = tg.group(members=users)
+        members = [u for u in users if u.first_name not in admins]
+        chat = tg.group(members=members, admins=[u for u in users if u.first_name in admins])
         async with running(settings_for(tg, redis_url, **settings)) as app:
             yield Group(tg, app, chat, users)
 

@@ -157,26 +157,23 @@ async def test_old_game_buttons_after_cancel_and_a_new_game() -> None:
 
 
 async def test_a_chat_admin_closes_a_lobby() -> None:
-    async with FakeTelegram() as tg:
-        anna, admin = tg.user(1201, "Аня"), tg.user(1202, "Админ")
-        chat = tg.group(members=[anna], admins=[admin])
-        async with running(settings_for(tg)) as app:
-            lobby = await new_lobby(chat, anna)
-            await chat.send(admin, "/cancel")
-            confirm = await chat.wait_message(lambda m: "Закрыть лобби?" in m.content)
-            answer = await chat.press(admin, confirm, "Нет, продолжаем")
-            assert answer.text == "Игра продолжается."
-            await chat.send(admin, "/cancel")
-            confirm = await chat.wait_message(lambda m: "Закрыть лобби?" in m.content)
-            answer = await chat.press(admin, confirm, "✖ Да, завершить")
-            assert answer.text == "Игра завершена."
-            await chat.wait_for(lambda: "Лобби закрыто" in lobby.content and not lobby.buttons)
-            answer = await chat.press(anna, lobby, by_data=lobby_data(lobby), check=False)
-            assert answer.text in ("Лобби уже закрыто.", "Эта кнопка устарела.")
-            assert (await record(app, chat)).status == "cancelled"
-            await chat.send(anna, "/cancel")
-            msg = await chat.wait_message()
-            assert "нет ни лобби, ни игры" in msg.content
+    async with in_group(1201, ["Аня", "Админ"], admins=["Админ"]) as (_, app, chat, (anna, admin)):
+        lobby = await new_lobby(chat, anna)
+        await chat.send(admin, "/cancel")
+        confirm = await chat.wait_message(lambda m: "Закрыть лобби?" in m.content)
+        answer = await chat.press(admin, confirm, "Нет, продолжаем")
+        assert answer.text == "Игра продолжается."
+        await chat.send(admin, "/cancel")
+        confirm = await chat.wait_message(lambda m: "Закрыть лобби?" in m.content)
+        answer = await chat.press(admin, confirm, "✖ Да, завершить")
+        assert answer.text == "Игра завершена."
+        await chat.wait_for(lambda: "Лобби закрыто" in lobby.content and not lobby.buttons)
+        answer = await chat.press(anna, lobby, by_data=lobby_data(lobby), check=False)
+        assert answer.text in ("Лобби уже закрыто.", "Эта кнопка устарела.")
+        assert (await record(app, chat)).status == "cancelled"
+        await chat.send(anna, "/cancel")
+        msg = await chat.wait_message()
+        assert "нет ни лобби, ни игры" in msg.content
 
 
 def lobby_data(lobby: StoredMessage) -> str:

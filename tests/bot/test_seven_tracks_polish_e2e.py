@@ -107,6 +107,15 @@ async def press_code(chat: Chat, user: User, table: StoredMessage, code: str) ->
     return await chat.press(user, table, by_data=data.rsplit(":", 1)[0] + ":" + code, check=False)
 
 
+async def seated(
+    tg: FakeTelegram, app: App, chat: Chat, users: list[User]
+) -> tuple[StoredMessage, int, User]:
+    """A started game: its table, the seat to move and that seat's player."""
+    table = await started_table(tg, chat, users, "🎲🎲 Два кубика")
+    seat = (await engine_state(app, chat)).current
+    return table, seat, users[seat]
+
+
 def hand_kinds(s: State, seat: int) -> list[str]:
     return sorted(kind_of(x) for x in s.hands[seat])
 
@@ -115,9 +124,7 @@ async def test_place_all_and_the_hint_offer_the_priority_tile_when_nothing_fits(
     backend: str | None,
 ) -> None:
     async with in_group(1901, ["Аня", "Борис"], backend, turn_seconds=0) as (tg, app, chat, users):
-        table = await started_table(tg, chat, users, "🎲🎲 Два кубика")
-        seat = (await engine_state(app, chat)).current
-        mover = users[seat]
+        table, seat, mover = await seated(tg, app, chat, users)
         # one die on track 3 (it expects 🟨); neither 🟥 nor ⬛ fits; he holds ⏭
         await rig(app, chat, {seat: ["R", "K", "SK"]}, dice=(3,), bank_top=["G", "O", "Y"])
         await refresh(app, tg, chat, table, mover, "▶ Выставить всё")
@@ -154,9 +161,7 @@ async def test_draw_takes_one_tile_at_a_time_while_a_priority_tile_could_be_play
     backend: str | None,
 ) -> None:
     async with in_group(1911, ["Аня", "Борис"], backend, turn_seconds=0) as (tg, app, chat, users):
-        table = await started_table(tg, chat, users, "🎲🎲 Два кубика")
-        seat = (await engine_state(app, chat)).current
-        mover = users[seat]
+        table, seat, mover = await seated(tg, app, chat, users)
         await rig(app, chat, {seat: ["R", "SK"]}, dice=(3,), bank_top=["G", "O", "B", "Y"])
         await refresh(app, tg, chat, table, mover, "📥 Взять из кассы")
         answer = await chat.press(mover, table, "📥 Взять из кассы")
@@ -189,9 +194,7 @@ async def test_the_universal_is_spent_only_when_the_player_chooses_it(
     backend: str | None,
 ) -> None:
     async with in_group(1921, ["Аня", "Борис"], backend, turn_seconds=0) as (tg, app, chat, users):
-        table = await started_table(tg, chat, users, "🎲🎲 Два кубика")
-        seat = (await engine_state(app, chat)).current
-        mover = users[seat]
+        table, seat, mover = await seated(tg, app, chat, users)
         await rig(app, chat, {seat: ["U", "R", "R"]})  # no ⏭ of his own, only ✨
         answer = await chat.press(mover, table, PRIORITY)
         await wait_button(chat, table, "⏭ Пропуск хода")
@@ -223,9 +226,7 @@ async def test_black_discard_on_any_double_is_a_button_when_the_option_is_on(
     backend: str | None,
 ) -> None:
     async with in_group(1931, ["Аня", "Борис"], backend, turn_seconds=0) as (tg, app, chat, users):
-        table = await started_table(tg, chat, users, "🎲🎲 Два кубика")
-        seat = (await engine_state(app, chat)).current
-        mover = users[seat]
+        table, seat, mover = await seated(tg, app, chat, users)
         await rig(
             app,
             chat,
@@ -266,9 +267,7 @@ async def test_the_track_menu_offers_only_usable_choices_and_names_a_missing_til
     backend: str | None,
 ) -> None:
     async with in_group(1951, ["Аня", "Борис"], backend, turn_seconds=0) as (tg, app, chat, users):
-        table = await started_table(tg, chat, users, "🎲🎲 Два кубика")
-        seat = (await engine_state(app, chat)).current
-        mover = users[seat]
+        table, seat, mover = await seated(tg, app, chat, users)
         # dice 2 and 5: track 2 expects 🟧, track 5 expects 🩵; he has neither, no ⬜
         await rig(app, chat, {seat: ["R", "V", "K"]}, dice=(2, 5))
         await refresh(app, tg, chat, table, mover, "▶ Дорожка 2")
