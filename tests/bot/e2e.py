@@ -13,7 +13,7 @@ from bot.app import App
 from bot.config import Settings
 from bot.storage import GameRecord, Store
 from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
-from fake_telegram.server import FileRecord, StoredMessage
+from fake_telegram.server import FileRecord, FloodLimit, StoredMessage
 from games.seven_tracks import State
 
 
@@ -71,14 +71,18 @@ async def in_group(
     redis_url: str | None = None,
     *,
     admins: Sequence[str] = (),
+    language: str | None = "ru",
+    flood_limit: FloodLimit | None = None,
     **settings: Any,
 ) -> AsyncIterator[Group]:
-    """The usual start of an end-to-end test: the fake Telegram server, users `names` with
-    ids `first_id`, `first_id + 1`, …, a group chat of them (those named in `admins` its
-    administrators), and the bot running against the server with
-    `settings_for(tg, redis_url, **settings)` until the block ends."""
-    async with FakeTelegram() as tg:
-        users = [tg.user(first_id + i, name) for i, name in enumerate(names)]
+    """The usual start of an end-to-end test: the fake Telegram server (with `flood_limit`),
+    users `names` with ids `first_id`, `first_id + 1`, … and Telegram's `language`, a group
+    chat of them (those named in `admins` its administrators), and the bot running against
+    the server with `settings_for(tg, redis_url, **settings)` until the block ends."""
+    async with FakeTelegram(flood_limit=flood_limit) as tg:
+        users = [
+            tg.user(first_id + i, name, language_code=language) for i, name in enumerate(names)
+        ]
         members = [u for u in users if u.first_name not in admins]
         chat = tg.group(members=members, admins=[u for u in users if u.first_name in admins])
         async with running(settings_for(tg, redis_url, **settings)) as app:

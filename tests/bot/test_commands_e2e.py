@@ -201,16 +201,13 @@ async def test_private_hand_for_players_who_started_the_bot() -> None:
 
 async def test_english_and_the_in_memory_warning(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="bot")
-    async with FakeTelegram() as tg:
-        anna = tg.user(1101, "Anna", language_code="en")
-        chat = tg.group(members=[anna])
-        async with running(settings_for(tg, bot_language="en")):
-            await chat.send(anna, "/help")
-            msg = await chat.wait_message()
-            assert "Commands" in msg.content
-            await chat.send(anna, "/new")
-            lobby = await chat.wait_message()
-            assert "New game" in lobby.content and "🙋 Play" in lobby.button_texts
+    async with in_group(1101, ["Anna"], bot_language="en", language="en") as (_, _, chat, (anna,)):
+        await chat.send(anna, "/help")
+        msg = await chat.wait_message()
+        assert "Commands" in msg.content
+        await chat.send(anna, "/new")
+        lobby = await chat.wait_message()
+        assert "New game" in lobby.content and "🙋 Play" in lobby.button_texts
     assert any("NOT persistent" in r.getMessage() for r in caplog.records)
 
 

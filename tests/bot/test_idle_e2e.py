@@ -163,6 +163,7 @@ async def test_the_lobby_expiry_survives_a_restart_and_fires_once_across_instanc
 async def test_a_game_silent_for_three_turn_timers_is_ended_by_a_plain_member(
     backend: str | None,
 ) -> None:
+    # Вика: neither player nor admin
     async with in_group(
         4201, ["Аня", "Борис", "Вика"], backend, timer_poll_seconds=0.1, timeouts_before_removal=9
     ) as (_, app, chat, (anna, boris, vika)):

@@ -14,10 +14,9 @@ from PIL import Image, ImageSequence
 from bot.memory.keeper import memory_of
 from bot.memory.records import FULL, ChatMemory, GameEntry
 from bot.memory.replay import distinct, views
-from fake_telegram import FakeTelegram
 from fake_telegram.server import StoredMessage
 from render import animation
-from tests.bot.e2e import in_group, running, settings_for
+from tests.bot.e2e import in_group
 from tests.bot.memory_play import FAST, play_out, start
 from tests.bot.test_memory_e2e import recorded
 
@@ -89,24 +88,22 @@ async def test_a_finished_game_comes_back_as_an_animation_and_unknown_ones_are_r
 
 
 async def test_an_english_chat_gets_its_replay_in_english_drawn_in_the_render_process() -> None:
-    async with FakeTelegram() as tg:
-        anna = tg.user(2601, "Anna", language_code="en")
-        boris = tg.user(2602, "Boris", language_code="en")
-        chat = tg.group(members=[anna, boris])
-        async with running(settings_for(tg, bot_language="en", render_process=True, **FAST)) as app:
-            anna_private = await tg.start_private(anna)
-            await start(app, chat.id, "hypnosia", {anna.id: "Anna", boris.id: "Boris"})
-            await play_out(app, chat.id, random.Random(5))
-            await recorded(memory_of(app.service.ctx).backend, chat.id)
-            await chat.send(anna, "/replay 3")
-            await anna_private.wait_message(
-                lambda m: "There has been no game #3 here yet" in m.content, timeout=10
-            )
-            await chat.send(anna, "/replay")
-            sent = await chat.wait_message(_animation, timeout=60)
-            assert "Replay of game #1 · " in sent.content
-            assert app.service.ctx.pictures.in_process
-            assert sent.animation is not None and len(sent.animation.data) < 4 * MB
+    async with in_group(
+        2601, ["Anna", "Boris"], bot_language="en", render_process=True, **FAST, language="en"
+    ) as (tg, app, chat, (anna, boris)):
+        anna_private = await tg.start_private(anna)
+        await start(app, chat.id, "hypnosia", {anna.id: "Anna", boris.id: "Boris"})
+        await play_out(app, chat.id, random.Random(5))
+        await recorded(memory_of(app.service.ctx).backend, chat.id)
+        await chat.send(anna, "/replay 3")
+        await anna_private.wait_message(
+            lambda m: "There has been no game #3 here yet" in m.content, timeout=10
+        )
+        await chat.send(anna, "/replay")
+        sent = await chat.wait_message(_animation, timeout=60)
+        assert "Replay of game #1 · " in sent.content
+        assert app.service.ctx.pictures.in_process
+        assert sent.animation is not None and len(sent.animation.data) < 4 * MB
 
 
 def test_sampling_keeps_the_first_and_the_last_and_spreads_evenly() -> None:

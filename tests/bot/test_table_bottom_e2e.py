@@ -68,6 +68,7 @@ async def test_chatter_pushes_the_table_up_and_its_next_change_comes_at_the_bott
 
 
 async def test_unseen_chatter_is_counted_by_the_next_message_id_the_bot_sees() -> None:
+    # privacy mode: the members' chatter is not delivered
     async with in_group(7701, ["Аня", "Борис"]) as (tg, _, chat, (anna, boris)):
         table = await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
         player = mover(table, [anna, boris])
