@@ -17,7 +17,7 @@ from fake_telegram import FakeTelegram
 from locales import get_translator
 from tests.bot.cluster import LocalCluster, available, command
 from tests.bot.e2e import changed, data_of, new_lobby, record, running, settings_for
-from tests.bot.test_sea_cross_e2e import choose, mover
+from tests.bot.sea_cross_play import choose, mover
 
 pytestmark = pytest.mark.skipif(not available(), reason="redis-server is not installed")
 

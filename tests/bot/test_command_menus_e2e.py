@@ -21,7 +21,7 @@ from aiogram.types import (
 from bot.command_menus import COMMANDS, PRIVATE_COMMANDS
 from fake_telegram import FakeTelegram
 from tests.bot.e2e import in_group, running, settings_for
-from tests.bot.test_game_names import CANONICAL
+from tests.bot.game_names import CANONICAL
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 Scope = BotCommandScopeDefault | BotCommandScopeAllPrivateChats | BotCommandScopeAllGroupChats

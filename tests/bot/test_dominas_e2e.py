@@ -9,54 +9,16 @@ nest, the first nest it names.
 from __future__ import annotations
 
 import random
-import re
 import time
 
-from bot.app import App
 from bot.presenters.dominas import tile_text
 from bot.storage import RecordStatus
-from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.dominas import GAME, State
 from games.dominas.engine import slot_numbers
 from games.dominas.tiles import ALL_TILES, BONUS_SUM, KOLOBOK
-from tests.bot.e2e import changed, data_of, in_group, mover, new_lobby, record
-
-SLOT = re.compile(r"(\d+) [🔴🟡🟢🔵][^ ·\n]+(?: [\d-]+)? ✓")  # «7 🟢12 0-3-6 ✓»
-NEST = re.compile(r"([▲◣◢▼]⟲?)")
-
-
-async def dominas_state(app: App, chat: Chat) -> State:
-    rec = await record(app, chat)
-    assert rec.state is not None
-    return State.model_validate_json(rec.state)
-
-
-async def open_table(
-    tg: FakeTelegram, chat: Chat, creator: User, others: list[User], length: str
-) -> StoredMessage:
-    lobby = await new_lobby(chat, creator, "/new доминас")
-    assert "ДОМИНА*С" in lobby.content
-    for user in others:
-        answer = await chat.press(user, lobby, contains="Играть")
-        assert answer.text == "Вы в игре!", answer
-    await chat.press(creator, lobby, contains=length)
-    await chat.wait_for(lambda: f"✅ {length}" in lobby.button_texts)
-    await chat.wait_for(lambda: any("Начать" in x for x in lobby.button_texts))
-    answer = await chat.press(creator, lobby, contains="Начать")
-    assert answer.text == "Поехали!", answer
-    table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
-    # These tests play from the table's tile numbers: the fallback of the private hand
-    # (tests/bot/test_private_hands_e2e.py plays by the ephemeral hands). With ephemeral
-    # messages failing, each player's «🂠 Мои фишки» gives the popup and brings his
-    # numbers onto the table.
-    tg.server.ephemeral.fail = True
-    for user in (creator, *others):
-        popup = await chat.press(user, table, "🂠 Мои фишки")
-        assert popup.show_alert, popup
-    await chat.wait_for(lambda: any(x.isdigit() for x in table.button_texts), 5)
-    await tg.settle(quiet=0.02)
-    return table
+from tests.bot.dominas_play import NEST, SLOT, dominas_state, nest_button, open_table
+from tests.bot.e2e import changed, data_of, in_group, mover, record
 
 
 def plain_tile(s: State) -> str:
@@ -77,14 +39,6 @@ def assert_public(table: StoredMessage) -> None:
     """No tile id on any button (the keyboard reveals no hand)."""
     for text in table.button_texts:
         assert not any(tile in text for tile in ALL_TILES), text
-
-
-def nest_button(table: StoredMessage, nest: str) -> str:
-    mark = nest[0]
-    variant = nest.endswith("⟲")
-    return next(
-        x for x in table.button_texts if x.startswith(mark + " ") and x.endswith("⟲") == variant
-    )
 
 
 async def test_a_whole_dominas_match_by_buttons(backend: str | None) -> None:

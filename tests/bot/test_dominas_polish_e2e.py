@@ -16,8 +16,8 @@ from fake_telegram.server import StoredMessage
 from games.dominas import GAME, ActionType, State
 from games.dominas.engine import placements, slot_numbers
 from games.dominas.figure import required
+from tests.bot.dominas_play import NEST, SLOT, dominas_state, nest_button, open_table
 from tests.bot.e2e import data_of, in_group, mover, record
-from tests.bot.test_dominas_e2e import NEST, SLOT, dominas_state, nest_button, open_table
 
 LINE = re.compile(r"^(\d+) ([🔴🟡🟢🔵](?:\d+|⚙)★?)(?: [0-6]-[0-6]-[0-6])?(?: ✓)?$")
 

@@ -9,6 +9,7 @@ from bot.app import App
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.seven_tracks import Phase, State
+from tests.bot.computers import add_computers
 from tests.bot.e2e import (
     data_of,
     engine_state,
@@ -21,7 +22,6 @@ from tests.bot.e2e import (
     start_game,
     until,
 )
-from tests.bot.test_computers_e2e import add_computers
 from tests.games.seven_tracks.builder import build, kinds
 
 

@@ -16,31 +16,7 @@ from games import IllegalAction
 from games.hypnosia import GAME, Phase, State
 from locales import get_translator
 from tests.bot.e2e import data_of, in_group, new_lobby, record
-
-MOVE = re.compile(r"^(№\d|Пара \d&\d).* \+(\d)")
-
-
-def choose(texts: list[str]) -> str:
-    """A purposeful player: into the centre, across a bridge, capture, go deep, go far."""
-
-    def score(label: str) -> int:
-        if label.startswith("🎲 "):  # the die choice: the bigger die first
-            return int(label.split()[1])
-        value = 0
-        if "центр" in label:
-            value += 1000
-        if "⤵" in label:
-            value += 100
-        if "⚔" in label:
-            value += 20
-        die = re.search(r" \+(\d)", label)
-        if die:
-            value += int(die.group(1))
-        return value
-
-    offered = [x for x in texts if x.startswith("🎲 ") or MOVE.match(x)]
-    assert offered, texts
-    return max(offered, key=score)
+from tests.bot.hypnosia_play import choose
 
 
 async def state_of(app: App, chat: Chat) -> State:

@@ -12,8 +12,7 @@ from bot.memory.records import BEST, MemoryBackend, RedisBackend
 from bot.storage import RedisStore
 from fake_telegram import FakeTelegram
 from tests.bot.e2e import in_group, running, settings_for
-from tests.bot.memory_play import FAST, play_out, start
-from tests.bot.test_memory_e2e import recorded
+from tests.bot.memory_play import FAST, play_out, recorded, start
 
 
 async def test_the_overall_top_names_this_chats_players_and_only_them() -> None:

@@ -8,13 +8,7 @@ import time
 from fake_telegram import Chat, User
 from fake_telegram.server import StoredMessage
 from games.seven_tracks import Status
-from tests.bot.e2e import (
-    engine_state,
-    in_group,
-    mover,
-    record,
-    started_table,
-)
+from tests.bot.e2e import engine_state, in_group, mover, record, started_table
 
 QUESTION = "выйти из игры?"
 

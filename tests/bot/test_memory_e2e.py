@@ -4,19 +4,18 @@ standings say how; /top, /stats, /history, /notify; the bound per chat."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import pytest
 
 from bot.memory.keeper import memory_of
-from bot.memory.records import FULL, Backend, GameEntry, MemoryBackend, RedisBackend
+from bot.memory.records import FULL, GameEntry, MemoryBackend, RedisBackend
 from bot.memory.steps import start_of
 from bot.storage import RecordStatus, RedisStore
 from fake_telegram import FakeTelegram
 from games.replay import replay
 from tests.bot.e2e import in_group, running, settings_for
-from tests.bot.memory_play import FAST, play_out, start
+from tests.bot.memory_play import FAST, play_out, recorded, start
 
 GAMES = {  # game -> (players, the lobby's shortest option)
     "seven_tracks": (2, "r1"),
@@ -26,16 +25,6 @@ GAMES = {  # game -> (players, the lobby's shortest option)
     "dominas": (2, "m1"),
 }
 NAMES = ["Аня", "Борис", "Вика"]
-
-
-async def recorded(backend: Backend, chat_id: int, timeout: float = 60) -> list[str]:
-    """The chat's recorded games, once there is one (the table worker records it)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not (found := await backend.games(chat_id, 5)):
-        assert loop.time() < end, "the game was not recorded"
-        await asyncio.sleep(0.02)
-    return found
 
 
 @pytest.mark.parametrize("game", list(GAMES))

@@ -16,10 +16,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot import metrics
 from bot.app import App
 from fake_telegram import FakeTelegram
+from tests.bot.bot_process import free_port
 from tests.bot.conftest import OwnRedis
 from tests.bot.e2e import in_group, open_lobby, running, settings_for, start_game
-from tests.bot.test_game_e2e import play_by_buttons
-from tests.bot.test_processes import free_port
+from tests.bot.seven_tracks_play import play_by_buttons
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 

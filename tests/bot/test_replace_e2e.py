@@ -22,6 +22,7 @@ from bot.service.computers import in_play
 from bot.storage import GameRecord, RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
+from tests.bot.computers import finish
 from tests.bot.e2e import (
     data_of,
     in_group,
@@ -32,8 +33,7 @@ from tests.bot.e2e import (
     settings_for,
     until,
 )
-from tests.bot.test_computers_e2e import finish
-from tests.bot.test_memory_e2e import recorded
+from tests.bot.memory_play import recorded
 
 TIMERS: dict[str, Any] = {  # the humans' turns are played by their turn timer, quickly
     "turn_seconds": 0.2,

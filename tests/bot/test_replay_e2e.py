@@ -17,8 +17,7 @@ from bot.memory.replay import distinct, views
 from fake_telegram.server import StoredMessage
 from render import animation
 from tests.bot.e2e import in_group
-from tests.bot.memory_play import FAST, play_out, start
-from tests.bot.test_memory_e2e import recorded
+from tests.bot.memory_play import FAST, play_out, recorded, start
 
 MB = 1 << 20
 

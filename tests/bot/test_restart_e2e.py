@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.warm_up import PictureJob
 from fake_telegram import FakeTelegram
 from fake_telegram.server import StoredMessage
+from tests.bot.bot_process import BotProcess, game, photos, store_of
 from tests.bot.e2e import (
     data_of,
     in_group,
@@ -21,7 +22,6 @@ from tests.bot.e2e import (
     start_game,
     wait_phase,
 )
-from tests.bot.test_processes import BotProcess, game, photos, store_of
 
 UPDATING = "Стол обновляется — дождитесь новых кнопок."
 OUTDATED = "Кнопка устарела — стол уже обновился."

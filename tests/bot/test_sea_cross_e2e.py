@@ -6,7 +6,6 @@ the players tap only real choices; the test counts those taps per turn.
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
@@ -14,30 +13,10 @@ import pytest
 from bot.app import App
 from bot.presenters.sea_cross import SeaCrossPresenter
 from bot.storage import RecordStatus
-from fake_telegram import Chat, User
-from fake_telegram.server import StoredMessage
+from fake_telegram import Chat
 from games.sea_cross import State
 from tests.bot.e2e import changed, data_of, in_group, new_lobby, record
-
-MOVER = re.compile(r"Ходит \S+ (.+?): 🎲")
-
-
-def mover(table: StoredMessage, users: dict[str, User]) -> User:
-    match = MOVER.search(table.content)
-    assert match, table.content
-    return users[match.group(1)]
-
-
-def choose(texts: list[str]) -> str:
-    """A player's sensible pick among the buttons he sees: into the home, a capture, a new
-    token on the board, else the biggest step."""
-    for mark in ("🏠", "⚔", "⚓", "⤳"):
-        for x in texts:
-            if mark in x:
-                return x
-    steps = [(int(m.group(1)), x) for x in texts if (m := re.search(r"\+(\d)", x))]
-    assert steps, texts
-    return max(steps)[1]
+from tests.bot.sea_cross_play import choose, mover
 
 
 async def state_of(app: App, chat: Chat) -> State:

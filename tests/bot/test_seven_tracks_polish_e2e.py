@@ -17,12 +17,7 @@ from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.seven_tracks import Phase, State
 from games.seven_tracks.model import kind_of
-from tests.bot.e2e import (
-    engine_state,
-    in_group,
-    record,
-    started_table,
-)
+from tests.bot.e2e import engine_state, in_group, record, started_table
 from tests.bot.e2e import wait_phase as wait_button
 from tests.bot.hands import hand_of
 from tests.games.seven_tracks.builder import build, roll

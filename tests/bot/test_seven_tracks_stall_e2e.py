@@ -9,12 +9,7 @@ from typing import Any
 from bot.app import App
 from fake_telegram import Chat
 from games.seven_tracks import Phase, State
-from tests.bot.e2e import (
-    engine_state,
-    in_group,
-    record,
-    started_table,
-)
+from tests.bot.e2e import engine_state, in_group, record, started_table
 from tests.games.seven_tracks.builder import build
 
 AUTO = "выставить нечего, взять из кассы нельзя — ход закончен автоматически"

@@ -16,8 +16,7 @@ from bot.storage import GameRecord, MemoryStore, RecordStatus, RedisStore
 from games.replay import replay
 from tests.bot.conftest import REDIS_URL
 from tests.bot.e2e import in_group
-from tests.bot.memory_play import FAST, play_out, start
-from tests.bot.test_memory_e2e import recorded
+from tests.bot.memory_play import FAST, play_out, recorded, start
 
 
 @pytest.mark.parametrize("kind", ["memory", "redis"])

@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from bot.bottom import PUSHED_UP, Bottom
 from fake_telegram.server import StoredMessage
-from tests.bot.e2e import (
-    data_of,
-    in_group,
-    mover,
-    record,
-    started_table,
-    wait_phase,
-)
+from tests.bot.e2e import data_of, in_group, mover, record, started_table, wait_phase
 
 MOVED = "Эта кнопка устарела: стол теперь ниже, в новом сообщении."
 

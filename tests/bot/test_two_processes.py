@@ -9,12 +9,7 @@ from bot.app import App
 from bot.callbacks import PlayCB
 from fake_telegram import FakeTelegram
 from games.seven_tracks import GAME, State
-from tests.bot.e2e import (
-    record,
-    running,
-    settings_for,
-    started_table,
-)
+from tests.bot.e2e import record, running, settings_for, started_table
 
 
 async def test_simultaneous_presses_in_two_processes_apply_once(redis_url: str) -> None:

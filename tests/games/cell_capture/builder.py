@@ -3,18 +3,8 @@
 from __future__ import annotations
 
 from games.cell_capture import GAME, Action, ActionType, Direction, State
-from games.cell_capture.engine import (
-    anchor_ok,
-    anchors,
-)
-from games.cell_capture.model import (
-    CENTRE,
-    DELTAS,
-    FREE,
-    CapturedPath,
-    cell_name,
-    parse_cell,
-)
+from games.cell_capture.engine import anchor_ok, anchors
+from games.cell_capture.model import CENTRE, DELTAS, FREE, CapturedPath, cell_name, parse_cell
 from games.protocol import Event
 
 PIDS = [101, 102, 103, 104, 105, 106]

@@ -71,3 +71,11 @@ def refused(s: State, text: str, code: str) -> None:
 
 def types(events: list[Event]) -> list[str]:
     return [e.type for e in events]
+
+
+EVERY_ACTION: list[Action] = [
+    Action(type=ActionType.ROLL),
+    Action(type=ActionType.ENTER),
+    *(Action(type=ActionType.JUMP, token=t) for t in range(1, 5)),
+    *(Action(type=ActionType.MOVE, token=t, die=d) for t in range(1, 5) for d in range(1, 7)),
+]
