@@ -4,6 +4,9 @@
     >>> await sender.call(EditMessageText(...))                         # doctest: +SKIP
     >>> await sender.send_text(chat_id, rules, chatter=True)           # doctest: +SKIP
 
+(Sketches, skipped by doctest: they need a bot, a chat and a running event loop;
+tests/bot/test_sender_e2e.py and test_flood_e2e.py test the sender on the fake Telegram.)
+
 - **The budget is charged when the request is made.** A new message to a group takes a
   slot of the chat's window (`bot.limits.ChatSendLimiter`) right before its HTTP request,
   after every wait; a request that was refused with 429 takes a new slot when it is

@@ -9,6 +9,9 @@
 ...         answer = await chat.press(boris, lobby, "Играть")
 ...         assert answer.text == "Вы в игре"
 
+(A sketch, skipped by doctest: it needs a bot's dispatcher and a running event loop;
+tests/fake_telegram/test_polling.py plays these steps with its echo bot.)
+
 Every ``chat.send``/``chat.press`` queues an update exactly as Telegram would deliver it
 (long polling or webhook, whichever the bot uses). Messages are live
 :class:`~fake_telegram.server.StoredMessage` objects: edits made by the bot show up

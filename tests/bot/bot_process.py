@@ -1,6 +1,8 @@
 """Helpers of the process tests and of `bench/stop.py`: `python -m bot` as a real process
-(optionally PID 1 of its own PID namespace, as in a container), and fake-server calls
-held back (a slow Telegram) to stop the bot at a chosen moment."""
+(`BotRun`: its output in files, optionally PID 1 of its own PID namespace, as in a
+container; `BotProcess`: one log, killed and started again), fake-server calls held back
+(a slow Telegram) to stop the bot at a chosen moment, a free port, the test's own Redis
+store, and a game's record and turns as the processes play them."""
 
 from __future__ import annotations
 
@@ -10,15 +12,19 @@ import functools
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from bot.storage import GameRecord, RedisStore
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
+from games.seven_tracks import State
+from tests.bot.e2e import changed, data_of, mover
 
 EDITS = ("editMessageMedia", "editMessageCaption", "editMessageText", "editMessageReplyMarkup")
 
@@ -191,3 +197,101 @@ async def start_table(
     answer = await chat.press(creator, lobby, contains="Начать", timeout=15)
     assert answer.text == "Поехали!", answer
     return await chat.wait_message(lambda m: m.photo is not None, timeout=timeout)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class BotProcess:
+    """`python -m bot` with the given environment; its log goes to a file."""
+
+    def __init__(self, tg: FakeTelegram, log: Path, **env: str) -> None:
+        self.env = {
+            **os.environ,
+            "BOT_TOKEN": tg.token,
+            "TELEGRAM_API_URL": tg.api_url,
+            "FIRST_MOVE_SECONDS": "0.3",
+            "TURN_SECONDS": "0",
+            **env,
+        }
+        self.log = log
+        self.proc: asyncio.subprocess.Process | None = None
+        self.menus = 0
+
+    async def ready(self, tg: FakeTelegram, timeout: float = 30) -> None:
+        """Until the process has started (it sets the command menu, then polls)."""
+        await tg.wait_for(lambda: len(tg.calls("setMyCommands")) >= self.menus or None, timeout)
+
+    async def start(self) -> None:
+        self.menus = (self.menus or 0) + 9  # set_commands: (ru, en, default) × 3 scopes
+        out = self.log.open("ab")
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", env=self.env, stdout=out, stderr=out
+        )
+        out.close()
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.proc.wait(), 10)
+            except TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+@contextlib.asynccontextmanager
+async def store_of(redis_url: str, prefix: str) -> AsyncIterator[RedisStore]:
+    store = RedisStore(redis_url, prefix=prefix)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+async def game(store: RedisStore, chat: Chat) -> tuple[GameRecord, State]:
+    rec = await store.get(chat.id)
+    assert rec is not None and rec.state is not None
+    return rec, State.model_validate_json(rec.state)
+
+
+def photos(chat: Chat) -> list[StoredMessage]:
+    return [m for m in chat.all_messages if m.from_bot and m.photo is not None]
+
+
+PLAN = (
+    "🎲🎲 Два кубика",
+    "▶ Выставить всё",
+    "📥 Взять из кассы",
+    "✅ Закончить ход",
+    "✅ Заменить",
+)
+
+
+async def play_a_turn(chat: Chat, table: StoredMessage, users: list[User]) -> int:
+    """The player to move presses what he sees until the turn passes; accepted taps."""
+    player = mover(table, users)
+    assert player is not None
+    taps = 0
+    for _ in range(12):
+        if mover(table, users) is not player:
+            break
+        before = data_of(table)
+        for label in [x for x in PLAN if x in table.button_texts]:
+            answer = await chat.press(player, table, label, timeout=10)
+            if not answer.show_alert:
+                taps += 1
+                break
+        await chat.wait_for(changed(table, before), 10)
+    assert mover(table, users) is not player
+    return taps

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import MemoryStore, RedisStore, Store
+from tests.bot.bot_process import free_port
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL")
 NO_REDIS = "TEST_REDIS_URL is not set (bash .ci/run starts a Redis and sets it)"
@@ -52,10 +53,7 @@ class OwnRedis:
     """A redis-server of this test alone (append-only, fsync always), to stop and start."""
 
     def __init__(self, directory: str) -> None:
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        sock.close()
+        self.port = free_port()
         self.dir = directory
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen[bytes] | None = None

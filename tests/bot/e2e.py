@@ -6,14 +6,14 @@ import asyncio
 import contextlib
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, NamedTuple
 
 from bot.app import App
 from bot.config import Settings
 from bot.storage import GameRecord, Store
 from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
-from fake_telegram.server import FileRecord, StoredMessage
+from fake_telegram.server import FileRecord, FloodLimit, StoredMessage
 from games.seven_tracks import State
 
 
@@ -54,6 +54,41 @@ async def running(settings: Settings, store: Store | None = None) -> AsyncIterat
         await app.stop()
 
 
+class Group(NamedTuple):
+    """What `in_group` yields: the fake Telegram server, the running bot, the group chat
+    and its members (unpacked in the `async with`: `as (tg, app, chat, users)`)."""
+
+    tg: FakeTelegram
+    app: App
+    chat: Chat
+    users: list[User]
+
+
+@contextlib.asynccontextmanager
+async def in_group(
+    first_id: int,
+    names: Sequence[str],
+    redis_url: str | None = None,
+    *,
+    admins: Sequence[str] = (),
+    language: str | None = "ru",
+    flood_limit: FloodLimit | None = None,
+    **settings: Any,
+) -> AsyncIterator[Group]:
+    """The usual start of an end-to-end test: the fake Telegram server (with `flood_limit`),
+    users `names` with ids `first_id`, `first_id + 1`, … and Telegram's `language`, a group
+    chat of them (those named in `admins` its administrators), and the bot running against
+    the server with `settings_for(tg, redis_url, **settings)` until the block ends."""
+    async with FakeTelegram(flood_limit=flood_limit) as tg:
+        users = [
+            tg.user(first_id + i, name, language_code=language) for i, name in enumerate(names)
+        ]
+        members = [u for u in users if u.first_name not in admins]
+        chat = tg.group(members=members, admins=[u for u in users if u.first_name in admins])
+        async with running(settings_for(tg, redis_url, **settings)) as app:
+            yield Group(tg, app, chat, users)
+
+
 async def record(app: App, chat: Chat) -> GameRecord:
     rec = await app.store.get(chat.id)
     assert rec is not None
@@ -66,11 +101,16 @@ async def engine_state(app: App, chat: Chat) -> State:
     return State.model_validate_json(rec.state)
 
 
+async def new_lobby(chat: Chat, creator: User, command: str = "/new") -> StoredMessage:
+    """`creator` sends `command` (`/new`, `/new захват`, …): the lobby the bot opens."""
+    await chat.send(creator, command)
+    return await chat.wait_message(lambda m: "Новая игра" in m.content)
+
+
 async def open_lobby(
     chat: Chat, creator: User, *others: User, length: str = "Один кон"
 ) -> StoredMessage:
-    await chat.send(creator, "/new")
-    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    lobby = await new_lobby(chat, creator)
     for user in others:
         answer = await chat.press(user, lobby, contains="Играть")
         assert answer.text == "Вы в игре!", answer
@@ -84,6 +124,18 @@ async def start_game(chat: Chat, creator: User, lobby: StoredMessage) -> StoredM
     assert answer.text == "Поехали!", answer
     # generous: a cold render process needs seconds of CPU on a loaded 2-core machine
     table = await chat.wait_message(lambda m: m.photo is not None, timeout=30)
+    return table
+
+
+async def started_table(
+    tg: FakeTelegram, chat: Chat, users: Sequence[User], button: str, length: str = "Один кон"
+) -> StoredMessage:
+    """`users[0]` opens a lobby, the others join, `users[0]` starts the game: its table, once
+    it shows `button` (the first move's) and the bot is idle."""
+    lobby = await open_lobby(chat, users[0], *users[1:], length=length)
+    table = await start_game(chat, users[0], lobby)
+    await wait_phase(chat, table, button)
+    await tg.settle()
     return table
 
 

@@ -1,4 +1,5 @@
-"""Helpers of the memory tests: whole games played through the bot's service, quickly.
+"""Helpers of the memory tests: whole games played through the bot's service, quickly, and
+the chat's recorded games once the table worker has recorded one (`recorded`).
 
 Players press random buttons of the table (through `GameService.play_press`, the path a
 Telegram press takes, without waiting for the table's edits); a short turn timer plays
@@ -13,6 +14,7 @@ from typing import Any
 
 from bot.app import App
 from bot.callbacks import LobbyCB, PlayCB
+from bot.memory.records import Backend
 from bot.presenters.base import HAND
 from bot.storage import GameRecord, RecordStatus
 
@@ -84,3 +86,13 @@ async def play_out(
         )
         done += 1
         await asyncio.sleep(0)
+
+
+async def recorded(backend: Backend, chat_id: int, timeout: float = 60) -> list[str]:
+    """The chat's recorded games, once there is one (the table worker records it)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not (found := await backend.games(chat_id, 5)):
+        assert loop.time() < end, "the game was not recorded"
+        await asyncio.sleep(0.02)
+    return found

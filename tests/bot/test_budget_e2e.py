@@ -16,7 +16,7 @@ from bot.storage import MemoryStore, RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import FloodLimit, StoredMessage
 from tests.bot.e2e import record, running, settings_for
-from tests.bot.test_sea_cross_e2e import choose, mover
+from tests.bot.sea_cross_play import choose, mover
 
 RATE = 60  # calls a second, the fake's and the bot's
 CHATS = int(os.environ.get("BUDGET_CHATS", "40"))  # BUDGET_CHATS=2000 for the full run

@@ -9,7 +9,7 @@ import os
 import sys
 
 from fake_telegram import FakeTelegram
-from tests.bot.test_processes import free_port
+from tests.bot.bot_process import free_port
 
 
 async def check(env: dict[str, str]) -> tuple[int, str, str]:

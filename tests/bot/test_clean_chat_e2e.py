@@ -16,7 +16,9 @@ from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from tests.bot.e2e import (
+    in_group,
     leave_question,
+    new_lobby,
     open_lobby,
     record,
     running,
@@ -78,8 +80,7 @@ async def close_a_lobby(
 ) -> tuple[StoredMessage, StoredMessage, StoredMessage]:
     """Аня opens a lobby, Вика's /leave (or /cancel) is refused in the group, Аня closes the lobby
     (`refused`: Telegram refuses the deletion): the lobby, the refusal, the question."""
-    await chat.send(anna, "/new")
-    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    lobby = await new_lobby(chat, anna)
     # a refusal in the group (another one each time: a repeat within minutes gets none)
     await chat.send(vika, "/cancel" if refused else "/leave")
     not_in = await chat.wait_message(lambda m: "закроется" in m.content or "не участ" in m.content)
@@ -102,15 +103,12 @@ async def test_a_closed_lobby_takes_its_refusals_along_and_a_failed_delete_is_le
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO)
-    async with FakeTelegram() as tg:
-        anna, vika = tg.user(16411, "Аня"), tg.user(16412, "Вика")
-        chat = tg.group(members=[anna, vika])
-        async with running(settings_for(tg)) as app:
-            lobby, not_in, question = await close_a_lobby(tg, app, chat, anna, vika, refused=False)
-            assert not_in.deleted
-            assert not question.deleted and not lobby.deleted  # lasting: what happened
-            lobby, not_in, question = await close_a_lobby(tg, app, chat, anna, vika, refused=True)
-            assert not not_in.deleted  # Telegram refused: it stays, the bot goes on
-            assert not question.deleted and not lobby.deleted
+    async with in_group(16411, ["Аня", "Вика"]) as (tg, app, chat, (anna, vika)):
+        lobby, not_in, question = await close_a_lobby(tg, app, chat, anna, vika, refused=False)
+        assert not_in.deleted
+        assert not question.deleted and not lobby.deleted  # lasting: what happened
+        lobby, not_in, question = await close_a_lobby(tg, app, chat, anna, vika, refused=True)
+        assert not not_in.deleted  # Telegram refused: it stays, the bot goes on
+        assert not question.deleted and not lobby.deleted
     assert any("not deleted" in r.getMessage() for r in caplog.records)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

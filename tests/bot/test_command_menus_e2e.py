@@ -20,8 +20,8 @@ from aiogram.types import (
 
 from bot.command_menus import COMMANDS, PRIVATE_COMMANDS
 from fake_telegram import FakeTelegram
-from tests.bot.e2e import running, settings_for
-from tests.bot.test_game_names import CANONICAL
+from tests.bot.e2e import in_group, running, settings_for
+from tests.bot.game_names import CANONICAL
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 Scope = BotCommandScopeDefault | BotCommandScopeAllPrivateChats | BotCommandScopeAllGroupChats
@@ -84,14 +84,12 @@ async def test_each_scope_and_language_has_its_menu_and_each_user_sees_his() -> 
 
 
 async def test_an_english_bot_gives_users_of_other_languages_english_menus() -> None:
-    async with FakeTelegram() as tg:
-        karl = tg.user(1711, "Karl", language_code="de")
-        chat = tg.group(members=[karl])
-        async with running(settings_for(tg, bot_language="en")) as app:
-            default = await app.bot.get_my_commands(scope=BotCommandScopeAllGroupChats())
-            assert in_language(default, "en")
-            russian = await app.bot.get_my_commands(
-                scope=BotCommandScopeAllGroupChats(), language_code="ru"
-            )
-            assert in_language(russian, "ru")
-            assert chat.command_menu(karl)[0].startswith("/new — New game: Seven Tracks")
+    async with in_group(1711, ["Karl"], bot_language="en", language="de") as group:
+        _, app, chat, (karl,) = group
+        default = await app.bot.get_my_commands(scope=BotCommandScopeAllGroupChats())
+        assert in_language(default, "en")
+        russian = await app.bot.get_my_commands(
+            scope=BotCommandScopeAllGroupChats(), language_code="ru"
+        )
+        assert in_language(russian, "ru")
+        assert chat.command_menu(karl)[0].startswith("/new — New game: Seven Tracks")

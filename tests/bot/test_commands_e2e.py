@@ -16,12 +16,14 @@ from bot.storage import RecordStatus
 from fake_telegram import FakeTelegram
 from tests.bot.e2e import (
     engine_state,
+    in_group,
     mover,
-    open_lobby,
+    new_lobby,
     record,
     running,
     settings_for,
     start_game,
+    started_table,
     wait_phase,
 )
 
@@ -47,87 +49,79 @@ def test_an_unreachable_bot_api_is_said_plainly_with_exit_code_1() -> None:
 
 
 async def test_start_help_rules_and_the_command_menu() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(501, "Аня"), tg.user(502, "Борис")
-        chat = tg.group(members=[anna, boris])
-        async with running(settings_for(tg)):
-            private = await tg.start_private(anna)
-            hello = await private.wait_message()
-            assert "Добавьте меня в группу" in hello.content
-            assert any("startgroup" in str(b.get("url")) for row in hello.keyboard for b in row)
-            await private.send(anna, "/new")  # solo, against computers (issue 14)
-            msg = await private.wait_message(lambda m: "Новая игра" in m.content)
-            assert "🤖 Добавить компьютер" in msg.button_texts
-            # Аня has started the bot: her /help and /rules in the group are answered
-            # privately (bot/replies.py), the group gets nothing
-            await chat.send(anna, "/help")
-            msg = await private.wait_message()
-            assert "«Настольщики»" in msg.content
-            assert "/new" in msg.content and "/cancel" in msg.content
-            await chat.send(anna, "/rules")
-            msg = await private.wait_message()
-            assert "Семидорожник" in msg.content and "кубик" in msg.content
-            # Борис has not: one reply to his message in the group
-            await chat.send(boris, "/help")
-            msg = await chat.wait_message()
-            assert "/new" in msg.content and msg.reply_to is not None
-            assert not [m for m in chat.bot_messages if "📖" in m.content]  # no rules there
-            commands = tg.calls("setMyCommands")
-            assert commands and any("new" in str(c.params) for c in commands)
-            groups = [c for c in commands if "all_group_chats" in str(c.params)]
-            assert groups and all(
-                {c["command"] for c in call.params["commands"] if c.get("is_ephemeral")}
-                == {"rules", "help", "leave", "top", "stats", "history", "notify"}
-                for call in groups
-            )
+    async with in_group(501, ["Аня", "Борис"]) as (tg, _, chat, (anna, boris)):
+        private = await tg.start_private(anna)
+        hello = await private.wait_message()
+        assert "Добавьте меня в группу" in hello.content
+        assert any("startgroup" in str(b.get("url")) for row in hello.keyboard for b in row)
+        msg = await new_lobby(private, anna)  # solo, against computers (issue 14)
+        assert "🤖 Добавить компьютер" in msg.button_texts
+        # Аня has started the bot: her /help and /rules in the group are answered
+        # privately (bot/replies.py), the group gets nothing
+        await chat.send(anna, "/help")
+        msg = await private.wait_message()
+        assert "«Настольщики»" in msg.content
+        assert "/new" in msg.content and "/cancel" in msg.content
+        await chat.send(anna, "/rules")
+        msg = await private.wait_message()
+        assert "Семидорожник" in msg.content and "кубик" in msg.content
+        # Борис has not: one reply to his message in the group
+        await chat.send(boris, "/help")
+        msg = await chat.wait_message()
+        assert "/new" in msg.content and msg.reply_to is not None
+        assert not [m for m in chat.bot_messages if "📖" in m.content]  # no rules there
+        commands = tg.calls("setMyCommands")
+        assert commands and any("new" in str(c.params) for c in commands)
+        groups = [c for c in commands if "all_group_chats" in str(c.params)]
+        assert groups and all(
+            {c["command"] for c in call.params["commands"] if c.get("is_ephemeral")}
+            == {"rules", "help", "leave", "top", "stats", "history", "notify"}
+            for call in groups
+        )
 
 
 async def test_lobby_join_leave_second_new_and_start_rules() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(601, "Аня"), tg.user(602, "<b>Борис</b> & Co")
-        vika = tg.user(603, "Вика")
-        chat = tg.group(members=[anna, boris, vika])
-        async with running(settings_for(tg)) as app:
-            await chat.send(anna, "/new семидорожник")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            assert "Начать" not in " ".join(lobby.button_texts)  # one player is not enough
-            answer = await chat.press(boris, lobby, contains="Играть")
-            assert answer.text == "Вы в игре!"
-            await chat.wait_for(lambda: "<b>Борис</b> & Co" in lobby.content)
-            answer = await chat.press(boris, lobby, contains="Играть")
-            assert answer.text == "Вы уже в игре."
-            answer = await chat.press(boris, lobby, contains="До 72")
-            assert answer.show_alert  # only the creator changes settings
-            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
-            answer = await chat.press(boris, lobby, "▶ Начать")
-            assert answer.show_alert and "Аня" in (answer.text or "")
-            answer = await chat.press(vika, lobby, contains="Выйти")
-            assert answer.text == "Вас нет в списке игроков."
-            # a second /new points at the open lobby
-            await chat.send(vika, "/new")
-            msg = await chat.wait_message()
-            assert "уже открыто лобби" in msg.content
-            assert msg.reply_to is not None and msg.reply_to.message_id == lobby.message_id
-            answer = await chat.press(anna, lobby, contains="Один кон")
-            answer = await chat.press(boris, lobby, "⏱ 2 мин")
-            assert answer.show_alert  # only the creator
-            answer = await chat.press(anna, lobby, "⏱ 2 мин")
-            await chat.wait_for(lambda: "Время на ход: 2 мин" in lobby.content)
-            assert "✅ 2 мин" in lobby.button_texts
-            table = await start_game(chat, anna, lobby)
-            for _ in range(500):  # the bot has stored the table's id (a moment after it shows)
-                if (await record(app, chat)).table_message_id is not None:
-                    break
-                await asyncio.sleep(0.01)
-            await chat.send(vika, "/new")
-            msg = await chat.wait_message(lambda m: "уже идёт игра" in m.content)
-            assert msg.reply_to is not None and msg.reply_to.message_id == table.message_id
-            rec = await record(app, chat)
-            assert rec.status == RecordStatus.PLAYING and rec.players == [601, 602]
-            assert rec.turn_seconds == 120
-            await chat.wait_for(lambda: "<b>Борис</b> & Co" in table.content)
-            await chat.send(anna, "/new неизвестная")
-            assert "Новая игра" not in (await chat.wait_message()).content
+    async with in_group(601, ["Аня", "<b>Борис</b> & Co", "Вика"]) as group:
+        _, app, chat, (anna, boris, vika) = group
+        lobby = await new_lobby(chat, anna, "/new семидорожник")
+        assert "Начать" not in " ".join(lobby.button_texts)  # one player is not enough
+        answer = await chat.press(boris, lobby, contains="Играть")
+        assert answer.text == "Вы в игре!"
+        await chat.wait_for(lambda: "<b>Борис</b> & Co" in lobby.content)
+        answer = await chat.press(boris, lobby, contains="Играть")
+        assert answer.text == "Вы уже в игре."
+        answer = await chat.press(boris, lobby, contains="До 72")
+        assert answer.show_alert  # only the creator changes settings
+        await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+        answer = await chat.press(boris, lobby, "▶ Начать")
+        assert answer.show_alert and "Аня" in (answer.text or "")
+        answer = await chat.press(vika, lobby, contains="Выйти")
+        assert answer.text == "Вас нет в списке игроков."
+        # a second /new points at the open lobby
+        await chat.send(vika, "/new")
+        msg = await chat.wait_message()
+        assert "уже открыто лобби" in msg.content
+        assert msg.reply_to is not None and msg.reply_to.message_id == lobby.message_id
+        answer = await chat.press(anna, lobby, contains="Один кон")
+        answer = await chat.press(boris, lobby, "⏱ 2 мин")
+        assert answer.show_alert  # only the creator
+        answer = await chat.press(anna, lobby, "⏱ 2 мин")
+        await chat.wait_for(lambda: "Время на ход: 2 мин" in lobby.content)
+        assert "✅ 2 мин" in lobby.button_texts
+        table = await start_game(chat, anna, lobby)
+        for _ in range(500):  # the bot has stored the table's id (a moment after it shows)
+            if (await record(app, chat)).table_message_id is not None:
+                break
+            await asyncio.sleep(0.01)
+        await chat.send(vika, "/new")
+        msg = await chat.wait_message(lambda m: "уже идёт игра" in m.content)
+        assert msg.reply_to is not None and msg.reply_to.message_id == table.message_id
+        rec = await record(app, chat)
+        assert rec.status == RecordStatus.PLAYING and rec.players == [601, 602]
+        assert rec.turn_seconds == 120
+        await chat.wait_for(lambda: "<b>Борис</b> & Co" in table.content)
+        await chat.send(anna, "/new неизвестная")
+        assert "Новая игра" not in (await chat.wait_message()).content
 
 
 async def test_a_restarted_bot_continues_by_editing_the_same_table(redis_url: str) -> None:
@@ -137,10 +131,7 @@ async def test_a_restarted_bot_continues_by_editing_the_same_table(redis_url: st
         chat = tg.group(members=users)
         settings = settings_for(tg, redis_url)
         async with running(settings) as app:
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
+            table = await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
             before = await engine_state(app, chat)
         # a new process: same Redis, same table message
         async with running(settings) as app:
@@ -185,47 +176,38 @@ async def test_webhook_mode() -> None:
 
 
 async def test_private_hand_for_players_who_started_the_bot() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(901, "Аня"), tg.user(902, "Борис")
-        chat = tg.group(members=[anna, boris])
-        async with running(settings_for(tg)) as app:
-            pa = await tg.start_private(anna)
-            await pa.wait_message()
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
-            for _ in range(6):  # until Аня's turn comes
-                if mover(table, [anna, boris]) is anna:
-                    break
-                player = mover(table, [anna, boris])
-                assert player is not None
-                for label in ("🎲 Один кубик", "▶ Выставить всё", "✅ Закончить ход"):
-                    if label in table.button_texts:
-                        await chat.press(player, table, label)
-                        await tg.settle()
-            assert mover(table, [anna, boris]) is anna
-            hand = await pa.wait_for(
-                lambda: next((m for m in pa.bot_messages if "Ваш ход" in m.content), None)
-            )
-            state = await engine_state(app, chat)
-            assert f"({len(state.hands[0])})" in hand.content
-            # Борис never started the bot: nothing was sent to him
-            assert not tg.private(boris).bot_messages
+    async with in_group(901, ["Аня", "Борис"]) as (tg, app, chat, (anna, boris)):
+        pa = await tg.start_private(anna)
+        await pa.wait_message()
+        table = await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
+        for _ in range(6):  # until Аня's turn comes
+            if mover(table, [anna, boris]) is anna:
+                break
+            player = mover(table, [anna, boris])
+            assert player is not None
+            for label in ("🎲 Один кубик", "▶ Выставить всё", "✅ Закончить ход"):
+                if label in table.button_texts:
+                    await chat.press(player, table, label)
+                    await tg.settle()
+        assert mover(table, [anna, boris]) is anna
+        hand = await pa.wait_for(
+            lambda: next((m for m in pa.bot_messages if "Ваш ход" in m.content), None)
+        )
+        state = await engine_state(app, chat)
+        assert f"({len(state.hands[0])})" in hand.content
+        # Борис never started the bot: nothing was sent to him
+        assert not tg.private(boris).bot_messages
 
 
 async def test_english_and_the_in_memory_warning(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="bot")
-    async with FakeTelegram() as tg:
-        anna = tg.user(1101, "Anna", language_code="en")
-        chat = tg.group(members=[anna])
-        async with running(settings_for(tg, bot_language="en")):
-            await chat.send(anna, "/help")
-            msg = await chat.wait_message()
-            assert "Commands" in msg.content
-            await chat.send(anna, "/new")
-            lobby = await chat.wait_message()
-            assert "New game" in lobby.content and "🙋 Play" in lobby.button_texts
+    async with in_group(1101, ["Anna"], bot_language="en", language="en") as (_, _, chat, (anna,)):
+        await chat.send(anna, "/help")
+        msg = await chat.wait_message()
+        assert "Commands" in msg.content
+        await chat.send(anna, "/new")
+        lobby = await chat.wait_message()
+        assert "New game" in lobby.content and "🙋 Play" in lobby.button_texts
     assert any("NOT persistent" in r.getMessage() for r in caplog.records)
 
 

@@ -10,7 +10,6 @@ each game runs to its end without a per-game button script.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import re
 import time
@@ -19,56 +18,21 @@ from typing import Any
 import games
 from bot.app import App
 from bot.decisions import Job
-from bot.storage import GameRecord, RecordStatus
+from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
-from fake_telegram.server import StoredMessage
-from locales import get_translator
-from tests.bot.e2e import data_of, leave_question, record, running, settings_for, until
-from tests.bot.hands import hand_buttons, hand_of, wait_hand
+from tests.bot.computers import FAST, add_computers, finish, places
+from tests.bot.e2e import (
+    data_of,
+    in_group,
+    leave_question,
+    new_lobby,
+    record,
+    running,
+    settings_for,
+    until,
+)
 
-FAST: dict[str, Any] = {  # the human's turns are played by his turn timer, quickly
-    "turn_seconds": 0.2,
-    "timeouts_before_removal": 10**6,
-    "computer_move_seconds": 0.0,
-}
 TABLE_EDITS = ("editMessageMedia", "editMessageCaption", "editMessageReplyMarkup")
-
-
-# the lobby's words for computers: its button, a seat's answer, a computer's name, back
-LOBBY_WORDS = {
-    "ru": ("Добавить компьютер", "За стол сел", "🤖 Робот", "Назад"),
-    "en": ("Add a computer", "takes a seat", "🤖 Robot", "Back"),
-}
-
-
-async def add_computers(
-    chat: Chat, creator: User, lobby: StoredMessage, *levels: str, lang: str = "ru"
-) -> None:
-    """The creator opens «🤖 Добавить компьютер» and seats one computer per level."""
-    add, seated, robot, back = LOBBY_WORDS[lang]
-    answer = await chat.press(creator, lobby, contains=add)
-    assert not answer.show_alert, answer
-    before = lobby.content.count(robot)
-    for n, level in enumerate(levels, before + 1):
-        button = f"🤖 {level}"
-        await chat.wait_for(lambda: button in lobby.button_texts, timeout=10)  # noqa: B023
-        answer = await chat.press(creator, lobby, button)
-        assert seated in (answer.text or ""), answer
-        await chat.wait_for(lambda: lobby.content.count(robot) == n, timeout=10)  # noqa: B023
-    await chat.press(creator, lobby, contains=back)
-    await chat.wait_for(lambda: f"🤖 {add}" in lobby.button_texts, timeout=10)
-
-
-async def finish(app: App, chat: Chat, timeout: float = 30) -> GameRecord:
-    async def over() -> bool:
-        return (await record(app, chat)).status != RecordStatus.PLAYING
-
-    try:
-        await until(over, timeout, "the game did not end")
-    except AssertionError:
-        calls = " ".join(f"{c.method}:{c.error_code or 0}" for c in chat.calls()[-40:])
-        raise AssertionError(f"the game did not end\n{chat.transcript()}\n{calls}") from None
-    return await record(app, chat)
 
 
 def spy_jobs(app: App, chats: list[Chat]) -> list[tuple[Job, bool]]:
@@ -110,46 +74,10 @@ GAMES = [  # the command, the shortest length (None: the only one), the computer
 ]
 
 
-async def places(app: App, chat: Chat, human: User, lang: str = "ru") -> None:
-    """ДОМИНА*С: a timed-out turn is a pass (R27), so a human who never places could hold
-    a game with an empty bazaar forever (R28's removal after repeated timeouts is off in
-    these tests: tests/games/dominas/test_absent.py). So whenever it is his turn he places
-    a tile as a player does: he opens «🂠 Мои фишки» (his hand, ephemeral in the group,
-    edited after every move) and taps its numbers until one is taken; a tile with several
-    places waits for its nest, and he taps the table's nests until one takes it. His turn
-    timer is short, so now and then it plays first; a placed tile now and then is enough."""
-    hand_label = get_translator(lang)("dom.btn.hand")
-    while True:
-        await asyncio.sleep(0.02)
-        rec = await record(app, chat)
-        if rec.status != RecordStatus.PLAYING or rec.state is None:
-            continue
-        p = app.service.presenter(rec.game_id)
-        table = chat.message(rec.table_message_id) if rec.table_message_id else None
-        if table is None or p.actor(p.load(rec.state)) != human.id:
-            continue
-        with contextlib.suppress(AssertionError, LookupError, ValueError, TimeoutError):
-            if hand_of(chat, human) is None:
-                await chat.press(human, table, hand_label, check=False)
-            hand = await wait_hand(chat, human, table, timeout=2)
-            for number in hand_buttons(hand):
-                answer = await chat.press(human, hand, number, check=False)
-                if answer.show_alert:
-                    continue
-                if (await record(app, chat)).ui.get("sel"):  # the tile waits for its nest
-                    for nest in [b.text for row in table.buttons for b in row]:
-                        if nest[:1] in "▲◢◣▼":
-                            answer = await chat.press(human, table, nest, check=False)
-                            if not answer.show_alert:
-                                break
-                break
-
-
 async def play_to_the_end(
     app: App, chat: Chat, human: User, game: str, length: str | None, *levels: str
 ) -> None:
-    await chat.send(human, f"/new {game}")
-    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    lobby = await new_lobby(chat, human, f"/new {game}")
     if chat.type == "private":
         assert "добавьте компьютер" in lobby.content, lobby.content
     if length is not None:
@@ -202,42 +130,38 @@ async def test_a_human_and_three_computers_finish_each_game_solo_in_private_too(
 
 
 async def test_lobby_adds_and_removes_computers_and_never_starts_them_alone() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1421, "Аня"), tg.user(1422, "Борис")
-        chat = tg.group(members=[anna, boris])
-        async with running(settings_for(tg)) as app:
-            await chat.send(anna, "/new крест")  # «Морской крест»: at most 4 players
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            answer = await chat.press(boris, lobby, contains="Добавить компьютер")
-            assert answer.show_alert and "создатель" in (answer.text or ""), answer
-            await add_computers(chat, anna, lobby, "Опытный", "Мастер")
-            rec = await record(app, chat)
-            assert all(p < 0 for p in rec.computers) and len(rec.computers) == 2
-            await chat.press(anna, lobby, contains="Добавить компьютер")
-            await chat.wait_for(lambda: "✖ 🤖 Робот-мастер" in lobby.button_texts, timeout=10)
-            answer = await chat.press(anna, lobby, "🤖 Опытный")  # the last free seat
-            await chat.wait_for(lambda: "🤖 Робот-опытный ²" in lobby.content, timeout=10)
-            assert "🤖 Робот-опытный ¹" in lobby.content, lobby.content  # two alike: numbered
-            assert "🤖 Новичок" not in lobby.button_texts  # no seat is free
-            answer = await chat.press(boris, lobby, contains="Играть")
-            assert answer.show_alert and "Мест нет" in (answer.text or ""), answer
-            answer = await chat.press(anna, lobby, "✖ 🤖 Робот-мастер")
-            assert "ушёл" in (answer.text or ""), answer
-            await chat.wait_for(lambda: "Робот-мастер" not in lobby.content, timeout=10)
-            answer = await chat.press(boris, lobby, contains="Играть")
-            assert answer.text == "Вы в игре!", answer
-            assert len((await record(app, chat)).computers) == 2
-            await chat.press(anna, lobby, contains="Назад")
-            # both humans leave: the computers stay, and the lobby refuses to start
-            await chat.wait_for(lambda: "🚪 Выйти" in lobby.button_texts, timeout=10)
-            await chat.press(boris, lobby, "🚪 Выйти")
-            await chat.press(anna, lobby, "🚪 Выйти")
-            await chat.wait_for(lambda: "Одни компьютеры" in lobby.content, timeout=10)
-            rec = await record(app, chat)
-            assert rec.status == RecordStatus.LOBBY and rec.creator == anna.id
-            answer = await chat.press(anna, lobby, "▶ Начать")
-            assert answer.show_alert and "нужен хотя бы один человек" in (answer.text or "")
-            assert (await record(app, chat)).status == RecordStatus.LOBBY
+    async with in_group(1421, ["Аня", "Борис"]) as (_, app, chat, (anna, boris)):
+        lobby = await new_lobby(chat, anna, "/new крест")  # «Морской крест»: at most 4 players
+        answer = await chat.press(boris, lobby, contains="Добавить компьютер")
+        assert answer.show_alert and "создатель" in (answer.text or ""), answer
+        await add_computers(chat, anna, lobby, "Опытный", "Мастер")
+        rec = await record(app, chat)
+        assert all(p < 0 for p in rec.computers) and len(rec.computers) == 2
+        await chat.press(anna, lobby, contains="Добавить компьютер")
+        await chat.wait_for(lambda: "✖ 🤖 Робот-мастер" in lobby.button_texts, timeout=10)
+        answer = await chat.press(anna, lobby, "🤖 Опытный")  # the last free seat
+        await chat.wait_for(lambda: "🤖 Робот-опытный ²" in lobby.content, timeout=10)
+        assert "🤖 Робот-опытный ¹" in lobby.content, lobby.content  # two alike: numbered
+        assert "🤖 Новичок" not in lobby.button_texts  # no seat is free
+        answer = await chat.press(boris, lobby, contains="Играть")
+        assert answer.show_alert and "Мест нет" in (answer.text or ""), answer
+        answer = await chat.press(anna, lobby, "✖ 🤖 Робот-мастер")
+        assert "ушёл" in (answer.text or ""), answer
+        await chat.wait_for(lambda: "Робот-мастер" not in lobby.content, timeout=10)
+        answer = await chat.press(boris, lobby, contains="Играть")
+        assert answer.text == "Вы в игре!", answer
+        assert len((await record(app, chat)).computers) == 2
+        await chat.press(anna, lobby, contains="Назад")
+        # both humans leave: the computers stay, and the lobby refuses to start
+        await chat.wait_for(lambda: "🚪 Выйти" in lobby.button_texts, timeout=10)
+        await chat.press(boris, lobby, "🚪 Выйти")
+        await chat.press(anna, lobby, "🚪 Выйти")
+        await chat.wait_for(lambda: "Одни компьютеры" in lobby.content, timeout=10)
+        rec = await record(app, chat)
+        assert rec.status == RecordStatus.LOBBY and rec.creator == anna.id
+        answer = await chat.press(anna, lobby, "▶ Начать")
+        assert answer.show_alert and "нужен хотя бы один человек" in (answer.text or "")
+        assert (await record(app, chat)).status == RecordStatus.LOBBY
 
 
 def mover(text: str) -> str:
@@ -256,118 +180,108 @@ async def test_a_run_of_computer_turns_is_paced_and_costs_one_table_edit() -> No
     the turn passed to it: between two of Аня's turns (played by her timer) the table
     shows the state after her move and then the state after both computers' turns —
     never the one between them."""
-    async with FakeTelegram() as tg:
-        anna = tg.user(1431, "Аня")
-        chat = tg.group(members=[anna])
-        settings = settings_for(tg, turn_seconds=0.3, timeouts_before_removal=10**6)
-        async with running(settings) as app:
-            computers = app.service.computers
-            real = computers._apply
-            applied: list[tuple[float, int]] = []  # when each computer action was applied
+    async with in_group(1431, ["Аня"], turn_seconds=0.3, timeouts_before_removal=10**6) as group:
+        tg, app, chat, (anna,) = group
+        computers = app.service.computers
+        real = computers._apply
+        applied: list[tuple[float, int]] = []  # when each computer action was applied
 
-            async def apply(chat_id: int, version: int, seat: int, code: str) -> bool:
-                done = await real(chat_id, version, seat, code)
-                if done:
-                    applied.append((time.monotonic(), seat))
-                return done
+        async def apply(chat_id: int, version: int, seat: int, code: str) -> bool:
+            done = await real(chat_id, version, seat, code)
+            if done:
+                applied.append((time.monotonic(), seat))
+            return done
 
-            computers._apply = apply  # type: ignore[method-assign]
-            await chat.send(anna, "/new захват")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            await add_computers(chat, anna, lobby, "Новичок", "Новичок")
-            await chat.press(anna, lobby, "▶ Начать")
-            table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
-            # a run of two computer turns or more between two of hers (the order changes
-            # every round): her turn is played by her timer, then the computers'
-            for _ in range(8):
-                await chat.wait_for(lambda: mover(table.content) == "Аня", timeout=15)
-                mark, marked = len(tg.calls(chat_id=chat.id)), time.monotonic()
-                await chat.wait_for(lambda: "Робот" in mover(table.content), timeout=10)
-                await chat.wait_for(lambda: mover(table.content) == "Аня", timeout=15)
-                end = len(tg.calls(chat_id=chat.id))  # (her timer plays on 0.3 s later)
-                run = [(at, seat) for at, seat in applied if at >= marked]
-                starts = [at for i, (at, seat) in enumerate(run) if i == 0 or run[i - 1][1] != seat]
-                if len(starts) >= 2:
-                    break
-            else:
-                raise AssertionError("no run of two computer turns")
-            edits = [c for c in tg.calls(chat_id=chat.id)[mark:end] if c.method in TABLE_EDITS]
-            shown = [mover(caption(c)) for c in edits if mover(caption(c))]
-            assert len(set(shown)) == 2, shown  # after her move; after the whole run
-            gaps = [b - a for a, b in itertools.pairwise(starts)]
-            assert all(0.9 <= gap <= 3.0 for gap in gaps), gaps  # a second a turn
-            # the run's own edits: its one table update (a picture late under load comes
-            # as a second call, after the caption's)
-            after_run = [c.method for c in edits if mover(caption(c)) in ("Аня", "")]
-            assert 1 <= len(after_run) <= 2, [c.method for c in edits]
+        computers._apply = apply  # type: ignore[method-assign]
+        lobby = await new_lobby(chat, anna, "/new захват")
+        await add_computers(chat, anna, lobby, "Новичок", "Новичок")
+        await chat.press(anna, lobby, "▶ Начать")
+        table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+        # a run of two computer turns or more between two of hers (the order changes
+        # every round): her turn is played by her timer, then the computers'
+        for _ in range(8):
+            await chat.wait_for(lambda: mover(table.content) == "Аня", timeout=15)
+            mark, marked = len(tg.calls(chat_id=chat.id)), time.monotonic()
+            await chat.wait_for(lambda: "Робот" in mover(table.content), timeout=10)
+            await chat.wait_for(lambda: mover(table.content) == "Аня", timeout=15)
+            end = len(tg.calls(chat_id=chat.id))  # (her timer plays on 0.3 s later)
+            run = [(at, seat) for at, seat in applied if at >= marked]
+            starts = [at for i, (at, seat) in enumerate(run) if i == 0 or run[i - 1][1] != seat]
+            if len(starts) >= 2:
+                break
+        else:
+            raise AssertionError("no run of two computer turns")
+        edits = [c for c in tg.calls(chat_id=chat.id)[mark:end] if c.method in TABLE_EDITS]
+        shown = [mover(caption(c)) for c in edits if mover(caption(c))]
+        assert len(set(shown)) == 2, shown  # after her move; after the whole run
+        gaps = [b - a for a, b in itertools.pairwise(starts)]
+        assert all(0.9 <= gap <= 3.0 for gap in gaps), gaps  # a second a turn
+        # the run's own edits: its one table update (a picture late under load comes
+        # as a second call, after the caption's)
+        after_run = [c.method for c in edits if mover(caption(c)) in ("Аня", "")]
+        assert 1 <= len(after_run) <= 2, [c.method for c in edits]
 
 
 async def test_a_leaving_player_is_replaced_by_a_computer_when_another_agrees() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1441, "Аня"), tg.user(1442, "Борис")
-        chat = tg.group(members=[anna, boris])
-        settings = settings_for(tg, turn_seconds=0, computer_move_seconds=0.05, replace_seconds=60)
-        async with running(settings) as app:
-            await chat.send(anna, "/new гипнозия")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            await chat.press(boris, lobby, contains="Играть")
-            await add_computers(chat, anna, lobby, "Новичок")
-            await chat.press(anna, lobby, "▶ Начать")
-            await chat.wait_message(lambda m: m.photo is not None, timeout=10)
-            question = await leave_question(chat, boris)
-            await chat.press(boris, question, contains="Да")
-            await chat.wait_for(
-                lambda: "Заменить компьютером" in " ".join(question.button_texts), 10
-            )
-            rec = await record(app, chat)
-            assert boris.id in rec.vacated and rec.computers[boris.id] == "novice"
-            answer = await chat.press(boris, question, contains="Заменить")
-            assert answer.show_alert and "оставшиеся" in (answer.text or ""), answer
-            answer = await chat.press(anna, question, contains="Заменить")
-            assert answer.text == "Место занял компьютер.", answer
-            await chat.wait_for(lambda: "занял 🤖 Робот-опытный" in question.content, 10)
-            rec = await record(app, chat)
-            assert rec.computers[boris.id] == "experienced" and not rec.vacated
-            assert rec.with_computers
-            g = games.get(rec.game_id)
-            assert rec.state is not None
-            assert boris.id in g.state_type.model_validate_json(rec.state).players
+    async with in_group(
+        1441, ["Аня", "Борис"], turn_seconds=0, computer_move_seconds=0.05, replace_seconds=60
+    ) as (_, app, chat, (anna, boris)):
+        lobby = await new_lobby(chat, anna, "/new гипнозия")
+        await chat.press(boris, lobby, contains="Играть")
+        await add_computers(chat, anna, lobby, "Новичок")
+        await chat.press(anna, lobby, "▶ Начать")
+        await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+        question = await leave_question(chat, boris)
+        await chat.press(boris, question, contains="Да")
+        await chat.wait_for(lambda: "Заменить компьютером" in " ".join(question.button_texts), 10)
+        rec = await record(app, chat)
+        assert boris.id in rec.vacated and rec.computers[boris.id] == "novice"
+        answer = await chat.press(boris, question, contains="Заменить")
+        assert answer.show_alert and "оставшиеся" in (answer.text or ""), answer
+        answer = await chat.press(anna, question, contains="Заменить")
+        assert answer.text == "Место занял компьютер.", answer
+        await chat.wait_for(lambda: "занял 🤖 Робот-опытный" in question.content, 10)
+        rec = await record(app, chat)
+        assert rec.computers[boris.id] == "experienced" and not rec.vacated
+        assert rec.with_computers
+        g = games.get(rec.game_id)
+        assert rec.state is not None
+        assert boris.id in g.state_type.model_validate_json(rec.state).players
 
 
 async def test_a_seat_nobody_hands_to_a_computer_leaves_by_the_rules() -> None:
     """Nobody presses «🤖 Заменить компьютером» within a minute: the engine's `remove`
     (the spec's "Leaving" rule) applies, as for any player who leaves (in a game of humans
     only too: tests/bot/test_replace_e2e.py)."""
-    async with FakeTelegram() as tg:
-        anna, boris, vika = tg.user(1451, "Аня"), tg.user(1452, "Борис"), tg.user(1453, "Вика")
-        chat = tg.group(members=[anna, boris, vika])
-        settings = settings_for(tg, turn_seconds=0, computer_move_seconds=0.05, replace_seconds=60)
-        async with running(settings) as app:
-            await chat.send(anna, "/new гипнозия")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            await chat.press(boris, lobby, contains="Играть")
-            await chat.press(vika, lobby, contains="Играть")
-            await add_computers(chat, anna, lobby, "Новичок")
-            await chat.press(anna, lobby, "▶ Начать")
-            await chat.wait_message(lambda m: m.photo is not None, timeout=10)
-            question = await leave_question(chat, vika)
-            await chat.press(vika, question, contains="Да")
-            await chat.wait_for(
-                lambda: "Заменить компьютером" in " ".join(question.button_texts), 10
-            )
-            [offer] = data_of(question)
-            app.service.clock = lambda: time.time() + 61  # a minute on
+    async with in_group(
+        1451,
+        ["Аня", "Борис", "Вика"],
+        turn_seconds=0,
+        computer_move_seconds=0.05,
+        replace_seconds=60,
+    ) as (_, app, chat, (anna, boris, vika)):
+        lobby = await new_lobby(chat, anna, "/new гипнозия")
+        await chat.press(boris, lobby, contains="Играть")
+        await chat.press(vika, lobby, contains="Играть")
+        await add_computers(chat, anna, lobby, "Новичок")
+        await chat.press(anna, lobby, "▶ Начать")
+        await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+        question = await leave_question(chat, vika)
+        await chat.press(vika, question, contains="Да")
+        await chat.wait_for(lambda: "Заменить компьютером" in " ".join(question.button_texts), 10)
+        [offer] = data_of(question)
+        app.service.clock = lambda: time.time() + 61  # a minute on
 
-            async def removed() -> bool:
-                rec = await record(app, chat)
-                return not rec.vacated and vika.id not in rec.computers
+        async def removed() -> bool:
+            rec = await record(app, chat)
+            return not rec.vacated and vika.id not in rec.computers
 
-            app.service.deadlines.wake.set()
-            await until(removed, 10, "the vacated seat was not freed")
-            await chat.wait_for(lambda: not question.button_texts)  # the offer is closed
-            assert "место освободилось по правилам игры" in question.content, question.content
-            answer = await chat.press(boris, question, by_data=offer, check=False)  # a late one
-            assert answer.show_alert and "Поздно" in (answer.text or ""), answer
+        app.service.deadlines.wake.set()
+        await until(removed, 10, "the vacated seat was not freed")
+        await chat.wait_for(lambda: not question.button_texts)  # the offer is closed
+        assert "место освободилось по правилам игры" in question.content, question.content
+        answer = await chat.press(boris, question, by_data=offer, check=False)  # a late one
+        assert answer.show_alert and "Поздно" in (answer.text or ""), answer
 
 
 async def test_a_restart_in_the_middle_of_a_computers_turn_goes_on(redis_url: str) -> None:
@@ -376,8 +290,7 @@ async def test_a_restart_in_the_middle_of_a_computers_turn_goes_on(redis_url: st
         chat = tg.group(members=[anna])
         settings = settings_for(tg, redis_url, turn_seconds=0.2, timeouts_before_removal=10**6)
         async with running(settings) as app:
-            await chat.send(anna, "/new гипнозия")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+            lobby = await new_lobby(chat, anna, "/new гипнозия")
             await add_computers(chat, anna, lobby, "Новичок")
             await chat.press(anna, lobby, "▶ Начать")
 

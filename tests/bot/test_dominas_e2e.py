@@ -9,55 +9,16 @@ nest, the first nest it names.
 from __future__ import annotations
 
 import random
-import re
 import time
 
-from bot.app import App
 from bot.presenters.dominas import tile_text
 from bot.storage import RecordStatus
-from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.dominas import GAME, State
 from games.dominas.engine import slot_numbers
 from games.dominas.tiles import ALL_TILES, BONUS_SUM, KOLOBOK
-from tests.bot.e2e import changed, data_of, mover, record, running, settings_for
-
-SLOT = re.compile(r"(\d+) [🔴🟡🟢🔵][^ ·\n]+(?: [\d-]+)? ✓")  # «7 🟢12 0-3-6 ✓»
-NEST = re.compile(r"([▲◣◢▼]⟲?)")
-
-
-async def dominas_state(app: App, chat: Chat) -> State:
-    rec = await record(app, chat)
-    assert rec.state is not None
-    return State.model_validate_json(rec.state)
-
-
-async def open_table(
-    tg: FakeTelegram, chat: Chat, creator: User, others: list[User], length: str
-) -> StoredMessage:
-    await chat.send(creator, "/new доминас")
-    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-    assert "ДОМИНА*С" in lobby.content
-    for user in others:
-        answer = await chat.press(user, lobby, contains="Играть")
-        assert answer.text == "Вы в игре!", answer
-    await chat.press(creator, lobby, contains=length)
-    await chat.wait_for(lambda: f"✅ {length}" in lobby.button_texts)
-    await chat.wait_for(lambda: any("Начать" in x for x in lobby.button_texts))
-    answer = await chat.press(creator, lobby, contains="Начать")
-    assert answer.text == "Поехали!", answer
-    table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
-    # These tests play from the table's tile numbers: the fallback of the private hand
-    # (tests/bot/test_private_hands_e2e.py plays by the ephemeral hands). With ephemeral
-    # messages failing, each player's «🂠 Мои фишки» gives the popup and brings his
-    # numbers onto the table.
-    tg.server.ephemeral.fail = True
-    for user in (creator, *others):
-        popup = await chat.press(user, table, "🂠 Мои фишки")
-        assert popup.show_alert, popup
-    await chat.wait_for(lambda: any(x.isdigit() for x in table.button_texts), 5)
-    await tg.settle(quiet=0.02)
-    return table
+from tests.bot.dominas_play import NEST, SLOT, dominas_state, nest_button, open_table
+from tests.bot.e2e import changed, data_of, in_group, mover, record
 
 
 def plain_tile(s: State) -> str:
@@ -80,134 +41,117 @@ def assert_public(table: StoredMessage) -> None:
         assert not any(tile in text for tile in ALL_TILES), text
 
 
-def nest_button(table: StoredMessage, nest: str) -> str:
-    mark = nest[0]
-    variant = nest.endswith("⟲")
-    return next(
-        x for x in table.button_texts if x.startswith(mark + " ") and x.endswith("⟲") == variant
-    )
-
-
 async def test_a_whole_dominas_match_by_buttons(backend: str | None) -> None:
     rng = random.Random(5)
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1701, "Аня"), tg.user(1702, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg, backend)) as app:
-            table = await open_table(tg, chat, anna, [boris], "1 партия")
-            assert "🂠 Мои фишки" in table.button_texts
-            started = time.monotonic()
-            taps = peeks = 0
-            for _ in range(600):
-                await tg.settle(quiet=0.02)
-                if (await record(app, chat)).status != RecordStatus.PLAYING:
-                    break
-                assert_public(table)
-                user = mover(table, users)
-                assert user is not None, table.content
-                if "⏹ Хватит" in table.button_texts and rng.random() < 0.3:
-                    before = data_of(table)
-                    answer = await chat.press(user, table, "⏹ Хватит")
-                    assert not answer.show_alert, answer
-                    taps += 1
-                    await chat.wait_for(changed(table, before), 5)
-                    continue
-                popup = await chat.press(user, table, "🂠 Мои фишки")
-                peeks += 1
-                assert popup.show_alert and popup.text and len(popup.text) <= 200, popup
-                slots = SLOT.findall(popup.text)
-                assert slots, popup.text  # the bot waits only for a player who can place
+    async with in_group(1701, ["Аня", "Борис"], backend) as (tg, app, chat, users):
+        anna, boris = users
+        table = await open_table(tg, chat, anna, [boris], "1 партия")
+        assert "🂠 Мои фишки" in table.button_texts
+        started = time.monotonic()
+        taps = peeks = 0
+        for _ in range(600):
+            await tg.settle(quiet=0.02)
+            if (await record(app, chat)).status != RecordStatus.PLAYING:
+                break
+            assert_public(table)
+            user = mover(table, users)
+            assert user is not None, table.content
+            if "⏹ Хватит" in table.button_texts and rng.random() < 0.3:
                 before = data_of(table)
-                answer = await chat.press(user, table, rng.choice(slots))
+                answer = await chat.press(user, table, "⏹ Хватит")
                 assert not answer.show_alert, answer
                 taps += 1
-                if answer.text and "нажмите гнездо" in answer.text:
-                    nests = NEST.findall(answer.text.split(":", 1)[1])
-                    label = nest_button(table, rng.choice(nests))
-                    answer = await chat.press(user, table, label)
-                    assert not answer.show_alert, answer
-                    taps += 1
-                assert answer.text and answer.text.startswith("✅"), answer
                 await chat.wait_for(changed(table, before), 5)
-            else:
-                raise AssertionError("the match did not end")
-            final = await chat.wait_message(lambda m: "Матч окончен" in m.content, after=table)
-            assert "Партия 1 окончена" in final.content and "1. " in final.content
-            s = await dominas_state(app, chat)
-            assert GAME.is_over(s)
-            placed = len(s.figure)
-            elapsed = time.monotonic() - started
-            print(
-                f"dominas: {placed} tiles placed, {taps} taps on the table "
-                f"({taps / max(1, placed):.2f}/tile) + {peeks} looks at the hand, {elapsed:.1f}s"
-            )
-            assert taps <= 2 * placed
+                continue
+            popup = await chat.press(user, table, "🂠 Мои фишки")
+            peeks += 1
+            assert popup.show_alert and popup.text and len(popup.text) <= 200, popup
+            slots = SLOT.findall(popup.text)
+            assert slots, popup.text  # the bot waits only for a player who can place
+            before = data_of(table)
+            answer = await chat.press(user, table, rng.choice(slots))
+            assert not answer.show_alert, answer
+            taps += 1
+            if answer.text and "нажмите гнездо" in answer.text:
+                nests = NEST.findall(answer.text.split(":", 1)[1])
+                label = nest_button(table, rng.choice(nests))
+                answer = await chat.press(user, table, label)
+                assert not answer.show_alert, answer
+                taps += 1
+            assert answer.text and answer.text.startswith("✅"), answer
+            await chat.wait_for(changed(table, before), 5)
+        else:
+            raise AssertionError("the match did not end")
+        final = await chat.wait_message(lambda m: "Матч окончен" in m.content, after=table)
+        assert "Партия 1 окончена" in final.content and "1. " in final.content
+        s = await dominas_state(app, chat)
+        assert GAME.is_over(s)
+        placed = len(s.figure)
+        elapsed = time.monotonic() - started
+        print(
+            f"dominas: {placed} tiles placed, {taps} taps on the table "
+            f"({taps / max(1, placed):.2f}/tile) + {peeks} looks at the hand, {elapsed:.1f}s"
+        )
+        assert taps <= 2 * placed
 
 
 async def test_out_of_turn_and_unfitting_presses_are_refused_privately() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1711, "Аня"), tg.user(1712, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg)) as app:
-            table = await open_table(tg, chat, anna, [boris], "2 партии")
-            user = mover(table, users)
-            assert user is not None
-            other = boris if user is anna else anna
-            rec = await record(app, chat)
-            answer = await chat.press(other, table, "1")
-            assert answer.text == f"Сейчас ходит {user.full_name}, не вы.", answer
-            after = await record(app, chat)
-            assert after.state == rec.state and after.seq == rec.seq
-            # his own popup: the other player's hand stays his
-            popup = await chat.press(other, table, "🂠 Мои фишки")
-            s = await dominas_state(app, chat)
-            seat = s.players.index(other.id)
-            assert popup.show_alert and popup.text
-            assert all(tile_text(tile) in popup.text for tile in s.hands[seat][:5])
-            # the first tile goes anywhere; then a slot that fits nowhere is refused
-            before_data = data_of(table)
-            answer = await chat.press(user, table, plain_tile(await dominas_state(app, chat)))
-            assert answer.text and answer.text.startswith("✅"), answer
-            await chat.wait_for(lambda: data_of(table) != before_data, 5)
-            s = await dominas_state(app, chat)
-            nxt = GAME.to_act(s)
-            mover_user = next(u for u in users if u.id == nxt)
-            hand = s.hands[s.players.index(mover_user.id)]
-            legal = {a.tile for a in GAME.legal_actions(s) if a.tile}
-            numbers = slot_numbers(s, s.players.index(mover_user.id))
-            bad = next((k for k, x in zip(numbers, hand, strict=True) if x not in legal), None)
-            if bad is not None:
-                before = await record(app, chat)
-                answer = await chat.press(mover_user, table, str(bad))
-                assert answer.show_alert and "не подходит" in (answer.text or ""), answer
-                assert (await record(app, chat)).state == before.state
+    async with in_group(1711, ["Аня", "Борис"]) as (tg, app, chat, users):
+        anna, boris = users
+        table = await open_table(tg, chat, anna, [boris], "2 партии")
+        user = mover(table, users)
+        assert user is not None
+        other = boris if user is anna else anna
+        rec = await record(app, chat)
+        answer = await chat.press(other, table, "1")
+        assert answer.text == f"Сейчас ходит {user.full_name}, не вы.", answer
+        after = await record(app, chat)
+        assert after.state == rec.state and after.seq == rec.seq
+        # his own popup: the other player's hand stays his
+        popup = await chat.press(other, table, "🂠 Мои фишки")
+        s = await dominas_state(app, chat)
+        seat = s.players.index(other.id)
+        assert popup.show_alert and popup.text
+        assert all(tile_text(tile) in popup.text for tile in s.hands[seat][:5])
+        # the first tile goes anywhere; then a slot that fits nowhere is refused
+        before_data = data_of(table)
+        answer = await chat.press(user, table, plain_tile(await dominas_state(app, chat)))
+        assert answer.text and answer.text.startswith("✅"), answer
+        await chat.wait_for(lambda: data_of(table) != before_data, 5)
+        s = await dominas_state(app, chat)
+        nxt = GAME.to_act(s)
+        mover_user = next(u for u in users if u.id == nxt)
+        hand = s.hands[s.players.index(mover_user.id)]
+        legal = {a.tile for a in GAME.legal_actions(s) if a.tile}
+        numbers = slot_numbers(s, s.players.index(mover_user.id))
+        bad = next((k for k, x in zip(numbers, hand, strict=True) if x not in legal), None)
+        if bad is not None:
+            before = await record(app, chat)
+            answer = await chat.press(mover_user, table, str(bad))
+            assert answer.show_alert and "не подходит" in (answer.text or ""), answer
+            assert (await record(app, chat)).state == before.state
 
 
 async def test_an_absent_player_gets_a_penalty_tile_and_the_turn_passes() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1721, "Аня"), tg.user(1722, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        settings = settings_for(tg, turn_seconds=2.0, timer_poll_seconds=0.1)
-        async with running(settings) as app:
-            table = await open_table(tg, chat, anna, [boris], "1 партия")
-            user = mover(table, users)
-            assert user is not None
-            # the first tile, so that the bazaar penalty applies to a real decision
-            before = data_of(table)
-            assert (await chat.press(user, table, plain_tile(await dominas_state(app, chat)))).text
-            await chat.wait_for(lambda: data_of(table) != before, 5)
-            s = await dominas_state(app, chat)
-            late = s.players[s.current]
-            hand, bazaar = len(s.hands[s.current]), len(s.bazaar)
-            await chat.wait_for(lambda: "время вышло" in table.content, 10)
-            s2 = await dominas_state(app, chat)
-            seat = s2.players.index(late)
-            assert len(s2.hands[seat]) == hand + 1 and len(s2.bazaar) == bazaar - 1
-            assert "штрафную" in table.content
-            assert s2.players[s2.current] != late or GAME.is_over(s2)
+    async with in_group(1721, ["Аня", "Борис"], turn_seconds=2.0, timer_poll_seconds=0.1) as group:
+        tg, app, chat, users = group
+        anna, boris = users
+        table = await open_table(tg, chat, anna, [boris], "1 партия")
+        user = mover(table, users)
+        assert user is not None
+        # the first tile, so that the bazaar penalty applies to a real decision
+        before = data_of(table)
+        assert (await chat.press(user, table, plain_tile(await dominas_state(app, chat)))).text
+        await chat.wait_for(lambda: data_of(table) != before, 5)
+        s = await dominas_state(app, chat)
+        late = s.players[s.current]
+        hand, bazaar = len(s.hands[s.current]), len(s.bazaar)
+        await chat.wait_for(lambda: "время вышло" in table.content, 10)
+        s2 = await dominas_state(app, chat)
+        seat = s2.players.index(late)
+        assert len(s2.hands[seat]) == hand + 1 and len(s2.bazaar) == bazaar - 1
+        assert "штрафную" in table.content
+        assert s2.players[s2.current] != late or GAME.is_over(s2)
 
 
 def _states() -> list[State]:

@@ -9,7 +9,7 @@ from bot.presenters.dominas import DominasPresenter
 from games.dominas import GAME, State
 from games.dominas.model import Phase
 from locales import get_translator
-from tests.games.dominas.test_absent import course
+from tests.games.dominas.builder import course
 
 T = get_translator("ru")
 NAMES = {1: "Аня", 2: "Борис", 3: "Вика", 4: "Гоша"}

@@ -16,8 +16,8 @@ from fake_telegram.server import StoredMessage
 from games.dominas import GAME, ActionType, State
 from games.dominas.engine import placements, slot_numbers
 from games.dominas.figure import required
-from tests.bot.e2e import data_of, mover, record, running, settings_for
-from tests.bot.test_dominas_e2e import NEST, SLOT, dominas_state, nest_button, open_table
+from tests.bot.dominas_play import NEST, SLOT, dominas_state, nest_button, open_table
+from tests.bot.e2e import data_of, in_group, mover, record
 
 LINE = re.compile(r"^(\d+) ([🔴🟡🟢🔵](?:\d+|⚙)★?)(?: [0-6]-[0-6]-[0-6])?(?: ✓)?$")
 
@@ -54,47 +54,44 @@ async def play_one(chat: Chat, table: StoredMessage, user: User) -> None:
 
 
 async def test_a_tile_keeps_its_number_and_the_hand_reads_one_tile_a_line() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1741, "Аня"), tg.user(1742, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg)) as app:
-            table = await open_table(tg, chat, anna, [boris], "1 партия")
-            first = mover(table, users)
-            assert first is not None
-            text = await peek(chat, table, first)
-            # one tile per line, its colour as an emoji; no colour letter that reads as a
-            # digit (З12 looks like 312)
-            before = hand_lines(text)
-            assert len(before) == 10 and not re.search(r"[ОМЗВ]\d", text), text
-            digits = sorted(x for x in table.button_texts if x.isdigit())
-            assert sorted(map(int, digits)) == sorted(before)
-            # he places tile 1; the other tiles keep their numbers, and so do the buttons
-            data = data_of(table)
-            answer = await chat.press(first, table, "1")
-            assert answer.text and answer.text.startswith("✅"), answer
-            await chat.wait_for(lambda: data_of(table) != data, 5)
-            for _ in range(20):  # the others play until it is his turn again
-                await tg.settle(quiet=0.02)
-                who = mover(table, users)
-                assert who is not None, table.content
-                if who is first:
-                    break
-                await play_one(chat, table, who)
+    async with in_group(1741, ["Аня", "Борис"]) as (tg, app, chat, users):
+        anna, boris = users
+        table = await open_table(tg, chat, anna, [boris], "1 партия")
+        first = mover(table, users)
+        assert first is not None
+        text = await peek(chat, table, first)
+        # one tile per line, its colour as an emoji; no colour letter that reads as a
+        # digit (З12 looks like 312)
+        before = hand_lines(text)
+        assert len(before) == 10 and not re.search(r"[ОМЗВ]\d", text), text
+        digits = sorted(x for x in table.button_texts if x.isdigit())
+        assert sorted(map(int, digits)) == sorted(before)
+        # he places tile 1; the other tiles keep their numbers, and so do the buttons
+        data = data_of(table)
+        answer = await chat.press(first, table, "1")
+        assert answer.text and answer.text.startswith("✅"), answer
+        await chat.wait_for(lambda: data_of(table) != data, 5)
+        for _ in range(20):  # the others play until it is his turn again
+            await tg.settle(quiet=0.02)
+            who = mover(table, users)
+            assert who is not None, table.content
+            if who is first:
+                break
+            await play_one(chat, table, who)
+        else:
+            raise AssertionError("his turn did not come back")
+        after = hand_lines(await peek(chat, table, first))
+        assert 1 not in after
+        for k, name in after.items():
+            if k in before:
+                assert before[k] == name, (k, before, after)  # the same tile
             else:
-                raise AssertionError("his turn did not come back")
-            after = hand_lines(await peek(chat, table, first))
-            assert 1 not in after
-            for k, name in after.items():
-                if k in before:
-                    assert before[k] == name, (k, before, after)  # the same tile
-                else:
-                    assert k > max(before), (k, before, after)  # a drawn tile: a new number
-            s = await dominas_state(app, chat)
-            seat = s.players.index(first.id)
-            assert sorted(after) == sorted(slot_numbers(s, seat))
-            buttons = sorted(int(x) for x in table.button_texts if x.isdigit())
-            assert buttons == sorted(after)
+                assert k > max(before), (k, before, after)  # a drawn tile: a new number
+        s = await dominas_state(app, chat)
+        seat = s.players.index(first.id)
+        assert sorted(after) == sorted(slot_numbers(s, seat))
+        buttons = sorted(int(x) for x in table.button_texts if x.isdigit())
+        assert buttons == sorted(after)
 
 
 async def _to_a_state(
@@ -135,71 +132,62 @@ def _unfitting(s: State, seat: int) -> int | None:
 
 
 async def test_the_table_shows_the_number_picked_until_its_nest_is_tapped() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1751, "Аня"), tg.user(1752, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg)) as app:
-            table = await open_table(tg, chat, anna, [boris], "1 партия")
-            s, who = await _to_a_state(
-                app, tg, chat, table, users, lambda s, seat: _several(s, seat) is not None
-            )
-            k = _several(s, s.current)
-            answer = await chat.press(who, table, str(k))
-            assert answer.text and "нажмите гнездо" in answer.text, answer
-            await chat.wait_for(lambda: f"Выбрана фишка {k}" in table.content, 5)
-            assert f"[{k}]" in table.button_texts and str(k) not in table.button_texts
-            # the buttons stay valid: the nest completes the move (no "table updating")
-            nests = NEST.findall(answer.text.split(":", 1)[1])
-            before = data_of(table)
-            done = await chat.press(who, table, nest_button(table, nests[0]))
-            assert done.text and done.text.startswith("✅"), done
-            await chat.wait_for(lambda: data_of(table) != before, 5)
-            await chat.wait_for(lambda: "Выбрана фишка" not in table.content, 5)
+    async with in_group(1751, ["Аня", "Борис"]) as (tg, app, chat, users):
+        anna, boris = users
+        table = await open_table(tg, chat, anna, [boris], "1 партия")
+        s, who = await _to_a_state(
+            app, tg, chat, table, users, lambda s, seat: _several(s, seat) is not None
+        )
+        k = _several(s, s.current)
+        answer = await chat.press(who, table, str(k))
+        assert answer.text and "нажмите гнездо" in answer.text, answer
+        await chat.wait_for(lambda: f"Выбрана фишка {k}" in table.content, 5)
+        assert f"[{k}]" in table.button_texts and str(k) not in table.button_texts
+        # the buttons stay valid: the nest completes the move (no "table updating")
+        nests = NEST.findall(answer.text.split(":", 1)[1])
+        before = data_of(table)
+        done = await chat.press(who, table, nest_button(table, nests[0]))
+        assert done.text and done.text.startswith("✅"), done
+        await chat.wait_for(lambda: data_of(table) != before, 5)
+        await chat.wait_for(lambda: "Выбрана фишка" not in table.content, 5)
 
 
 async def test_a_refusal_names_the_symbol_the_nests_need() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1761, "Аня"), tg.user(1762, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg)) as app:
-            table = await open_table(tg, chat, anna, [boris], "1 партия")
-            s, who = await _to_a_state(
-                app,
-                tg,
-                chat,
-                table,
-                users,
-                lambda s, seat: s.bonus is None and _unfitting(s, seat) is not None,
-            )
-            k = _unfitting(s, s.current)
-            need = sorted({x for n in s.nests if (x := required(s.figure, n)) is not None})
-            rec = await record(app, chat)
-            answer = await chat.press(who, table, str(k))
-            assert answer.show_alert and answer.text, answer
-            assert "нужен символ" in answer.text, answer.text
-            assert all(str(x) in answer.text.split("нужен символ", 1)[1] for x in need)
-            assert (await record(app, chat)).state == rec.state
+    async with in_group(1761, ["Аня", "Борис"]) as (tg, app, chat, users):
+        anna, boris = users
+        table = await open_table(tg, chat, anna, [boris], "1 партия")
+        s, who = await _to_a_state(
+            app,
+            tg,
+            chat,
+            table,
+            users,
+            lambda s, seat: s.bonus is None and _unfitting(s, seat) is not None,
+        )
+        k = _unfitting(s, s.current)
+        need = sorted({x for n in s.nests if (x := required(s.figure, n)) is not None})
+        rec = await record(app, chat)
+        answer = await chat.press(who, table, str(k))
+        assert answer.show_alert and answer.text, answer
+        assert "нужен символ" in answer.text, answer.text
+        assert all(str(x) in answer.text.split("нужен символ", 1)[1] for x in need)
+        assert (await record(app, chat)).state == rec.state
 
 
 async def test_no_button_lets_a_player_pass() -> None:
     """R12: a timeout is what the bot does to an absent player, not a choice — a forged
     press of the engine's TIMEOUT code (or any pass) is refused and changes nothing."""
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1771, "Аня"), tg.user(1772, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg)) as app:
-            table = await open_table(tg, chat, anna, [boris], "1 партия")
-            who = mover(table, users)
-            assert who is not None
-            s = await dominas_state(app, chat)
-            assert all(a.type is not ActionType.TIMEOUT for a in GAME.legal_actions(s))
-            real = PlayCB.unpack(next(x for x in data_of(table) if x and x.startswith("P1")))
-            rec = await record(app, chat)
-            for code in ("T", "t", "timeout", "pass", "s"):
-                forged = PlayCB(g=real.g, s=real.s, c=code).pack()
-                answer = await chat.press(who, table, by_data=forged, check=False)
-                assert answer.text, answer
-                assert (await record(app, chat)).state == rec.state
+    async with in_group(1771, ["Аня", "Борис"]) as (tg, app, chat, users):
+        anna, boris = users
+        table = await open_table(tg, chat, anna, [boris], "1 партия")
+        who = mover(table, users)
+        assert who is not None
+        s = await dominas_state(app, chat)
+        assert all(a.type is not ActionType.TIMEOUT for a in GAME.legal_actions(s))
+        real = PlayCB.unpack(next(x for x in data_of(table) if x and x.startswith("P1")))
+        rec = await record(app, chat)
+        for code in ("T", "t", "timeout", "pass", "s"):
+            forged = PlayCB(g=real.g, s=real.s, c=code).pack()
+            answer = await chat.press(who, table, by_data=forged, check=False)
+            assert answer.text, answer
+            assert (await record(app, chat)).state == rec.state

@@ -23,8 +23,8 @@ from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import ApiCall
 from locales import get_translator
+from tests.bot.computers import FAST, add_computers, places
 from tests.bot.e2e import record, running, settings_for, until
-from tests.bot.test_computers_e2e import FAST, add_computers, places
 
 PRESSES = 60
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")

@@ -9,9 +9,12 @@ from bot.app import App
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.seven_tracks import Phase, State
+from tests.bot.computers import add_computers
 from tests.bot.e2e import (
     data_of,
     engine_state,
+    in_group,
+    new_lobby,
     open_lobby,
     record,
     running,
@@ -19,7 +22,6 @@ from tests.bot.e2e import (
     start_game,
     until,
 )
-from tests.bot.test_computers_e2e import add_computers
 from tests.games.seven_tracks.builder import build, kinds
 
 
@@ -59,60 +61,57 @@ async def press_code(chat: Chat, user: User, table: StoredMessage, code: str) ->
     return answer.text or "", answer.show_alert
 
 
-async def start(tg: FakeTelegram, users: list[User]) -> tuple[Chat, StoredMessage]:
-    chat = tg.group(members=users)
+async def start(tg: FakeTelegram, chat: Chat, users: list[User]) -> StoredMessage:
     lobby = await open_lobby(chat, users[0], *users[1:])
     table = await start_game(chat, users[0], lobby)
     await tg.settle()
-    return chat, table
+    return table
 
 
 async def test_r58_the_last_seat_claims_first_and_the_fm_closes_the_window(
     backend: str | None,
 ) -> None:
-    async with FakeTelegram() as tg:
-        users = [tg.user(1871, "Аня"), tg.user(1872, "Борис"), tg.user(1873, "Вера")]
-        settings = settings_for(tg, backend, turn_seconds=0, first_move_seconds=60)
-        async with running(settings) as app:
-            chat, table = await start(tg, users)
-            await rig_window(app, chat, {0: ["U", "R"], 1: ["R"], 2: ["FM", "R"]})
-            # Вера (the last seat) answers while Аня (a holder, seat 0) has not
-            text, alert = await press_code(chat, users[2], table, "fmd")
-            assert text.startswith("Заявка принята.\nВы взяли") and not alert  # the replacement
-            await chat.wait_for(lambda: "Ходит Вера" in table.content, timeout=10)
-            s = await engine_state(app, chat)
-            assert s.phase == Phase.PRE_MOVE and s.current == 2 and s.dice_off == []
-            assert "FM" in kinds(s.out) and "U" in kinds(s.hands[0])
-            assert "🎲🎲 Два кубика" in table.button_texts
-            text, alert = await press_code(chat, users[2], table, "fmd")  # a stale button
-            assert alert and "закрыто" in text
-            assert (await engine_state(app, chat)).version == s.version
+    async with in_group(
+        1871, ["Аня", "Борис", "Вера"], backend, turn_seconds=0, first_move_seconds=60
+    ) as (tg, app, chat, users):
+        table = await start(tg, chat, users)
+        await rig_window(app, chat, {0: ["U", "R"], 1: ["R"], 2: ["FM", "R"]})
+        # Вера (the last seat) answers while Аня (a holder, seat 0) has not
+        text, alert = await press_code(chat, users[2], table, "fmd")
+        assert text.startswith("Заявка принята.\nВы взяли") and not alert  # the replacement
+        await chat.wait_for(lambda: "Ходит Вера" in table.content, timeout=10)
+        s = await engine_state(app, chat)
+        assert s.phase == Phase.PRE_MOVE and s.current == 2 and s.dice_off == []
+        assert "FM" in kinds(s.out) and "U" in kinds(s.hands[0])
+        assert "🎲🎲 Два кубика" in table.button_texts
+        text, alert = await press_code(chat, users[2], table, "fmd")  # a stale button
+        assert alert and "закрыто" in text
+        assert (await engine_state(app, chat)).version == s.version
 
 
 async def test_r58_the_first_universal_declared_takes_it_and_an_answer_is_final(
     backend: str | None,
 ) -> None:
-    async with FakeTelegram() as tg:
-        users = [tg.user(1881, "Аня"), tg.user(1882, "Борис"), tg.user(1883, "Вера")]
-        settings = settings_for(tg, backend, turn_seconds=0, first_move_seconds=60)
-        async with running(settings) as app:
-            chat, table = await start(tg, users)
-            await rig_window(app, chat, {0: ["U", "R"], 1: ["FM", "R"], 2: ["U", "R"]})
-            text, alert = await press_code(chat, users[2], table, "fmd")
-            assert text.startswith("Заявка принята: ✨") and not alert
-            s = await engine_state(app, chat)
-            assert s.phase == Phase.FIRST_MOVE and s.fm_u_declarer == 2
-            assert sorted(s.fm_decided) == [0, 2]  # Аня's universal has no use left: passed
-            text, alert = await press_code(chat, users[2], table, "fmp")
-            assert alert and "уже ответили" in text
-            text, alert = await press_code(chat, users[0], table, "fmd")
-            assert alert and "уже заявил другой игрок" in text
-            text, alert = await press_code(chat, users[1], table, "fmp")
-            assert text == "Принято: не используете." and not alert
-            await chat.wait_for(lambda: "Ходит Вера" in table.content, timeout=10)
-            s = await engine_state(app, chat)
-            assert s.phase == Phase.PRE_MOVE and s.current == 2
-            assert "U" in kinds(s.out) and "U" in kinds(s.hands[0]) and "FM" in kinds(s.hands[1])
+    async with in_group(
+        1881, ["Аня", "Борис", "Вера"], backend, turn_seconds=0, first_move_seconds=60
+    ) as (tg, app, chat, users):
+        table = await start(tg, chat, users)
+        await rig_window(app, chat, {0: ["U", "R"], 1: ["FM", "R"], 2: ["U", "R"]})
+        text, alert = await press_code(chat, users[2], table, "fmd")
+        assert text.startswith("Заявка принята: ✨") and not alert
+        s = await engine_state(app, chat)
+        assert s.phase == Phase.FIRST_MOVE and s.fm_u_declarer == 2
+        assert sorted(s.fm_decided) == [0, 2]  # Аня's universal has no use left: passed
+        text, alert = await press_code(chat, users[2], table, "fmp")
+        assert alert and "уже ответили" in text
+        text, alert = await press_code(chat, users[0], table, "fmd")
+        assert alert and "уже заявил другой игрок" in text
+        text, alert = await press_code(chat, users[1], table, "fmp")
+        assert text == "Принято: не используете." and not alert
+        await chat.wait_for(lambda: "Ходит Вера" in table.content, timeout=10)
+        s = await engine_state(app, chat)
+        assert s.phase == Phase.PRE_MOVE and s.current == 2
+        assert "U" in kinds(s.out) and "U" in kinds(s.hands[0]) and "FM" in kinds(s.hands[1])
 
 
 async def test_r58_a_computer_answers_the_window_as_a_decider_without_waiting(
@@ -127,8 +126,7 @@ async def test_r58_a_computer_answers_the_window_as_a_decider_without_waiting(
         )
         async with running(settings) as app:
             chat = tg.group(members=[anna])
-            await chat.send(anna, "/new семидорожник")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+            lobby = await new_lobby(chat, anna, "/new семидорожник")
             await add_computers(chat, anna, lobby, "Опытный")
             await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts, timeout=10)
             table = await start_game(chat, anna, lobby)

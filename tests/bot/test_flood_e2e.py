@@ -16,13 +16,13 @@ from fake_telegram.server import FloodLimit, StoredMessage
 from tests.bot.e2e import (
     LEAVE_QUESTION,
     data_of,
+    in_group,
     leave_question,
     mover,
-    open_lobby,
     record,
     running,
     settings_for,
-    start_game,
+    started_table,
     wait_phase,
 )
 
@@ -74,10 +74,7 @@ async def rolled_table(
     tg: FakeTelegram, chat: Chat, users: list[User]
 ) -> tuple[StoredMessage, User]:
     """A started game whose mover has rolled two dice and is placing."""
-    lobby = await open_lobby(chat, *users)
-    table = await start_game(chat, users[0], lobby)
-    await wait_phase(chat, table, "🎲 Один кубик")
-    await tg.settle()
+    table = await started_table(tg, chat, users, "🎲 Один кубик")
     player = mover(table, users)
     assert player is not None
     await chat.press(player, table, "🎲🎲 Два кубика")
@@ -89,98 +86,81 @@ async def rolled_table(
 async def test_a_burst_of_taps_gives_one_edit_with_the_latest_state_after_retry_after(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1611, "Аня"), tg.user(1612, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg, turn_seconds=0)) as app:
-            table, player = await rolled_table(tg, chat, users)
-            mark = len(tg.calls())
-            for method in EDITS:
-                tg.server.inject_error(
-                    method, 429, "Too Many Requests: retry after 1", retry_after=1
-                )
-            # seven taps while the edit waits out the flood limit
-            for label in ["⭐ Приоритет…", "« Назад"] * 3 + ["⭐ Приоритет…"]:
-                answer = await press_latest(app, chat, player, table, label)
-                assert not answer.show_alert, answer
-            await wait_phase(chat, table, "« Назад")
-            await tg.settle(quiet=1.5, timeout=10)  # no late edit follows
-            edits = [c for c in tg.calls()[mark:] if c.method in EDITS and c.chat_id == chat.id]
-            assert any(c.error_code == 429 for c in edits)
-            assert len([c for c in edits if c.ok]) == 1, [(c.method, c.ok) for c in edits]
-            # the one edit shows the latest state: the priority menu, the current seq
-            rec = await record(app, chat)
-            assert "« Назад" in table.button_texts
-            assert all(f":{rec.seq}:" in str(d) for row in table.buttons for _, d in row)
+    async with in_group(1611, ["Аня", "Борис"], turn_seconds=0) as (tg, app, chat, users):
+        table, player = await rolled_table(tg, chat, users)
+        mark = len(tg.calls())
+        for method in EDITS:
+            tg.server.inject_error(method, 429, "Too Many Requests: retry after 1", retry_after=1)
+        # seven taps while the edit waits out the flood limit
+        for label in ["⭐ Приоритет…", "« Назад"] * 3 + ["⭐ Приоритет…"]:
+            answer = await press_latest(app, chat, player, table, label)
+            assert not answer.show_alert, answer
+        await wait_phase(chat, table, "« Назад")
+        await tg.settle(quiet=1.5, timeout=10)  # no late edit follows
+        edits = [c for c in tg.calls()[mark:] if c.method in EDITS and c.chat_id == chat.id]
+        assert any(c.error_code == 429 for c in edits)
+        assert len([c for c in edits if c.ok]) == 1, [(c.method, c.ok) for c in edits]
+        # the one edit shows the latest state: the priority menu, the current seq
+        rec = await record(app, chat)
+        assert "« Назад" in table.button_texts
+        assert all(f":{rec.seq}:" in str(d) for row in table.buttons for _, d in row)
     assert not errors(caplog)
 
 
 async def test_not_modified_is_harmless_and_a_deleted_table_is_posted_again(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1621, "Аня"), tg.user(1622, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg, turn_seconds=0)) as app:
-            table, player = await rolled_table(tg, chat, users)
-            tg.server.inject_error(
-                "editMessageCaption",
-                400,
-                "Bad Request: message is not modified: specified new message content and "
-                "reply markup are exactly the same as a current content and reply markup "
-                "of the message",
-            )
-            answer = await chat.press(player, table, "⭐ Приоритет…")
-            assert not answer.show_alert
-            await tg.wait_for(lambda: any(c.error_code == 400 for c in chat.calls()))
-            await tg.settle()
-            answer = await press_latest(app, chat, player, table, "« Назад")
-            assert not answer.show_alert
-            # its labels are on the table already (the menu's edit failed): wait for the
-            # edit that carries the stored version, not for a label
-            seq = (await record(app, chat)).seq
-            await chat.wait_for(lambda: any(f":{seq}:" in (d or "") for d in data_of(table)), 10)
-            await wait_phase(chat, table, "▶ Выставить всё")
-            answer = await chat.press(player, table, "⭐ Приоритет…")
-            await wait_phase(chat, table, "« Назад")
-            # someone deletes the table message: the next change posts it again
-            table.deleted = True
-            answer = await press_latest(app, chat, player, table, "« Назад")
-            assert not answer.show_alert
-            new_table = await chat.wait_message(lambda m: m.photo is not None, after=table)
-            await tg.settle()
-            assert (await record(app, chat)).table_message_id == new_table.message_id
-            answer = await chat.press(player, new_table, "⭐ Приоритет…")
-            assert not answer.show_alert
-            await wait_phase(chat, new_table, "« Назад")
+    async with in_group(1621, ["Аня", "Борис"], turn_seconds=0) as (tg, app, chat, users):
+        table, player = await rolled_table(tg, chat, users)
+        tg.server.inject_error(
+            "editMessageCaption",
+            400,
+            "Bad Request: message is not modified: specified new message content and "
+            "reply markup are exactly the same as a current content and reply markup "
+            "of the message",
+        )
+        answer = await chat.press(player, table, "⭐ Приоритет…")
+        assert not answer.show_alert
+        await tg.wait_for(lambda: any(c.error_code == 400 for c in chat.calls()))
+        await tg.settle()
+        answer = await press_latest(app, chat, player, table, "« Назад")
+        assert not answer.show_alert
+        # its labels are on the table already (the menu's edit failed): wait for the
+        # edit that carries the stored version, not for a label
+        seq = (await record(app, chat)).seq
+        await chat.wait_for(lambda: any(f":{seq}:" in (d or "") for d in data_of(table)), 10)
+        await wait_phase(chat, table, "▶ Выставить всё")
+        answer = await chat.press(player, table, "⭐ Приоритет…")
+        await wait_phase(chat, table, "« Назад")
+        # someone deletes the table message: the next change posts it again
+        table.deleted = True
+        answer = await press_latest(app, chat, player, table, "« Назад")
+        assert not answer.show_alert
+        new_table = await chat.wait_message(lambda m: m.photo is not None, after=table)
+        await tg.settle()
+        assert (await record(app, chat)).table_message_id == new_table.message_id
+        answer = await chat.press(player, new_table, "⭐ Приоритет…")
+        assert not answer.show_alert
+        await wait_phase(chat, new_table, "« Назад")
     assert not errors(caplog)
 
 
 async def test_presses_do_not_wait_for_a_message_held_back_by_the_flood_window() -> None:
-    async with FakeTelegram() as tg:
-        users = [tg.user(1631, "Аня"), tg.user(1632, "Борис"), tg.user(1633, "Вика")]
-        chat = tg.group(members=users)
-        settings = settings_for(tg, turn_seconds=0)
-        async with running(settings) as app:
-            lobby = await open_lobby(chat, users[0], *users[1:])
-            table = await start_game(chat, users[0], lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
-            player = mover(table, users)
-            assert player is not None
-            leaver = next(u for u in users if u is not player)
-            # the window is full for the next 2 seconds
-            app.limiter.limit, app.limiter.window = 1, 2.0
-            await app.limiter.acquire(chat.id)
-            # /leave: its question (a game message) waits for a slot; presses don't
-            question = leave_question(chat, leaver, timeout=5)
-            answer = await chat.press(player, table, "🎲🎲 Два кубика")
-            assert "Выпало" in (answer.text or "")
-            assert answer.latency < 1.0
-            assert not any(LEAVE_QUESTION in m.content for m in chat.bot_messages)
-            asked = await question
-            await chat.press(leaver, asked, "Да, выйти")
-            await chat.wait_for(lambda: "выходит из игры" in asked.content, 5)
-            assert leaver.first_name in asked.content
+    async with in_group(1631, ["Аня", "Борис", "Вика"], turn_seconds=0) as (tg, app, chat, users):
+        table = await started_table(tg, chat, users, "🎲 Один кубик")
+        player = mover(table, users)
+        assert player is not None
+        leaver = next(u for u in users if u is not player)
+        # the window is full for the next 2 seconds
+        app.limiter.limit, app.limiter.window = 1, 2.0
+        await app.limiter.acquire(chat.id)
+        # /leave: its question (a game message) waits for a slot; presses don't
+        question = leave_question(chat, leaver, timeout=5)
+        answer = await chat.press(player, table, "🎲🎲 Два кубика")
+        assert "Выпало" in (answer.text or "")
+        assert answer.latency < 1.0
+        assert not any(LEAVE_QUESTION in m.content for m in chat.bot_messages)
+        asked = await question
+        await chat.press(leaver, asked, "Да, выйти")
+        await chat.wait_for(lambda: "выходит из игры" in asked.content, 5)
+        assert leaver.first_name in asked.content

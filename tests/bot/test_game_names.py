@@ -17,25 +17,10 @@ from bot.command_menus import command_menu
 from bot.config import Settings
 from bot.presenters import registry
 from locales import LANGUAGES, get_translator, keys
+from tests.bot.game_names import CANONICAL
 
 ROOT = Path(__file__).resolve().parents[2]
 
-CANONICAL = {
-    "ru": {
-        "seven_tracks": "Семидорожник",
-        "cell_capture": "Захват клеток",
-        "sea_cross": "Морской крест",
-        "hypnosia": "Гипнозия",
-        "dominas": "ДОМИНА*С",
-    },
-    "en": {
-        "seven_tracks": "Seven Tracks",
-        "cell_capture": "Cell Capture",
-        "sea_cross": "Sea Cross",
-        "hypnosia": "Hypnosia",
-        "dominas": "DOMINA*S",
-    },
-}
 
 # (any spelling of a name, found case-insensitively) -> the form it must have; a form
 # ending in "…" may go on with a case ending (в «Гипнозии», «Морском кресте»), None: never

@@ -20,8 +20,8 @@ from bot.presenters.seven_tracks import SevenTracksPresenter
 from bot.storage import GameRecord, RedisStore
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
+from tests.bot.bot_process import BotProcess, game, play_a_turn, store_of
 from tests.bot.e2e import data_of, mover, open_lobby, photo_of, start_game, wait_phase
-from tests.bot.test_processes import BotProcess, game, play_a_turn, store_of
 
 ROLL = "🎲 Один кубик"
 SLOW = 1.5  # seconds per picture, in the render process

@@ -16,7 +16,7 @@ from pathlib import Path
 from bot.app import App
 from bot.command_menus import COMMANDS
 from fake_telegram import Chat, FakeTelegram, User
-from tests.bot.e2e import open_lobby, running, settings_for, start_game, wait_phase
+from tests.bot.e2e import in_group, started_table
 
 LINES = 30
 CHARS = 2000
@@ -67,25 +67,20 @@ def test_help_lists_every_command_once_on_one_line_in_both_languages() -> None:
 
 
 async def test_every_command_answers_in_under_a_phone_screen() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris, vika = tg.user(16501, "Аня"), tg.user(16502, "Борис"), tg.user(16503, "Вика")
-        chat = tg.group(members=[anna, boris, vika])
-        async with running(settings_for(tg, chat_messages_per_minute=1000)) as app:
-            assert isinstance(app, App)
-            first = await ask_all(tg, chat, [vika])  # no game in the chat
-            assert set(first) >= {"/help", "/rules", "/new неизвестная", "/table", "/cancel"}
-            await tg.settle()
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
-            second = await ask_all(tg, chat, [boris, vika])  # a game runs: Борис plays
-            assert set(second) >= {"/help", "/leave", "/cancel", "/pings off", "/stats"}
-            answers = [(c, x) for found in (first, second) for c, xs in found.items() for x in xs]
-            for command, text in answers:
-                assert on_a_screen(text), (command, text)
-            for m in chat.all_messages:  # and whatever else the bot posted meanwhile
-                assert not m.from_bot or on_a_screen(m.content), m.content
-            command, text = max(answers, key=lambda a: len(a[1]))
-            lines = len(text.splitlines())
-            print(f"the longest answer: {command!r}, {lines} lines, {len(text)} characters")
+    async with in_group(16501, ["Аня", "Борис", "Вика"], chat_messages_per_minute=1000) as group:
+        tg, app, chat, (anna, boris, vika) = group
+        assert isinstance(app, App)
+        first = await ask_all(tg, chat, [vika])  # no game in the chat
+        assert set(first) >= {"/help", "/rules", "/new неизвестная", "/table", "/cancel"}
+        await tg.settle()
+        await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
+        second = await ask_all(tg, chat, [boris, vika])  # a game runs: Борис plays
+        assert set(second) >= {"/help", "/leave", "/cancel", "/pings off", "/stats"}
+        answers = [(c, x) for found in (first, second) for c, xs in found.items() for x in xs]
+        for command, text in answers:
+            assert on_a_screen(text), (command, text)
+        for m in chat.all_messages:  # and whatever else the bot posted meanwhile
+            assert not m.from_bot or on_a_screen(m.content), m.content
+        command, text = max(answers, key=lambda a: len(a[1]))
+        lines = len(text.splitlines())
+        print(f"the longest answer: {command!r}, {lines} lines, {len(text)} characters")

@@ -12,7 +12,7 @@ from bot.presenters.hypnosia import make_presenter
 from games.hypnosia import GAME, Phase, State
 from games.hypnosia.model import START, EndReason
 from locales import get_translator
-from tests.bot.test_hypnosia_e2e import choose
+from tests.bot.hypnosia_play import choose
 
 P = make_presenter(None)
 T = get_translator("ru")

@@ -10,37 +10,13 @@ from bot.app import App
 from bot.callbacks import PlayCB, fits
 from bot.presenters.hypnosia import OtherDie, PickDie, Ui, make_presenter
 from bot.storage import RecordStatus
-from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram import Chat, User
 from fake_telegram.server import StoredMessage
 from games import IllegalAction
 from games.hypnosia import GAME, Phase, State
 from locales import get_translator
-from tests.bot.e2e import data_of, record, running, settings_for
-
-MOVE = re.compile(r"^(№\d|Пара \d&\d).* \+(\d)")
-
-
-def choose(texts: list[str]) -> str:
-    """A purposeful player: into the centre, across a bridge, capture, go deep, go far."""
-
-    def score(label: str) -> int:
-        if label.startswith("🎲 "):  # the die choice: the bigger die first
-            return int(label.split()[1])
-        value = 0
-        if "центр" in label:
-            value += 1000
-        if "⤵" in label:
-            value += 100
-        if "⚔" in label:
-            value += 20
-        die = re.search(r" \+(\d)", label)
-        if die:
-            value += int(die.group(1))
-        return value
-
-    offered = [x for x in texts if x.startswith("🎲 ") or MOVE.match(x)]
-    assert offered, texts
-    return max(offered, key=score)
+from tests.bot.e2e import data_of, in_group, new_lobby, record
+from tests.bot.hypnosia_play import choose
 
 
 async def state_of(app: App, chat: Chat) -> State:
@@ -52,8 +28,7 @@ async def state_of(app: App, chat: Chat) -> State:
 async def lobby_and_start(
     chat: Chat, creator: User, *others: User, variant: str | None = None
 ) -> StoredMessage:
-    await chat.send(creator, "/new гипнозия")
-    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    lobby = await new_lobby(chat, creator, "/new гипнозия")
     assert "Гипнозия" in lobby.content
     assert any("Классика" in x for x in lobby.button_texts)
     assert any("Пары по мостам" in x for x in lobby.button_texts)
@@ -74,88 +49,82 @@ def mover_of(table: StoredMessage, users: dict[str, User]) -> User:
 
 
 async def test_a_whole_hypnosia_game_by_buttons(backend: str | None) -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1701, "Аня"), tg.user(1702, "Борис")
+    async with in_group(1701, ["Аня", "Борис"], backend) as (tg, app, chat, (anna, boris)):
         users = {u.full_name: u for u in (anna, boris)}
-        chat = tg.group(members=list(users.values()))
-        async with running(settings_for(tg, backend)) as app:
-            started = time.monotonic()
-            table = await lobby_and_start(chat, anna, boris)
-            assert (table.photo_bytes or b"").startswith(b"\x89PNG")
-            # The bot rolled for the first player: his dice and his moves are on the table.
-            assert "🎲" in table.content and "Гипнозия" in table.content
-            first = await state_of(app, chat)
-            assert first.phase == Phase.MOVE and first.dice
+        started = time.monotonic()
+        table = await lobby_and_start(chat, anna, boris)
+        assert (table.photo_bytes or b"").startswith(b"\x89PNG")
+        # The bot rolled for the first player: his dice and his moves are on the table.
+        assert "🎲" in table.content and "Гипнозия" in table.content
+        first = await state_of(app, chat)
+        assert first.phase == Phase.MOVE and first.dice
 
-            # A press out of turn is answered privately and changes nothing.
+        # A press out of turn is answered privately and changes nothing.
+        mover = mover_of(table, users)
+        other = boris if mover is anna else anna
+        before = data_of(table)
+        rec_before = await record(app, chat)
+        answer = await chat.press(other, table, choose(table.button_texts))
+        assert answer.text and "Сейчас ходит" in answer.text, answer
+        after = await record(app, chat)
+        assert after.state == rec_before.state and after.seq == rec_before.seq
+        assert data_of(table) == before
+
+        taps, pictures = 0, set()
+        for _ in range(600):
+            await tg.settle(quiet=0.02)
+            rec = await record(app, chat)
+            if rec.status != RecordStatus.PLAYING:
+                break
+            s = State.model_validate_json(rec.state or "")
+            pictures.add(hash(table.photo_bytes))
             mover = mover_of(table, users)
-            other = boris if mover is anna else anna
+            assert s.players[s.current] == mover.id
+            label = choose(table.button_texts)
             before = data_of(table)
-            rec_before = await record(app, chat)
-            answer = await chat.press(other, table, choose(table.button_texts))
-            assert answer.text and "Сейчас ходит" in answer.text, answer
-            after = await record(app, chat)
-            assert after.state == rec_before.state and after.seq == rec_before.seq
-            assert data_of(table) == before
+            answer = await chat.press(mover, table, label)
+            assert not answer.show_alert, (label, answer)
+            taps += 1
 
-            taps, pictures = 0, set()
-            for _ in range(600):
-                await tg.settle(quiet=0.02)
-                rec = await record(app, chat)
-                if rec.status != RecordStatus.PLAYING:
-                    break
-                s = State.model_validate_json(rec.state or "")
-                pictures.add(hash(table.photo_bytes))
-                mover = mover_of(table, users)
-                assert s.players[s.current] == mover.id
-                label = choose(table.button_texts)
-                before = data_of(table)
-                answer = await chat.press(mover, table, label)
-                assert not answer.show_alert, (label, answer)
-                taps += 1
+            def changed(b: list[str | None] = before) -> bool:
+                return data_of(table) != b
 
-                def changed(b: list[str | None] = before) -> bool:
-                    return data_of(table) != b
-
-                await chat.wait_for(changed, 5)
-            else:
-                raise AssertionError("the game did not end")
-            final = await chat.wait_message(lambda m: "окончена" in m.content, after=table)
-            assert "Итог" in final.content and "1. " in final.content and "очк" in final.content
-            end = await state_of(app, chat)
-            assert GAME.is_over(end)
-            elapsed = time.monotonic() - started
-            print(
-                f"hypnosia full game: {end.turn_no} turns, {taps} taps "
-                f"({taps / end.turn_no:.2f}/turn), {len(pictures)} pictures, {elapsed:.1f}s"
-            )
-            assert taps <= 2 * end.turn_no  # at most one tap per die (the roll is the bot's)
-            assert len(pictures) > 10
+            await chat.wait_for(changed, 5)
+        else:
+            raise AssertionError("the game did not end")
+        final = await chat.wait_message(lambda m: "окончена" in m.content, after=table)
+        assert "Итог" in final.content and "1. " in final.content and "очк" in final.content
+        end = await state_of(app, chat)
+        assert GAME.is_over(end)
+        elapsed = time.monotonic() - started
+        print(
+            f"hypnosia full game: {end.turn_no} turns, {taps} taps "
+            f"({taps / end.turn_no:.2f}/turn), {len(pictures)} pictures, {elapsed:.1f}s"
+        )
+        assert taps <= 2 * end.turn_no  # at most one tap per die (the roll is the bot's)
+        assert len(pictures) > 10
 
 
 async def test_a_timed_out_turn_is_played_for_the_absent_player() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1711, "Аня"), tg.user(1712, "Борис")
-        chat = tg.group(members=[anna, boris])
-        settings = settings_for(tg, turn_seconds=0.4, timer_poll_seconds=0.05)
-        async with running(settings) as app:
-            table = await lobby_and_start(chat, anna, boris, variant="Пары по мостам")
-            s = await state_of(app, chat)
-            assert s.options.pairs_cross_bridges  # the lobby's variant reached the engine
-            assert "пары ходят по мостам" in table.content
-            turn = s.turn_no
-            await chat.wait_for(lambda: "время вышло —" in table.content, 8)
-            # (the caption may say so already: on a loaded machine the first turns can
-            # time out before the table is seen, so wait for this turn's own timeout)
+    async with in_group(1711, ["Аня", "Борис"], turn_seconds=0.4, timer_poll_seconds=0.05) as group:
+        _, app, chat, (anna, boris) = group
+        table = await lobby_and_start(chat, anna, boris, variant="Пары по мостам")
+        s = await state_of(app, chat)
+        assert s.options.pairs_cross_bridges  # the lobby's variant reached the engine
+        assert "пары ходят по мостам" in table.content
+        turn = s.turn_no
+        await chat.wait_for(lambda: "время вышло —" in table.content, 8)
+        # (the caption may say so already: on a loaded machine the first turns can
+        # time out before the table is seen, so wait for this turn's own timeout)
+        later = await state_of(app, chat)
+        for _ in range(160):
+            if later.turn_no > turn or GAME.is_over(later):
+                break
+            await asyncio.sleep(0.05)
             later = await state_of(app, chat)
-            for _ in range(160):
-                if later.turn_no > turn or GAME.is_over(later):
-                    break
-                await asyncio.sleep(0.05)
-                later = await state_of(app, chat)
-            assert later.turn_no > turn or GAME.is_over(later)
-            rec = await record(app, chat)
-            assert sum(rec.timeouts.values()) >= 1
+        assert later.turn_no > turn or GAME.is_over(later)
+        rec = await record(app, chat)
+        assert sum(rec.timeouts.values()) >= 1
 
 
 async def test_a_game_of_absent_players_ends_normally_not_at_the_round_guard() -> None:
@@ -163,39 +132,36 @@ async def test_a_game_of_absent_players_ends_normally_not_at_the_round_guard() -
     out and is played by the novice policy, which brings tokens off the start and across
     the bridges, so the game ends by the centre or the tokens (about 20–95 turns), not at
     the 200-round guard (the old "first legal action" never moved №3/№4 off the start)."""
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1731, "Аня"), tg.user(1732, "Борис")
-        chat = tg.group(members=[anna, boris])
-        settings = settings_for(
-            tg, turn_seconds=0.15, timer_poll_seconds=0.05, timeouts_before_removal=10_000
-        )
-        async with running(settings) as app:
-            await lobby_and_start(chat, anna, boris)
-            final = await chat.wait_message(lambda m: "Итог" in m.content, timeout=120)
-            end = await state_of(app, chat)
-            assert end.end_reason in ("centre_full", "no_tokens"), end.end_reason
-            assert end.round_no < 100 and not end.left
-            assert "окончена" in final.content and "1." in final.content
-            crossed = [t for row in end.tokens for t in row if t.startswith(("C", "2.", "3."))]
-            assert crossed, end.tokens  # somebody's token crossed a bridge
+    async with in_group(
+        1731,
+        ["Аня", "Борис"],
+        turn_seconds=0.15,
+        timer_poll_seconds=0.05,
+        timeouts_before_removal=10_000,
+    ) as (_, app, chat, (anna, boris)):
+        await lobby_and_start(chat, anna, boris)
+        final = await chat.wait_message(lambda m: "Итог" in m.content, timeout=120)
+        end = await state_of(app, chat)
+        assert end.end_reason in ("centre_full", "no_tokens"), end.end_reason
+        assert end.round_no < 100 and not end.left
+        assert "окончена" in final.content and "1." in final.content
+        crossed = [t for row in end.tokens for t in row if t.startswith(("C", "2.", "3."))]
+        assert crossed, end.tokens  # somebody's token crossed a bridge
 
 
 async def test_rules_in_russian() -> None:
-    async with FakeTelegram() as tg:
-        anna = tg.user(1721, "Аня")
-        chat = tg.group(members=[anna])
-        async with running(settings_for(tg)):
-            await chat.send(anna, "/rules гипнозия")
-            short = await chat.wait_message(lambda m: "«Гипнозия» — правила коротко" in m.content)
-            await chat.press(anna, short, "📖 Полные правила")  # in full: to her alone
-            first = await chat.wait_for(
-                lambda: next((m for m in chat.ephemeral(anna) if "правила" in m.content), None)
-            )
-            assert "против часовой стрелки" in first.content
-            last = await chat.wait_for(
-                lambda: next((m for m in chat.ephemeral(anna) if "Кнопки" in m.content), None)
-            )
-            assert "№4 ⤵ +1 → центр (5)" in last.content
+    async with in_group(1721, ["Аня"]) as (_, _, chat, (anna,)):
+        await chat.send(anna, "/rules гипнозия")
+        short = await chat.wait_message(lambda m: "«Гипнозия» — правила коротко" in m.content)
+        await chat.press(anna, short, "📖 Полные правила")  # in full: to her alone
+        first = await chat.wait_for(
+            lambda: next((m for m in chat.ephemeral(anna) if "правила" in m.content), None)
+        )
+        assert "против часовой стрелки" in first.content
+        last = await chat.wait_for(
+            lambda: next((m for m in chat.ephemeral(anna) if "Кнопки" in m.content), None)
+        )
+        assert "№4 ⤵ +1 → центр (5)" in last.content
 
 
 # ---------------------------------------------------------------- the presenter alone

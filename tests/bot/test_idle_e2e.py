@@ -15,7 +15,17 @@ from bot.app import App
 from bot.storage import GameRecord, MemoryStore, RecordStatus, RedisStore
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
-from tests.bot.e2e import mover, open_lobby, record, running, settings_for, start_game, until
+from tests.bot.e2e import (
+    in_group,
+    mover,
+    new_lobby,
+    open_lobby,
+    record,
+    running,
+    settings_for,
+    start_game,
+    until,
+)
 
 MINUTE = 60.0
 
@@ -50,8 +60,7 @@ async def test_an_untouched_lobby_expires_and_the_chat_may_new_at_once(
         settings = settings_for(tg, backend, timer_poll_seconds=0.1)
         assert settings.lobby_expire_minutes == 30
         async with running(settings) as app:
-            await chat.send(anna, "/new")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+            lobby = await new_lobby(chat, anna)
             # a press at minute 20 keeps it open past minute 30
             shift(app, 20 * MINUTE)
             answer = await chat.press(boris, lobby, contains="Играть")
@@ -104,20 +113,15 @@ async def test_a_lobby_past_its_expiry_never_blocks_new_even_before_its_deadline
     backend: str | None,
 ) -> None:
     """The poller may be late (the store was down): `/new` sees the lobby is expired."""
-    async with FakeTelegram() as tg:
-        anna = tg.user(4111, "Аня")
-        chat = tg.group(members=[anna])
-        settings = settings_for(tg, backend, timer_poll_seconds=0.1)
-        async with running(settings) as app:
-            await chat.send(anna, "/new")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            assert app.service._poller is not None
-            app.service._poller.cancel()  # no deadline fires from now on
-            shift(app, 31 * MINUTE)
-            await chat.send(anna, "/new")
-            fresh = await chat.wait_message(lambda m: "Новая игра" in m.content, after=lobby)
-            await chat.wait_for(lambda: lobby_expired_text(lobby.content), timeout=10)
-            assert lobby.buttons == [] and fresh.buttons
+    async with in_group(4111, ["Аня"], backend, timer_poll_seconds=0.1) as (_, app, chat, (anna,)):
+        lobby = await new_lobby(chat, anna)
+        assert app.service._poller is not None
+        app.service._poller.cancel()  # no deadline fires from now on
+        shift(app, 31 * MINUTE)
+        await chat.send(anna, "/new")
+        fresh = await chat.wait_message(lambda m: "Новая игра" in m.content, after=lobby)
+        await chat.wait_for(lambda: lobby_expired_text(lobby.content), timeout=10)
+        assert lobby.buttons == [] and fresh.buttons
 
 
 async def test_the_lobby_expiry_survives_a_restart_and_fires_once_across_instances(
@@ -128,8 +132,7 @@ async def test_the_lobby_expiry_survives_a_restart_and_fires_once_across_instanc
         chat = tg.group(members=[anna])
         settings = settings_for(tg, redis_url, timer_poll_seconds=0.1)
         async with running(settings):
-            await chat.send(anna, "/new")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+            lobby = await new_lobby(chat, anna)
         # two new instances on the same Redis (only one may long-poll Telegram)
         other = App(settings)
         await other.startup()
@@ -160,90 +163,86 @@ async def test_the_lobby_expiry_survives_a_restart_and_fires_once_across_instanc
 async def test_a_game_silent_for_three_turn_timers_is_ended_by_a_plain_member(
     backend: str | None,
 ) -> None:
-    async with FakeTelegram() as tg:
-        anna, boris, vika = tg.user(4201, "Аня"), tg.user(4202, "Борис"), tg.user(4203, "Вика")
-        chat = tg.group(members=[anna, boris, vika])  # Вика: neither player nor admin
-        settings = settings_for(tg, backend, timer_poll_seconds=0.1, timeouts_before_removal=9)
-        async with running(settings) as app:
-            lobby = await open_lobby(chat, anna, boris)
-            assert "Время на ход: 3 мин" in lobby.content
-            table = await start_game(chat, anna, lobby)
+    # Вика: neither player nor admin
+    async with in_group(
+        4201, ["Аня", "Борис", "Вика"], backend, timer_poll_seconds=0.1, timeouts_before_removal=9
+    ) as (_, app, chat, (anna, boris, vika)):
+        lobby = await open_lobby(chat, anna, boris)
+        assert "Время на ход: 3 мин" in lobby.content
+        table = await start_game(chat, anna, lobby)
 
-            # not abandoned yet: a clear refusal that says when it will be possible
-            await chat.send(vika, "/cancel")
-            refusal = await chat.wait_message(lambda m: "заброшенной" in m.content)
-            assert "создатель или админ" in refusal.content
-            assert "ещё 9 минут" in refusal.content
-            assert (await record(app, chat)).status == RecordStatus.PLAYING
+        # not abandoned yet: a clear refusal that says when it will be possible
+        await chat.send(vika, "/cancel")
+        refusal = await chat.wait_message(lambda m: "заброшенной" in m.content)
+        assert "создатель или админ" in refusal.content
+        assert "ещё 9 минут" in refusal.content
+        assert (await record(app, chat)).status == RecordStatus.PLAYING
 
-            shift(app, 10 * MINUTE)  # nobody pressed for more than 3 × 3 minutes
-            await chat.send(vika, "/new")
-            hint = await chat.wait_message(lambda m: "любой участник" in m.content)
-            assert "уже 10 минут" in hint.content and "/cancel" in hint.content
+        shift(app, 10 * MINUTE)  # nobody pressed for more than 3 × 3 minutes
+        await chat.send(vika, "/new")
+        hint = await chat.wait_message(lambda m: "любой участник" in m.content)
+        assert "уже 10 минут" in hint.content and "/cancel" in hint.content
 
-            await chat.send(vika, "/cancel")
-            confirm = await chat.wait_message(lambda m: "игра заброшена" in m.content)
-            assert "Завершить её?" in confirm.content
-            answer = await chat.press(vika, confirm, contains="Да, завершить")
-            assert answer.text == "Игра завершена." and not answer.show_alert
-            await chat.wait_for(lambda: "Вика завершает заброшенную игру" in confirm.content)
-            assert "не нажимал кнопок 10 минут" in confirm.content
-            await chat.wait_for(lambda: "Игра заброшена и завершена" in table.content, 10)
-            assert table.buttons == []
-            rec = await record(app, chat)
-            assert rec.status == RecordStatus.CANCELLED and rec.end_reason == "abandoned"
+        await chat.send(vika, "/cancel")
+        confirm = await chat.wait_message(lambda m: "игра заброшена" in m.content)
+        assert "Завершить её?" in confirm.content
+        answer = await chat.press(vika, confirm, contains="Да, завершить")
+        assert answer.text == "Игра завершена." and not answer.show_alert
+        await chat.wait_for(lambda: "Вика завершает заброшенную игру" in confirm.content)
+        assert "не нажимал кнопок 10 минут" in confirm.content
+        await chat.wait_for(lambda: "Игра заброшена и завершена" in table.content, 10)
+        assert table.buttons == []
+        rec = await record(app, chat)
+        assert rec.status == RecordStatus.CANCELLED and rec.end_reason == "abandoned"
 
-            await chat.send(vika, "/new")  # the chat is free again
-            fresh = await chat.wait_message(lambda m: "Вика — создатель" in m.content)
-            assert fresh.buttons
+        await chat.send(vika, "/new")  # the chat is free again
+        fresh = await chat.wait_message(lambda m: "Вика — создатель" in m.content)
+        assert fresh.buttons
 
 
 async def test_a_timerless_game_is_abandoned_after_a_day_and_a_press_keeps_it_alive(
     backend: str | None,
 ) -> None:
-    async with FakeTelegram() as tg:
-        anna, boris, vika = tg.user(4211, "Аня"), tg.user(4212, "Борис"), tg.user(4213, "Вика")
+    async with in_group(4211, ["Аня", "Борис", "Вика"], backend, timer_poll_seconds=0.1) as group:
+        _, app, chat, (anna, boris, vika) = group
         users = [anna, boris]
-        chat = tg.group(members=[anna, boris, vika])
-        settings = settings_for(tg, backend, timer_poll_seconds=0.1)
-        async with running(settings) as app:
-            lobby = await open_lobby(chat, anna, boris)
-            await chat.press(anna, lobby, "⏱ без таймера")
-            await chat.wait_for(lambda: "Время на ход: без таймера" in lobby.content)
-            table = await start_game(chat, anna, lobby)
-            await chat.wait_for(lambda: mover(table, users) is not None, 10)
+        lobby = await open_lobby(chat, anna, boris)
+        await chat.press(anna, lobby, "⏱ без таймера")
+        await chat.wait_for(lambda: "Время на ход: без таймера" in lobby.content)
+        table = await start_game(chat, anna, lobby)
+        await chat.wait_for(lambda: mover(table, users) is not None, 10)
 
-            shift(app, 23 * 3600)
-            await chat.send(vika, "/cancel")
-            refusal = await chat.wait_message(lambda m: "заброшенной" in m.content)
-            assert "ещё 1 час" in refusal.content
+        shift(app, 23 * 3600)
+        await chat.send(vika, "/cancel")
+        refusal = await chat.wait_message(lambda m: "заброшенной" in m.content)
+        assert "ещё 1 час" in refusal.content
 
-            shift(app, 25 * 3600)
-            await chat.send(vika, "/cancel")
-            confirm = await chat.wait_message(lambda m: "игра заброшена" in m.content)
-            assert "уже 25 часов" in confirm.content
-            # meanwhile a player looks at his tiles: he is here, the game is not abandoned
-            player = mover(table, users)
-            assert player is not None
-            before = (await record(app, chat)).active_at
-            await chat.press(player, table, "🂠 Мои фишки")
+        shift(app, 25 * 3600)
+        await chat.send(vika, "/cancel")
+        confirm = await chat.wait_message(lambda m: "игра заброшена" in m.content)
+        assert "уже 25 часов" in confirm.content
+        # meanwhile a player looks at his tiles: he is here, the game is not abandoned
+        player = mover(table, users)
+        assert player is not None
+        before = (await record(app, chat)).active_at
+        await chat.press(player, table, "🂠 Мои фишки")
 
-            async def touched() -> bool:
-                return (await record(app, chat)).active_at != before
+        async def touched() -> bool:
+            return (await record(app, chat)).active_at != before
 
-            await until(touched, 10, "not touched")
-            answer = await chat.press(vika, confirm, contains="Да, завершить")
-            assert answer.text is not None, answer
-            assert answer.show_alert and "ещё 24 часа" in answer.text
-            assert len(answer.text) <= 200
-            rec = await record(app, chat)
-            assert rec.status == RecordStatus.PLAYING and table.buttons
-            # the creator may end it any time, as before
-            await chat.send(anna, "/cancel")
-            own = await chat.wait_message(lambda m: "Завершить текущую игру?" in m.content)
-            answer = await chat.press(anna, own, contains="Да, завершить")
-            assert answer.text == "Игра завершена."
-            await chat.wait_for(lambda: "Игра завершена досрочно" in table.content, 10)
+        await until(touched, 10, "not touched")
+        answer = await chat.press(vika, confirm, contains="Да, завершить")
+        assert answer.text is not None, answer
+        assert answer.show_alert and "ещё 24 часа" in answer.text
+        assert len(answer.text) <= 200
+        rec = await record(app, chat)
+        assert rec.status == RecordStatus.PLAYING and table.buttons
+        # the creator may end it any time, as before
+        await chat.send(anna, "/cancel")
+        own = await chat.wait_message(lambda m: "Завершить текущую игру?" in m.content)
+        answer = await chat.press(anna, own, contains="Да, завершить")
+        assert answer.text == "Игра завершена."
+        await chat.wait_for(lambda: "Игра завершена досрочно" in table.content, 10)
 
 
 # ---------------------------------------------------------------- 10: per-chat memory
@@ -280,8 +279,7 @@ async def test_nothing_stays_in_memory_for_chats_with_nothing_in_progress(
                 chats.append((tg.group(members=[user]), user))
             for i, (chat, user) in enumerate(chats):
                 if i % 2:  # a short life: a lobby opened and left
-                    await chat.send(user, "/new")
-                    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+                    lobby = await new_lobby(chat, user)
                     await chat.press(user, lobby, contains="Выйти")
                     await chat.wait_for(closed(lobby), 10)
                 else:  # a chat that never had a game: refusals and help

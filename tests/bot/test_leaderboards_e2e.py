@@ -11,9 +11,8 @@ from bot.memory.keeper import memory_of
 from bot.memory.records import BEST, MemoryBackend, RedisBackend
 from bot.storage import RedisStore
 from fake_telegram import FakeTelegram
-from tests.bot.e2e import running, settings_for
-from tests.bot.memory_play import FAST, play_out, start
-from tests.bot.test_memory_e2e import recorded
+from tests.bot.e2e import in_group, running, settings_for
+from tests.bot.memory_play import FAST, play_out, recorded, start
 
 
 async def test_the_overall_top_names_this_chats_players_and_only_them() -> None:
@@ -75,29 +74,27 @@ async def test_the_overall_leaderboard_keeps_its_best_only(kind: str) -> None:
 
 
 async def test_a_chat_admin_sets_monthly_seasons_and_others_may_not() -> None:
-    async with FakeTelegram() as tg:
-        admin, anna = tg.user(2801, "Админ"), tg.user(2802, "Аня")
-        chat = tg.group(members=[anna], admins=[admin])
-        async with running(settings_for(tg, **FAST)) as app:
-            anna_private = await tg.start_private(anna)
-            await chat.send(anna, "/season month")
-            await anna_private.wait_message(
-                lambda m: "Менять длину сезона может только админ" in m.content, timeout=10
-            )
-            keeper = memory_of(app.service.ctx)
-            assert (await keeper.load(chat.id)).length == "quarter"
+    async with in_group(2801, ["Админ", "Аня"], **FAST, admins=["Админ"]) as group:
+        tg, app, chat, (admin, anna) = group
+        anna_private = await tg.start_private(anna)
+        await chat.send(anna, "/season month")
+        await anna_private.wait_message(
+            lambda m: "Менять длину сезона может только админ" in m.content, timeout=10
+        )
+        keeper = memory_of(app.service.ctx)
+        assert (await keeper.load(chat.id)).length == "quarter"
 
-            await chat.send(admin, "/season месяц")
-            told = await chat.wait_message(lambda m: "сезон длится месяц" in m.content, timeout=10)
-            doc = await keeper.load(chat.id)
-            assert doc.length == "month" and doc.season in told.content
-            assert "-Q" not in doc.season
+        await chat.send(admin, "/season месяц")
+        told = await chat.wait_message(lambda m: "сезон длится месяц" in m.content, timeout=10)
+        doc = await keeper.load(chat.id)
+        assert doc.length == "month" and doc.season in told.content
+        assert "-Q" not in doc.season
 
-            await chat.send(anna, "/season")
-            status = await anna_private.wait_message(lambda m: "📅 Сезон" in m.content, timeout=10)
-            assert "(месяц)" in status.content and "/season quarter" in status.content
+        await chat.send(anna, "/season")
+        status = await anna_private.wait_message(lambda m: "📅 Сезон" in m.content, timeout=10)
+        assert "(месяц)" in status.content and "/season quarter" in status.content
 
-            await chat.send(admin, "/season quarter")
-            await chat.wait_message(lambda m: "сезон длится квартал" in m.content, timeout=10)
-            doc = await keeper.load(chat.id)
-            assert doc.length == "quarter" and "-Q" in doc.season
+        await chat.send(admin, "/season quarter")
+        await chat.wait_message(lambda m: "сезон длится квартал" in m.content, timeout=10)
+        doc = await keeper.load(chat.id)
+        assert doc.length == "quarter" and "-Q" in doc.season

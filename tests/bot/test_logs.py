@@ -17,10 +17,9 @@ from aiogram.types import Update
 
 from bot import logs, redact
 from fake_telegram import FakeTelegram
-from tests.bot.bot_process import BotRun, start_table
+from tests.bot.bot_process import BotRun, play_a_turn, start_table
 from tests.bot.e2e import mover, open_lobby
 from tests.bot.hands import hand_of, versions
-from tests.bot.test_processes import play_a_turn
 
 TOKEN = "123456:AAHsecretSECRETsecret_0123456789abc"
 

@@ -4,19 +4,18 @@ standings say how; /top, /stats, /history, /notify; the bound per chat."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import pytest
 
 from bot.memory.keeper import memory_of
-from bot.memory.records import FULL, Backend, GameEntry, MemoryBackend, RedisBackend
+from bot.memory.records import FULL, GameEntry, MemoryBackend, RedisBackend
 from bot.memory.steps import start_of
 from bot.storage import RecordStatus, RedisStore
 from fake_telegram import FakeTelegram
 from games.replay import replay
-from tests.bot.e2e import running, settings_for
-from tests.bot.memory_play import FAST, play_out, start
+from tests.bot.e2e import in_group, running, settings_for
+from tests.bot.memory_play import FAST, play_out, recorded, start
 
 GAMES = {  # game -> (players, the lobby's shortest option)
     "seven_tracks": (2, "r1"),
@@ -26,16 +25,6 @@ GAMES = {  # game -> (players, the lobby's shortest option)
     "dominas": (2, "m1"),
 }
 NAMES = ["Аня", "Борис", "Вика"]
-
-
-async def recorded(backend: Backend, chat_id: int, timeout: float = 60) -> list[str]:
-    """The chat's recorded games, once there is one (the table worker records it)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not (found := await backend.games(chat_id, 5)):
-        assert loop.time() < end, "the game was not recorded"
-        await asyncio.sleep(0.02)
-    return found
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -65,48 +54,46 @@ async def test_a_finished_game_is_recorded_and_replays_to_its_final_state(game: 
 
 
 async def test_two_humans_rated_the_standings_show_it_and_the_commands_answer() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris, vika = tg.user(2201, "Аня"), tg.user(2202, "Борис"), tg.user(2203, "Вика")
-        chat = tg.group(members=[anna, boris, vika])
-        async with running(settings_for(tg, **FAST)) as app:
-            anna_private = await tg.start_private(anna)  # she gets the replies in private
-            vika_private = await tg.start_private(vika)
-            await chat.send(vika, "/notify")
-            await vika_private.wait_message(lambda m: "Позову вас" in m.content, timeout=10)
+    async with in_group(2201, ["Аня", "Борис", "Вика"], **FAST) as group:
+        tg, app, chat, (anna, boris, vika) = group
+        anna_private = await tg.start_private(anna)  # she gets the replies in private
+        vika_private = await tg.start_private(vika)
+        await chat.send(vika, "/notify")
+        await vika_private.wait_message(lambda m: "Позову вас" in m.content, timeout=10)
 
-            players = {anna.id: "Аня", boris.id: "Борис"}
-            await start(app, chat.id, "sea_cross", players)
-            rec = await play_out(app, chat.id, random.Random(3))
-            final = await chat.wait_message(lambda m: "📈 Рейтинг:" in m.content, after=0)
-            assert "Аня +" in final.content or "Борис +" in final.content, final.content
-            assert "1-е место в сезоне" in final.content and "→ 1" in final.content
-            assert "(предварительный)" in final.content  # one rated game so far
+        players = {anna.id: "Аня", boris.id: "Борис"}
+        await start(app, chat.id, "sea_cross", players)
+        rec = await play_out(app, chat.id, random.Random(3))
+        final = await chat.wait_message(lambda m: "📈 Рейтинг:" in m.content, after=0)
+        assert "Аня +" in final.content or "Борис +" in final.content, final.content
+        assert "1-е место в сезоне" in final.content and "→ 1" in final.content
+        assert "(предварительный)" in final.content  # one rated game so far
 
-            await chat.send(anna, "/top")
-            top = await anna_private.wait_message(lambda m: "🏆" in m.content, timeout=10)
-            winner = next(x for x, place, _ in _standings(app, rec) if place == 1)
-            assert f"1. {players[winner]} — " in top.content and "предв." in top.content
-            await chat.send(anna, "/stats")
-            stats = await anna_private.wait_message(lambda m: "📊" in m.content, timeout=10)
-            assert (
-                "Аня" in stats.content
-                and "1 игра" in stats.content
-                and "Морской крест" in stats.content
-            )
-            await chat.send(anna, "/history")
-            history = await anna_private.wait_message(
-                lambda m: "Последние игры" in m.content, timeout=10
-            )
-            assert "№1 · Морской крест" in history.content
+        await chat.send(anna, "/top")
+        top = await anna_private.wait_message(lambda m: "🏆" in m.content, timeout=10)
+        winner = next(x for x, place, _ in _standings(app, rec) if place == 1)
+        assert f"1. {players[winner]} — " in top.content and "предв." in top.content
+        await chat.send(anna, "/stats")
+        stats = await anna_private.wait_message(lambda m: "📊" in m.content, timeout=10)
+        assert (
+            "Аня" in stats.content
+            and "1 игра" in stats.content
+            and "Морской крест" in stats.content
+        )
+        await chat.send(anna, "/history")
+        history = await anna_private.wait_message(
+            lambda m: "Последние игры" in m.content, timeout=10
+        )
+        assert "№1 · Морской крест" in history.content
 
-            await chat.send(boris, "/notify")  # he never started the bot
-            told = await chat.wait_message(lambda m: "нажмите «Старт»" in m.content, timeout=10)
-            assert "?start=notify" in told.content
-            await chat.send(anna, "/new")  # a lobby opens: Вика is called in private
-            call = await vika_private.wait_message(
-                lambda m: "открыта новая игра" in m.content, timeout=10
-            )
-            assert "Семидорожник" in call.content or "Морской" in call.content
+        await chat.send(boris, "/notify")  # he never started the bot
+        told = await chat.wait_message(lambda m: "нажмите «Старт»" in m.content, timeout=10)
+        assert "?start=notify" in told.content
+        await chat.send(anna, "/new")  # a lobby opens: Вика is called in private
+        call = await vika_private.wait_message(
+            lambda m: "открыта новая игра" in m.content, timeout=10
+        )
+        assert "Семидорожник" in call.content or "Морской" in call.content
 
 
 def _standings(app: object, rec: object) -> list[tuple[int, int, int]]:

@@ -16,10 +16,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot import metrics
 from bot.app import App
 from fake_telegram import FakeTelegram
+from tests.bot.bot_process import free_port
 from tests.bot.conftest import OwnRedis
-from tests.bot.e2e import open_lobby, running, settings_for, start_game
-from tests.bot.test_game_e2e import play_by_buttons
-from tests.bot.test_processes import free_port
+from tests.bot.e2e import in_group, open_lobby, running, settings_for, start_game
+from tests.bot.seven_tracks_play import play_by_buttons
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -58,24 +58,22 @@ async def test_a_played_game_shows_in_metrics(
 ) -> None:
     monkeypatch.setattr(metrics, "SNAPSHOT_SECONDS", 0.0)  # the gauges read at every scrape
     port = free_port()
-    async with FakeTelegram() as tg:
-        users = [tg.user(101, "Аня"), tg.user(102, "Борис"), tg.user(103, "Вика")]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg, redis_url, metrics_port=port)) as app:
-            before = await scrape(port)
-            status, text = await healthz(port)
-            assert status == 200, text
-            assert text.splitlines() == ["redis: ok", "polling: ok", "timers: ok", "render: ok"]
+    async with in_group(101, ["Аня", "Борис", "Вика"], redis_url, metrics_port=port) as group:
+        tg, app, chat, users = group
+        before = await scrape(port)
+        status, text = await healthz(port)
+        assert status == 200, text
+        assert text.splitlines() == ["redis: ok", "polling: ok", "timers: ok", "render: ok"]
 
-            lobby = await open_lobby(chat, *users)
-            assert value(await scrape(port), "nastolka_lobbies", game="seven_tracks") == 1
-            table = await start_game(chat, users[0], lobby)
-            playing = await scrape(port)
-            assert value(playing, "nastolka_games", game="seven_tracks") == 1
-            assert value(playing, "nastolka_lobbies", game="seven_tracks") == 0
-            taps, refusals = await play_by_buttons(tg, chat, app, table, users, random.Random(7))
-            await tg.settle(quiet=0.3)
-            after = await scrape(port)
+        lobby = await open_lobby(chat, *users)
+        assert value(await scrape(port), "nastolka_lobbies", game="seven_tracks") == 1
+        table = await start_game(chat, users[0], lobby)
+        playing = await scrape(port)
+        assert value(playing, "nastolka_games", game="seven_tracks") == 1
+        assert value(playing, "nastolka_lobbies", game="seven_tracks") == 0
+        taps, refusals = await play_by_buttons(tg, chat, app, table, users, random.Random(7))
+        await tg.settle(quiet=0.3)
+        after = await scrape(port)
 
     def grew(name: str, **labels: str) -> float:
         return total(after, name, **labels) - total(before, name, **labels)

@@ -23,7 +23,7 @@ from fake_telegram.server import StoredMessage
 from locales import get_translator
 from tests.bot import memory_play
 from tests.bot.e2e import open_lobby, record, running, settings_for, start_game
-from tests.bot.test_game_e2e import play_by_buttons
+from tests.bot.seven_tracks_play import play_by_buttons
 
 TITLES = {
     "ru": ("Семидорожник", "Захват клеток", "Морской крест", "Гипнозия", "ДОМИНА*С"),

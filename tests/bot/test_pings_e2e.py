@@ -18,7 +18,7 @@ from bot.app import App
 from bot.storage import GameRecord, RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import FloodLimit, StoredMessage
-from tests.bot.e2e import data_of, record, running, settings_for
+from tests.bot.e2e import data_of, in_group, new_lobby, record
 
 FAST: dict[str, Any] = {"ping_quiet_seconds": 0.0, "chat_messages_per_minute": 1000}
 MOVER = re.compile(r"Ходит \S+ (.+?):")
@@ -57,8 +57,7 @@ def mover(table: StoredMessage, users: dict[str, User]) -> User:
 
 async def start(tg: FakeTelegram, chat: Chat, people: list[User]) -> StoredMessage:
     """A cell capture game of `people` (the first opens it), its table."""
-    await chat.send(people[0], "/new захват")
-    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    lobby = await new_lobby(chat, people[0], "/new захват")
     for u in people[1:]:
         await chat.press(u, lobby, contains="Играть")
     await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts, timeout=10)
@@ -91,164 +90,152 @@ async def playing(app: App, chat: Chat) -> bool:
     return (await record(app, chat)).status == RecordStatus.PLAYING
 
 
-def people_of(tg: FakeTelegram, base: int) -> tuple[list[User], dict[str, User]]:
-    people = [tg.user(base + i, n) for i, n in enumerate(("Аня", "Борис", "Вика"))]
-    return people, {u.full_name: u for u in people}
-
-
 async def test_each_turn_of_a_whole_game_pings_its_player_once_and_the_ping_goes(
     redis_url: str,
 ) -> None:
-    async with FakeTelegram() as tg:
-        people, users = people_of(tg, 5101)
-        chat = tg.group(members=people)
-        async with running(settings_for(tg, redis_url=redis_url, **FAST)) as app:
-            table = await start(tg, chat, people)
-            changes = 0
-            last: User | None = None
-            ping_of_turn: StoredMessage | None = None
-            for _ in range(400):
-                await tg.settle(quiet=0.02)
-                if not await playing(app, chat):
-                    break
-                who = mover(table, users)
-                await chat.wait_for(partial(pings_only, chat, who), 5)
-                live = live_pings(chat)
-                assert who.full_name in live[0].content
-                if who is not last:  # a new turn: a new ping, the last one is gone
-                    changes += 1
-                    assert ping_of_turn is None or ping_of_turn.deleted
-                    assert live[0] is not ping_of_turn
-                    ping_of_turn = live[0]
-                else:  # his turn goes on: the same ping, not a second one
-                    assert live[0] is ping_of_turn
-                last = who
-                await step(chat, table, who)
-            else:
-                raise AssertionError("the game did not end")
-            await chat.wait_message(lambda m: "Игра окончена" in m.content, after=table)
-            await tg.settle(quiet=0.1)
-            assert live_pings(chat) == []  # the game is over: the last ping is gone
-            sent = all_pings(chat)
-            assert len(sent) == changes and changes > 6, (len(sent), changes)
-            assert all(m.deleted for m in sent)
-            assert (await record(app, chat)).ping.get("message", 0) == 0
-            print(f"pings: {len(sent)} for {changes} turn changes, all deleted")
+    async with in_group(5101, ["Аня", "Борис", "Вика"], redis_url=redis_url, **FAST) as group:
+        tg, app, chat, people = group
+        users = {u.full_name: u for u in people}
+        table = await start(tg, chat, people)
+        changes = 0
+        last: User | None = None
+        ping_of_turn: StoredMessage | None = None
+        for _ in range(400):
+            await tg.settle(quiet=0.02)
+            if not await playing(app, chat):
+                break
+            who = mover(table, users)
+            await chat.wait_for(partial(pings_only, chat, who), 5)
+            live = live_pings(chat)
+            assert who.full_name in live[0].content
+            if who is not last:  # a new turn: a new ping, the last one is gone
+                changes += 1
+                assert ping_of_turn is None or ping_of_turn.deleted
+                assert live[0] is not ping_of_turn
+                ping_of_turn = live[0]
+            else:  # his turn goes on: the same ping, not a second one
+                assert live[0] is ping_of_turn
+            last = who
+            await step(chat, table, who)
+        else:
+            raise AssertionError("the game did not end")
+        await chat.wait_message(lambda m: "Игра окончена" in m.content, after=table)
+        await tg.settle(quiet=0.1)
+        assert live_pings(chat) == []  # the game is over: the last ping is gone
+        sent = all_pings(chat)
+        assert len(sent) == changes and changes > 6, (len(sent), changes)
+        assert all(m.deleted for m in sent)
+        assert (await record(app, chat)).ping.get("message", 0) == 0
+        print(f"pings: {len(sent)} for {changes} turn changes, all deleted")
 
 
 async def test_a_player_whose_turn_comes_back_within_seconds_is_not_pinged_again() -> None:
-    async with FakeTelegram() as tg:
-        people, users = people_of(tg, 5111)
-        chat = tg.group(members=people)
-        settings = settings_for(tg, ping_quiet_seconds=60.0, chat_messages_per_minute=1000)
-        async with running(settings) as app:
-            table = await start(tg, chat, people)
-            order: list[User] = []
-            for _ in range(200):
-                await tg.settle(quiet=0.02)
-                who = mover(table, users)
-                if not order or order[-1] is not who:
-                    order.append(who)
-                if len(order) == 4 or not await playing(app, chat):
-                    break
-                if len(order) < 4:
-                    await chat.wait_for(partial(pings_only, chat, who), 5)
-                await step(chat, table, who)
-            assert len(order) == 4 and order[3] in order[:3], order
-            # each player was pinged once, for his first turn; the fourth turn, of one who
-            # played a moment ago, brings no ping (and the third one's ping is gone)
-            rec = await until(app, chat, lambda r: r.ping.get("user") == order[3].id)
-            assert not rec.ping.get("message")
-            sent = all_pings(chat)
-            assert [pinged(m) for m in sent] == [u.id for u in order[:3]]
-            assert live_pings(chat) == []
+    async with in_group(
+        5111, ["Аня", "Борис", "Вика"], ping_quiet_seconds=60.0, chat_messages_per_minute=1000
+    ) as (tg, app, chat, people):
+        users = {u.full_name: u for u in people}
+        table = await start(tg, chat, people)
+        order: list[User] = []
+        for _ in range(200):
+            await tg.settle(quiet=0.02)
+            who = mover(table, users)
+            if not order or order[-1] is not who:
+                order.append(who)
+            if len(order) == 4 or not await playing(app, chat):
+                break
+            if len(order) < 4:
+                await chat.wait_for(partial(pings_only, chat, who), 5)
+            await step(chat, table, who)
+        assert len(order) == 4 and order[3] in order[:3], order
+        # each player was pinged once, for his first turn; the fourth turn, of one who
+        # played a moment ago, brings no ping (and the third one's ping is gone)
+        rec = await until(app, chat, lambda r: r.ping.get("user") == order[3].id)
+        assert not rec.ping.get("message")
+        sent = all_pings(chat)
+        assert [pinged(m) for m in sent] == [u.id for u in order[:3]]
+        assert live_pings(chat) == []
 
 
 async def test_a_chat_turns_pings_off_and_on() -> None:
-    async with FakeTelegram() as tg:
-        people, users = people_of(tg, 5121)
+    async with in_group(5121, ["Аня", "Борис", "Вика"], **FAST) as (tg, app, chat, people):
+        users = {u.full_name: u for u in people}
         anna, boris = people[0], people[1]
-        chat = tg.group(members=people)
-        async with running(settings_for(tg, **FAST)) as app:
-            await chat.send(anna, "/new захват")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            refused = await chat.send(boris, "/pings off")  # neither admin nor creator
-            await chat.wait_message(lambda m: "может админ чата" in m.content, after=refused)
-            off = await chat.send(anna, "/pings off")  # the game's creator
-            await chat.wait_message(lambda m: "выключены" in m.content, after=off)
-            for u in people[1:]:
-                await chat.press(u, lobby, contains="Играть")
-            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts, timeout=10)
-            await chat.press(anna, lobby, "▶ Начать")
-            table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
-            seen: set[int] = set()
-            for _ in range(100):
-                await tg.settle(quiet=0.02)
-                who = mover(table, users)
-                seen.add(who.id)
-                if len(seen) == 2:
-                    break
-                await step(chat, table, who)
-            await until(app, chat, lambda r: r.ping.get("user") == who.id)
-            assert all_pings(chat) == []  # two turns, no ping
-            on = await chat.send(anna, "/pings on")
-            await chat.wait_message(lambda m: "включены" in m.content, after=on)
-            first = mover(table, users)
-            for _ in range(100):
-                await step(chat, table, first)
-                await tg.settle(quiet=0.02)
-                if mover(table, users) is not first:
-                    break
+        lobby = await new_lobby(chat, anna, "/new захват")
+        refused = await chat.send(boris, "/pings off")  # neither admin nor creator
+        await chat.wait_message(lambda m: "может админ чата" in m.content, after=refused)
+        off = await chat.send(anna, "/pings off")  # the game's creator
+        await chat.wait_message(lambda m: "выключены" in m.content, after=off)
+        for u in people[1:]:
+            await chat.press(u, lobby, contains="Играть")
+        await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts, timeout=10)
+        await chat.press(anna, lobby, "▶ Начать")
+        table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+        seen: set[int] = set()
+        for _ in range(100):
+            await tg.settle(quiet=0.02)
             who = mover(table, users)
-            await chat.wait_for(lambda: live_pings(chat), 5)
-            assert [pinged(m) for m in all_pings(chat)] == [who.id]
+            seen.add(who.id)
+            if len(seen) == 2:
+                break
+            await step(chat, table, who)
+        await until(app, chat, lambda r: r.ping.get("user") == who.id)
+        assert all_pings(chat) == []  # two turns, no ping
+        on = await chat.send(anna, "/pings on")
+        await chat.wait_message(lambda m: "включены" in m.content, after=on)
+        first = mover(table, users)
+        for _ in range(100):
+            await step(chat, table, first)
+            await tg.settle(quiet=0.02)
+            if mover(table, users) is not first:
+                break
+        who = mover(table, users)
+        await chat.wait_for(lambda: live_pings(chat), 5)
+        assert [pinged(m) for m in all_pings(chat)] == [who.id]
 
 
 async def test_a_player_may_take_his_ping_in_private() -> None:
-    async with FakeTelegram() as tg:
-        people, users = people_of(tg, 5131)
+    async with in_group(5131, ["Аня", "Борис", "Вика"], **FAST) as (tg, app, chat, people):
+        users = {u.full_name: u for u in people}
         boris = people[1]
-        chat = tg.group(members=people)
-        async with running(settings_for(tg, **FAST)) as app:
-            private = await tg.start_private(boris)
-            await private.wait_message()
-            asked = await private.send(boris, "/pings")
-            menu = await private.wait_message(lambda m: "Напоминание о ходе" in m.content)
-            assert asked.message_id < menu.message_id
-            answer = await private.press(boris, menu, "💬 В личке")
-            assert answer.text == "Готово: в личке."
-            await private.wait_for(lambda: "✓ 💬 В личке" in menu.button_texts)
+        private = await tg.start_private(boris)
+        await private.wait_message()
+        asked = await private.send(boris, "/pings")
+        menu = await private.wait_message(lambda m: "Напоминание о ходе" in m.content)
+        assert asked.message_id < menu.message_id
+        answer = await private.press(boris, menu, "💬 В личке")
+        assert answer.text == "Готово: в личке."
+        await private.wait_for(lambda: "✓ 💬 В личке" in menu.button_texts)
 
-            def in_private() -> list[StoredMessage]:
-                return [m for m in private.bot_messages if "Ваш ход" in m.content]
+        def in_private() -> list[StoredMessage]:
+            return [m for m in private.bot_messages if "Ваш ход" in m.content]
 
-            table = await start(tg, chat, people)
-            to_boris: list[StoredMessage] = []
-            turns = 0
-            last: User | None = None
-            for _ in range(400):
-                await tg.settle(quiet=0.02)
-                if not await playing(app, chat) or turns >= 5:
-                    break
-                who = mover(table, users)
-                if who is not last:
-                    turns += 1
-                last = who
-                if who is boris:  # his ping is in his private chat, not in the group
-                    await chat.wait_for(lambda: len(in_private()) == 1 and not live_pings(chat))
-                    [ping] = in_private()
-                    assert "Захват клеток" in ping.content
-                    if ping not in to_boris:
-                        to_boris.append(ping)
-                else:
+        table = await start(tg, chat, people)
+        to_boris: list[StoredMessage] = []
+        turns = 0
+        last: User | None = None
+        for _ in range(400):
+            await tg.settle(quiet=0.02)
+            if not await playing(app, chat) or turns >= 5:
+                break
+            who = mover(table, users)
+            if who is not last:
+                turns += 1
+            last = who
+            if who is boris:  # his ping is in his private chat, not in the group
+                await chat.wait_for(lambda: len(in_private()) == 1 and not live_pings(chat))
+                [ping] = in_private()
+                assert "Захват клеток" in ping.content
+                if ping not in to_boris:
+                    to_boris.append(ping)
+            else:
 
-                    def only_his(w: User = who) -> bool:
-                        return pings_only(chat, w) and not in_private()
+                def only_his(w: User = who) -> bool:
+                    return pings_only(chat, w) and not in_private()
 
-                    await chat.wait_for(only_his)
-                await step(chat, table, who)
-            assert to_boris and all(m.deleted for m in to_boris[:-1])
-            assert boris.id not in [pinged(m) for m in all_pings(chat)]
+                await chat.wait_for(only_his)
+            await step(chat, table, who)
+        assert to_boris and all(m.deleted for m in to_boris[:-1])
+        assert boris.id not in [pinged(m) for m in all_pings(chat)]
 
 
 async def window_empty(chat: Chat, seconds: float) -> None:
@@ -267,55 +254,56 @@ async def test_under_flood_pressure_pings_go_first_and_the_game_never_gets_429(
     # Telegram refuses beyond 8 new messages in 4 s; the bot keeps to that, its pings
     # take a slot only while the window is nearly empty (fewer than 2 in it)
     limit = FloodLimit(count=8, window=4.0, sends_only=True)
-    async with FakeTelegram(flood_limit=limit) as tg:
-        people, users = people_of(tg, 5141)
-        chat = tg.group(members=people)
-        settings = settings_for(
-            tg, ping_quiet_seconds=0.0, chat_messages_per_minute=8, chat_window_seconds=4.0
-        )
-        async with running(settings) as app:
-            table = await start(tg, chat, people)
-            changes = 0
-            last: User | None = None
-            for _ in range(400):
-                await tg.settle(quiet=0.02)
-                if not await playing(app, chat):
-                    break
-                who = mover(table, users)
-                if who is not last:
-                    changes += 1
-                    if changes == 2:  # once, the window empties before the turn passes
-                        # (a fast machine could play the whole game within one window)
-                        await window_empty(chat, 4.0 + 0.2 + 0.5)
-                last = who
-                await step(chat, table, who)
-            else:
-                raise AssertionError("the game did not end")
-            final = await chat.wait_message(lambda m: "Игра окончена" in m.content, after=table)
-            assert "1." in final.content
-            await tg.settle(quiet=0.2, timeout=10)
-            assert not [c.method for c in chat.calls() if c.error_code == 429]
-            sends = sorted(c.time for c in chat.calls() if c.method.startswith("send"))
-            assert all(b - a >= 4.0 for a, b in zip(sends, sends[8:], strict=False)), sends
-            assert "Игра окончена" in table.content and table.button_texts == []
-            sent = all_pings(chat)
-            assert 0 < len(sent) < changes, (len(sent), changes)
-            assert live_pings(chat) == []
-            print(f"under pressure: {len(sent)} pings sent for {changes} turn changes")
+    async with in_group(
+        5141,
+        ["Аня", "Борис", "Вика"],
+        ping_quiet_seconds=0.0,
+        chat_messages_per_minute=8,
+        chat_window_seconds=4.0,
+        flood_limit=limit,
+    ) as (tg, app, chat, people):
+        users = {u.full_name: u for u in people}
+        table = await start(tg, chat, people)
+        changes = 0
+        last: User | None = None
+        for _ in range(400):
+            await tg.settle(quiet=0.02)
+            if not await playing(app, chat):
+                break
+            who = mover(table, users)
+            if who is not last:
+                changes += 1
+                if changes == 2:  # once, the window empties before the turn passes
+                    # (a fast machine could play the whole game within one window)
+                    await window_empty(chat, 4.0 + 0.2 + 0.5)
+            last = who
+            await step(chat, table, who)
+        else:
+            raise AssertionError("the game did not end")
+        final = await chat.wait_message(lambda m: "Игра окончена" in m.content, after=table)
+        assert "1." in final.content
+        await tg.settle(quiet=0.2, timeout=10)
+        assert not [c.method for c in chat.calls() if c.error_code == 429]
+        sends = sorted(c.time for c in chat.calls() if c.method.startswith("send"))
+        assert all(b - a >= 4.0 for a, b in zip(sends, sends[8:], strict=False)), sends
+        assert "Игра окончена" in table.content and table.button_texts == []
+        sent = all_pings(chat)
+        assert 0 < len(sent) < changes, (len(sent), changes)
+        assert live_pings(chat) == []
+        print(f"under pressure: {len(sent)} pings sent for {changes} turn changes")
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 async def test_the_timeout_line_names_the_player_and_what_was_played_for_him() -> None:
-    async with FakeTelegram() as tg:
-        people, users = people_of(tg, 5151)
-        chat = tg.group(members=people)
-        async with running(settings_for(tg, turn_seconds=1.0, **FAST)):
-            table = await start(tg, chat, people)
-            await tg.settle(quiet=0.02)
-            first = mover(table, users)
-            await chat.wait_for(lambda: pings_only(chat, first), 5)
-            [ping] = live_pings(chat)
-            line = f"⏰ {first.full_name}, время вышло — за вас сыграно: {first.full_name} "
-            await chat.wait_for(lambda: line in table.content, 5)
-            assert "захватывает" in table.content.split(line)[1].split("\n")[0]
-            await chat.wait_for(lambda: ping.deleted, 5)
+    async with in_group(5151, ["Аня", "Борис", "Вика"], turn_seconds=1.0, **FAST) as group:
+        tg, _, chat, people = group
+        users = {u.full_name: u for u in people}
+        table = await start(tg, chat, people)
+        await tg.settle(quiet=0.02)
+        first = mover(table, users)
+        await chat.wait_for(lambda: pings_only(chat, first), 5)
+        [ping] = live_pings(chat)
+        line = f"⏰ {first.full_name}, время вышло — за вас сыграно: {first.full_name} "
+        await chat.wait_for(lambda: line in table.content, 5)
+        assert "захватывает" in table.content.split(line)[1].split("\n")[0]
+        await chat.wait_for(lambda: ping.deleted, 5)

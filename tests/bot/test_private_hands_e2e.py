@@ -18,7 +18,16 @@ from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
 from games.dominas import State as DState
 from games.dominas.tiles import ALL_TILES
-from tests.bot.e2e import changed, data_of, mover, record, running, settings_for
+from tests.bot.e2e import (
+    changed,
+    data_of,
+    in_group,
+    mover,
+    new_lobby,
+    record,
+    running,
+    settings_for,
+)
 from tests.bot.hands import hand_buttons, hand_of, received, wait_hand
 
 TILE = re.compile(r"[🔴🟡🟢🔵](?:\d+|⚙)★?")
@@ -32,8 +41,7 @@ def tiles_named(text: str) -> set[str]:
 
 async def open_dominas(chat: Chat, users: list[User]) -> StoredMessage:
     creator, *others = users
-    await chat.send(creator, "/new доминас")
-    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    lobby = await new_lobby(chat, creator, "/new доминас")
     for user in others:
         assert (await chat.press(user, lobby, contains="Играть")).text == "Вы в игре!"
     await chat.press(creator, lobby, contains="1 партия")
@@ -156,24 +164,19 @@ def plain_number(s: DState) -> int:
 
 
 async def test_three_players_play_dominas_by_their_ephemeral_hands_and_nothing_leaks() -> None:
-    async with FakeTelegram() as tg:
-        users = [tg.user(1901, "Аня"), tg.user(1902, "Борис"), tg.user(1903, "Вика")]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg)) as app:
-            line = await play_dominas(tg, chat, app, users, fail=False)
-            print("\n" + line)
-            # the table never showed the tile numbers: the hands carried them
-            table = next(m for m in chat.bot_messages if m.photo is not None)
-            assert not any(
-                (kb or {}).get("inline_keyboard")
-                and any(
-                    re.fullmatch(r"\[?\d+\]?", b["text"])
-                    for row in kb["inline_keyboard"]
-                    for b in row
-                )
-                for _, _, _, kb in table.history
-                if isinstance(kb, dict)
+    async with in_group(1901, ["Аня", "Борис", "Вика"]) as (tg, app, chat, users):
+        line = await play_dominas(tg, chat, app, users, fail=False)
+        print("\n" + line)
+        # the table never showed the tile numbers: the hands carried them
+        table = next(m for m in chat.bot_messages if m.photo is not None)
+        assert not any(
+            (kb or {}).get("inline_keyboard")
+            and any(
+                re.fullmatch(r"\[?\d+\]?", b["text"]) for row in kb["inline_keyboard"] for b in row
             )
+            for _, _, _, kb in table.history
+            if isinstance(kb, dict)
+        )
 
 
 async def test_dominas_finishes_through_the_fallback_when_ephemeral_messages_fail() -> None:

@@ -18,6 +18,7 @@ from fake_telegram.server import StoredMessage
 from tests.bot.e2e import (
     changed,
     data_of,
+    in_group,
     mover,
     open_lobby,
     record,
@@ -180,13 +181,12 @@ def assert_private(
 
 
 async def test_three_players_play_seven_tracks_by_their_ephemeral_hands() -> None:
-    async with FakeTelegram() as tg:
-        users = [tg.user(1921, "Аня"), tg.user(1922, "Борис"), tg.user(1923, "Вика")]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg, turn_seconds=0, chat_messages_per_minute=1000)) as app:
-            line, answers = await play_seven(tg, chat, app, users, fail=False)
-            print("\n" + line)
-            assert_private(tg, chat, users, answers)
+    async with in_group(
+        1921, ["Аня", "Борис", "Вика"], turn_seconds=0, chat_messages_per_minute=1000
+    ) as (tg, app, chat, users):
+        line, answers = await play_seven(tg, chat, app, users, fail=False)
+        print("\n" + line)
+        assert_private(tg, chat, users, answers)
 
 
 async def test_seven_tracks_finishes_by_the_table_when_ephemeral_messages_fail() -> None:

@@ -5,125 +5,20 @@ behind one Redis receiving a double tap, one press on each."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import secrets
-import signal
-import socket
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 
 from bot.callbacks import PlayCB
-from bot.storage import GameRecord, RedisStore
-from fake_telegram import Chat, FakeTelegram, User
-from fake_telegram.server import StoredMessage
-from games.seven_tracks import GAME, Action, ActionType, State
-from tests.bot.e2e import changed, data_of, mover, open_lobby, start_game, wait_phase
+from fake_telegram import FakeTelegram
+from games.seven_tracks import GAME, Action, ActionType
+from tests.bot.bot_process import BotProcess, free_port, game, photos, play_a_turn, store_of
+from tests.bot.e2e import data_of, mover, open_lobby, start_game, wait_phase
 
 OUTDATED = ("Кнопка устарела — стол уже обновился.", "Стол только что изменился — нажмите ещё раз.")
 UPDATING = "Стол обновляется — дождитесь новых кнопок."  # the table still shows the press's seq
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class BotProcess:
-    """`python -m bot` with the given environment; its log goes to a file."""
-
-    def __init__(self, tg: FakeTelegram, log: Path, **env: str) -> None:
-        self.env = {
-            **os.environ,
-            "BOT_TOKEN": tg.token,
-            "TELEGRAM_API_URL": tg.api_url,
-            "FIRST_MOVE_SECONDS": "0.3",
-            "TURN_SECONDS": "0",
-            **env,
-        }
-        self.log = log
-        self.proc: asyncio.subprocess.Process | None = None
-        self.menus = 0
-
-    async def ready(self, tg: FakeTelegram, timeout: float = 30) -> None:
-        """Until the process has started (it sets the command menu, then polls)."""
-        await tg.wait_for(lambda: len(tg.calls("setMyCommands")) >= self.menus or None, timeout)
-
-    async def start(self) -> None:
-        self.menus = (self.menus or 0) + 9  # set_commands: (ru, en, default) × 3 scopes
-        out = self.log.open("ab")
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", env=self.env, stdout=out, stderr=out
-        )
-        out.close()
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-
-    async def stop(self) -> None:
-        if self.proc is not None and self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(self.proc.wait(), 10)
-            except TimeoutError:
-                self.proc.kill()
-                await self.proc.wait()
-
-    def text(self) -> str:
-        return self.log.read_text(errors="replace")
-
-
-@contextlib.asynccontextmanager
-async def store_of(redis_url: str, prefix: str) -> AsyncIterator[RedisStore]:
-    store = RedisStore(redis_url, prefix=prefix)
-    try:
-        yield store
-    finally:
-        await store.close()
-
-
-async def game(store: RedisStore, chat: Chat) -> tuple[GameRecord, State]:
-    rec = await store.get(chat.id)
-    assert rec is not None and rec.state is not None
-    return rec, State.model_validate_json(rec.state)
-
-
-def photos(chat: Chat) -> list[StoredMessage]:
-    return [m for m in chat.all_messages if m.from_bot and m.photo is not None]
-
-
-PLAN = (
-    "🎲🎲 Два кубика",
-    "▶ Выставить всё",
-    "📥 Взять из кассы",
-    "✅ Закончить ход",
-    "✅ Заменить",
-)
-
-
-async def play_a_turn(chat: Chat, table: StoredMessage, users: list[User]) -> int:
-    """The player to move presses what he sees until the turn passes; accepted taps."""
-    player = mover(table, users)
-    assert player is not None
-    taps = 0
-    for _ in range(12):
-        if mover(table, users) is not player:
-            break
-        before = data_of(table)
-        for label in [x for x in PLAN if x in table.button_texts]:
-            answer = await chat.press(player, table, label, timeout=10)
-            if not answer.show_alert:
-                taps += 1
-                break
-        await chat.wait_for(changed(table, before), 10)
-    assert mover(table, users) is not player
-    return taps
 
 
 async def test_sigkill_mid_game_and_a_restart_continue_on_the_same_table(

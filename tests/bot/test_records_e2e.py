@@ -21,7 +21,16 @@ from bot.config import Settings
 from bot.storage import MemoryStore, RecordStatus, RedisStore
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
-from tests.bot.e2e import mover, open_lobby, record, running, settings_for, start_game, wait_phase
+from tests.bot.e2e import (
+    mover,
+    new_lobby,
+    open_lobby,
+    record,
+    running,
+    settings_for,
+    start_game,
+    wait_phase,
+)
 
 UNRESTORED = "Игру этого чата не удалось восстановить"
 GAME_LOST = "⚠ Эта игра больше не хранится у бота"
@@ -204,8 +213,7 @@ async def test_a_vanished_game_and_lobby_tell_the_chat_once_and_lose_their_keybo
 
     async with store.run() as app:
         table = await started(tg, game_chat, users)
-        await lobby_chat.send(anna, "/new")
-        lobby = await lobby_chat.wait_message(lambda m: "Новая игра" in m.content)
+        lobby = await new_lobby(lobby_chat, anna)
         await tg.settle()
         old_data = next(d for d in (b.callback_data for b in table.buttons[0]) if d)
         for chat in (game_chat, lobby_chat):  # Redis emptied, the key deleted or expired

@@ -8,12 +8,13 @@ from fake_telegram.server import StoredMessage
 from games.seven_tracks import GAME, Action, ActionType
 from tests.bot.e2e import (
     data_of,
+    in_group,
     mover,
-    open_lobby,
+    new_lobby,
     record,
     running,
     settings_for,
-    start_game,
+    started_table,
     wait_phase,
 )
 
@@ -23,10 +24,7 @@ ONE_DIE = GAME.encode_action(Action(type=ActionType.CHOOSE_DICE, n=1))  # «🎲
 async def _to_first_turn(
     tg: FakeTelegram, chat: Chat, users: list[User]
 ) -> tuple[StoredMessage, User, User]:
-    lobby = await open_lobby(chat, users[0], *users[1:])
-    table = await start_game(chat, users[0], lobby)
-    await wait_phase(chat, table, "🎲 Один кубик")
-    await tg.settle()
+    table = await started_table(tg, chat, users, "🎲 Один кубик")
     player = mover(table, users)
     assert player is not None
     other = next(u for u in users if u is not player)
@@ -89,49 +87,46 @@ async def test_stranger_out_of_turn_double_and_old_buttons_are_refused(backend: 
 
 
 async def test_illegal_choice_is_refused_privately_with_the_reason() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(301, "Аня"), tg.user(302, "Борис")
-        chat = tg.group(members=[anna, boris])
-        async with running(settings_for(tg)) as app:
-            table, player, _ = await _to_first_turn(tg, chat, [anna, boris])
-            await chat.press(player, table, "🎲 Один кубик")
-            await wait_phase(chat, table, "▶ Выставить всё")
-            await tg.settle()
-            before = await record(app, chat)
-            # the centre track is open only on a double (one die is never a double)
-            centre = GAME.encode_action(Action(type=ActionType.PLACE_T7, kind="R"))
-            stale = f"P1:{before.uid}:{before.seq}:{centre}"
-            answer = await chat.press(player, table, by_data=stale, check=False)
-            assert answer.show_alert
-            assert answer.text in (
-                "Центральная дорожка открыта только при дубле.",
-                "Этот цвет уже есть в центре.",
-                "У вас нет подходящей фишки.",
-            )
-            # a white on a track whose last tile is white, or without a white in hand
-            track = next(t for t in table.button_texts if t.startswith("⋯ "))
-            await chat.press(player, table, track)
-            await wait_phase(chat, table, "« Назад")
-            await tg.settle()
-            menu = await record(app, chat)
-            k = track.split()[-1]
-            block = GAME.encode_action(Action(type=ActionType.BLOCK, kind="K", track=int(k)))
-            answer = await chat.press(
-                player, table, by_data=f"P1:{menu.uid}:{menu.seq}:{block}", check=False
-            )
-            assert answer.show_alert
-            assert answer.text in (
-                "Блок ставят только на дорожку, на которую вы в этот ход выставили фишку.",
-                "У вас нет подходящей фишки.",
-                "На пустую дорожку блок не ставят.",
-                "На дорожке уже стоит блок.",
-                "Ход ограничен: так сейчас нельзя.",
-            )
-            answer = await chat.press(player, table, "« Назад")
-            assert not answer.show_alert
-            await tg.settle()
-            after = await record(app, chat)
-            assert after.state == before.state
+    async with in_group(301, ["Аня", "Борис"]) as (tg, app, chat, (anna, boris)):
+        table, player, _ = await _to_first_turn(tg, chat, [anna, boris])
+        await chat.press(player, table, "🎲 Один кубик")
+        await wait_phase(chat, table, "▶ Выставить всё")
+        await tg.settle()
+        before = await record(app, chat)
+        # the centre track is open only on a double (one die is never a double)
+        centre = GAME.encode_action(Action(type=ActionType.PLACE_T7, kind="R"))
+        stale = f"P1:{before.uid}:{before.seq}:{centre}"
+        answer = await chat.press(player, table, by_data=stale, check=False)
+        assert answer.show_alert
+        assert answer.text in (
+            "Центральная дорожка открыта только при дубле.",
+            "Этот цвет уже есть в центре.",
+            "У вас нет подходящей фишки.",
+        )
+        # a white on a track whose last tile is white, or without a white in hand
+        track = next(t for t in table.button_texts if t.startswith("⋯ "))
+        await chat.press(player, table, track)
+        await wait_phase(chat, table, "« Назад")
+        await tg.settle()
+        menu = await record(app, chat)
+        k = track.split()[-1]
+        block = GAME.encode_action(Action(type=ActionType.BLOCK, kind="K", track=int(k)))
+        answer = await chat.press(
+            player, table, by_data=f"P1:{menu.uid}:{menu.seq}:{block}", check=False
+        )
+        assert answer.show_alert
+        assert answer.text in (
+            "Блок ставят только на дорожку, на которую вы в этот ход выставили фишку.",
+            "У вас нет подходящей фишки.",
+            "На пустую дорожку блок не ставят.",
+            "На дорожке уже стоит блок.",
+            "Ход ограничен: так сейчас нельзя.",
+        )
+        answer = await chat.press(player, table, "« Назад")
+        assert not answer.show_alert
+        await tg.settle()
+        after = await record(app, chat)
+        assert after.state == before.state
 
 
 async def test_old_game_buttons_after_cancel_and_a_new_game() -> None:
@@ -167,27 +162,23 @@ async def test_old_game_buttons_after_cancel_and_a_new_game() -> None:
 
 
 async def test_a_chat_admin_closes_a_lobby() -> None:
-    async with FakeTelegram() as tg:
-        anna, admin = tg.user(1201, "Аня"), tg.user(1202, "Админ")
-        chat = tg.group(members=[anna], admins=[admin])
-        async with running(settings_for(tg)) as app:
-            await chat.send(anna, "/new")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            await chat.send(admin, "/cancel")
-            confirm = await chat.wait_message(lambda m: "Закрыть лобби?" in m.content)
-            answer = await chat.press(admin, confirm, "Нет, продолжаем")
-            assert answer.text == "Игра продолжается."
-            await chat.send(admin, "/cancel")
-            confirm = await chat.wait_message(lambda m: "Закрыть лобби?" in m.content)
-            answer = await chat.press(admin, confirm, "✖ Да, завершить")
-            assert answer.text == "Игра завершена."
-            await chat.wait_for(lambda: "Лобби закрыто" in lobby.content and not lobby.buttons)
-            answer = await chat.press(anna, lobby, by_data=lobby_data(lobby), check=False)
-            assert answer.text in ("Лобби уже закрыто.", "Эта кнопка устарела.")
-            assert (await record(app, chat)).status == "cancelled"
-            await chat.send(anna, "/cancel")
-            msg = await chat.wait_message()
-            assert "нет ни лобби, ни игры" in msg.content
+    async with in_group(1201, ["Аня", "Админ"], admins=["Админ"]) as (_, app, chat, (anna, admin)):
+        lobby = await new_lobby(chat, anna)
+        await chat.send(admin, "/cancel")
+        confirm = await chat.wait_message(lambda m: "Закрыть лобби?" in m.content)
+        answer = await chat.press(admin, confirm, "Нет, продолжаем")
+        assert answer.text == "Игра продолжается."
+        await chat.send(admin, "/cancel")
+        confirm = await chat.wait_message(lambda m: "Закрыть лобби?" in m.content)
+        answer = await chat.press(admin, confirm, "✖ Да, завершить")
+        assert answer.text == "Игра завершена."
+        await chat.wait_for(lambda: "Лобби закрыто" in lobby.content and not lobby.buttons)
+        answer = await chat.press(anna, lobby, by_data=lobby_data(lobby), check=False)
+        assert answer.text in ("Лобби уже закрыто.", "Эта кнопка устарела.")
+        assert (await record(app, chat)).status == "cancelled"
+        await chat.send(anna, "/cancel")
+        msg = await chat.wait_message()
+        assert "нет ни лобби, ни игры" in msg.content
 
 
 def lobby_data(lobby: StoredMessage) -> str:

@@ -22,9 +22,18 @@ from bot.service.computers import in_play
 from bot.storage import GameRecord, RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
-from tests.bot.e2e import data_of, leave_question, record, running, settings_for, until
-from tests.bot.test_computers_e2e import finish
-from tests.bot.test_memory_e2e import recorded
+from tests.bot.computers import finish
+from tests.bot.e2e import (
+    data_of,
+    in_group,
+    leave_question,
+    new_lobby,
+    record,
+    running,
+    settings_for,
+    until,
+)
+from tests.bot.memory_play import recorded
 
 TIMERS: dict[str, Any] = {  # the humans' turns are played by their turn timer, quickly
     "turn_seconds": 0.2,
@@ -50,8 +59,7 @@ def spy_levels(app: App) -> list[str]:
 
 async def start(chat: Chat, creator: User, *others: User) -> None:
     """A «Морской крест» of humans only, opened by `creator`, joined by `others`."""
-    await chat.send(creator, "/new крест")
-    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    lobby = await new_lobby(chat, creator, "/new крест")
     for user in others:
         await chat.press(user, lobby, contains="Играть")
     await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts, timeout=10)
@@ -131,65 +139,61 @@ async def test_two_humans_the_one_left_plays_on_against_the_computer() -> None:
 
 
 async def test_nobody_presses_the_seat_is_removed_and_the_game_stays_rated() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris, vika = tg.user(3301, "Аня"), tg.user(3302, "Борис"), tg.user(3303, "Вика")
-        chat = tg.group(members=[anna, boris, vika])
-        async with running(settings_for(tg, **TIMERS)) as app:
-            await start(chat, anna, boris, vika)
-            question = await leave_with_offer(app, chat, vika)
-            [offer_data] = data_of(question)
-            app.service.clock = lambda: time.time() + 61  # a minute on, nobody pressed
+    async with in_group(3301, ["Аня", "Борис", "Вика"], **TIMERS) as group:
+        _, app, chat, (anna, boris, vika) = group
+        await start(chat, anna, boris, vika)
+        question = await leave_with_offer(app, chat, vika)
+        [offer_data] = data_of(question)
+        app.service.clock = lambda: time.time() + 61  # a minute on, nobody pressed
 
-            async def removed() -> bool:
-                rec = await record(app, chat)
-                if rec.vacated or vika.id in rec.computers or rec.state is None:
-                    return False
-                p = app.service.presenter(rec.game_id)
-                return not in_play(p, p.load(rec.state), vika.id)
+        async def removed() -> bool:
+            rec = await record(app, chat)
+            if rec.vacated or vika.id in rec.computers or rec.state is None:
+                return False
+            p = app.service.presenter(rec.game_id)
+            return not in_play(p, p.load(rec.state), vika.id)
 
-            app.service.deadlines.wake.set()
-            await until(removed, 15, "the vacated seat was not freed")
-            # the offer says so and loses its button by itself; a press already on its
-            # way is answered «Поздно»
-            await chat.wait_for(lambda: not question.button_texts)
-            assert "место освободилось по правилам игры" in question.content, question.content
-            answer = await chat.press(boris, question, by_data=offer_data, check=False)
-            assert answer.show_alert and "Поздно" in (answer.text or ""), answer
+        app.service.deadlines.wake.set()
+        await until(removed, 15, "the vacated seat was not freed")
+        # the offer says so and loses its button by itself; a press already on its
+        # way is answered «Поздно»
+        await chat.wait_for(lambda: not question.button_texts)
+        assert "место освободилось по правилам игры" in question.content, question.content
+        answer = await chat.press(boris, question, by_data=offer_data, check=False)
+        assert answer.show_alert and "Поздно" in (answer.text or ""), answer
 
-            rec = await finish(app, chat, timeout=120)
-            assert rec.status == RecordStatus.OVER and not rec.with_computers
-            assert not rec.computers
-            final = await chat.wait_message(
-                lambda m: "Игра окончена!" in m.content, after=question, timeout=15
-            )
-            assert "📈 Рейтинг:" in final.content, final.content
-            assert "с компьютером" not in final.content, final.content
-            entry = await entry_of(app, chat, rec)
-            assert not entry.computers and entry.changes
+        rec = await finish(app, chat, timeout=120)
+        assert rec.status == RecordStatus.OVER and not rec.with_computers
+        assert not rec.computers
+        final = await chat.wait_message(
+            lambda m: "Игра окончена!" in m.content, after=question, timeout=15
+        )
+        assert "📈 Рейтинг:" in final.content, final.content
+        assert "с компьютером" not in final.content, final.content
+        entry = await entry_of(app, chat, rec)
+        assert not entry.computers and entry.changes
 
 
 async def test_a_game_that_ends_while_the_novice_plays_the_seat_is_one_with_a_computer() -> None:
     """Nobody pressed, but the game ended before the seat was freed (a long wait): a
     computer played a seat to the end, so the game is not rated either."""
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(3401, "Аня"), tg.user(3402, "Борис")
-        chat = tg.group(members=[anna, boris])
-        async with running(settings_for(tg, **{**TIMERS, "replace_seconds": 600})) as app:
-            await start(chat, anna, boris)
-            question = await leave_with_offer(app, chat, boris, span="10 минут")
-            rec = await finish(app, chat, timeout=120)
-            assert rec.status == RecordStatus.OVER and rec.with_computers
-            assert rec.computers == {boris.id: "novice"} and boris.id in rec.vacated
-            final = await chat.wait_message(
-                lambda m: "Игра окончена!" in m.content, after=question, timeout=15
-            )
-            assert "с компьютером" in final.content and "📈 Рейтинг:" not in final.content
-            entry = await entry_of(app, chat, rec)
-            assert entry.computers and not entry.changes
-            await chat.wait_for(lambda: not question.button_texts)  # the offer is over too
-            assert "играл робот-новичок" in question.content, question.content
+    async with in_group(3401, ["Аня", "Борис"], **{**TIMERS, "replace_seconds": 600}) as group:
+        _, app, chat, (anna, boris) = group
+        await start(chat, anna, boris)
+        question = await leave_with_offer(app, chat, boris, span="10 минут")
+        rec = await finish(app, chat, timeout=120)
+        assert rec.status == RecordStatus.OVER and rec.with_computers
+        assert rec.computers == {boris.id: "novice"} and boris.id in rec.vacated
+        final = await chat.wait_message(
+            lambda m: "Игра окончена!" in m.content, after=question, timeout=15
+        )
+        assert "с компьютером" in final.content and "📈 Рейтинг:" not in final.content
+        entry = await entry_of(app, chat, rec)
+        assert entry.computers and not entry.changes
+        await chat.wait_for(lambda: not question.button_texts)  # the offer is over too
+        assert "играл робот-новичок" in question.content, question.content
 
-            async def forgotten() -> bool:
-                return not (await record(app, chat)).offers
+        async def forgotten() -> bool:
+            return not (await record(app, chat)).offers
 
-            await until(forgotten, 15, "the record keeps the offer")
+        await until(forgotten, 15, "the record keeps the offer")

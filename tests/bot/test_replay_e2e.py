@@ -14,12 +14,10 @@ from PIL import Image, ImageSequence
 from bot.memory.keeper import memory_of
 from bot.memory.records import FULL, ChatMemory, GameEntry
 from bot.memory.replay import distinct, views
-from fake_telegram import FakeTelegram
 from fake_telegram.server import StoredMessage
 from render import animation
-from tests.bot.e2e import running, settings_for
-from tests.bot.memory_play import FAST, play_out, start
-from tests.bot.test_memory_e2e import recorded
+from tests.bot.e2e import in_group
+from tests.bot.memory_play import FAST, play_out, recorded, start
 
 MB = 1 << 20
 
@@ -35,81 +33,76 @@ def _animation(m: StoredMessage) -> bool:
 
 
 async def test_a_finished_game_comes_back_as_an_animation_and_unknown_ones_are_refused() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(2501, "Аня"), tg.user(2502, "Борис")
-        chat = tg.group(members=[anna, boris])
-        async with running(settings_for(tg, **FAST)) as app:
-            anna_private = await tg.start_private(anna)  # the refusals come to her privately
-            await chat.send(anna, "/replay")
-            await anna_private.wait_message(lambda m: "повторять нечего" in m.content, timeout=10)
+    async with in_group(2501, ["Аня", "Борис"], **FAST) as (tg, app, chat, (anna, boris)):
+        anna_private = await tg.start_private(anna)  # the refusals come to her privately
+        await chat.send(anna, "/replay")
+        await anna_private.wait_message(lambda m: "повторять нечего" in m.content, timeout=10)
 
-            await start(app, chat.id, "sea_cross", {anna.id: "Аня", boris.id: "Борис"})
-            await play_out(app, chat.id, random.Random(7))
-            [raw] = await recorded(memory_of(app.service.ctx).backend, chat.id)
-            entry = GameEntry.model_validate_json(raw)
-            assert entry.steps is not None
+        await start(app, chat.id, "sea_cross", {anna.id: "Аня", boris.id: "Борис"})
+        await play_out(app, chat.id, random.Random(7))
+        [raw] = await recorded(memory_of(app.service.ctx).backend, chat.id)
+        entry = GameEntry.model_validate_json(raw)
+        assert entry.steps is not None
 
-            ask = await chat.send(boris, "/replay")
-            sent = await chat.wait_message(_animation, timeout=60)
-            assert sent.reply_to is not None and sent.reply_to.message_id == ask.message_id
-            assert "Повтор игры №1 · Морской крест" in sent.content
-            assert sent.animation is not None
-            data = sent.animation.data
-            assert len(data) < 4 * MB
+        ask = await chat.send(boris, "/replay")
+        sent = await chat.wait_message(_animation, timeout=60)
+        assert sent.reply_to is not None and sent.reply_to.message_id == ask.message_id
+        assert "Повтор игры №1 · Морской крест" in sent.content
+        assert sent.animation is not None
+        data = sent.animation.data
+        assert len(data) < 4 * MB
 
-            # what the bot must have drawn: every distinct position, at most POSITIONS of
-            # them evenly spread (the first and the last among them), then the standings
-            positions = views(app.service.presenter("sea_cross"), entry.steps)
-            picked = animation.sample(len(positions))
-            assert len(positions) > 10 and picked[0] == 0 and picked[-1] == len(positions) - 1
-            frames = _frames(data)
-            # the GIF writer folds a frame that draws like the one before into it (two
-            # positions apart in what the picture does not show): a few may go
-            expected = len(picked) + 1
-            assert expected - expected // 10 <= len(frames) <= expected, (len(frames), expected)
-            assert frames[0].width == animation.WIDTH
-            assert sent.animation.width == animation.WIDTH and 0 < sent.animation.duration <= 60
+        # what the bot must have drawn: every distinct position, at most POSITIONS of
+        # them evenly spread (the first and the last among them), then the standings
+        positions = views(app.service.presenter("sea_cross"), entry.steps)
+        picked = animation.sample(len(positions))
+        assert len(positions) > 10 and picked[0] == 0 and picked[-1] == len(positions) - 1
+        frames = _frames(data)
+        # the GIF writer folds a frame that draws like the one before into it (two
+        # positions apart in what the picture does not show): a few may go
+        expected = len(picked) + 1
+        assert expected - expected // 10 <= len(frames) <= expected, (len(frames), expected)
+        assert frames[0].width == animation.WIDTH
+        assert sent.animation.width == animation.WIDTH and 0 < sent.animation.duration <= 60
 
-            await chat.send(anna, "/replay 99")
-            refusal = await anna_private.wait_message(
-                lambda m: "Игры №99 здесь ещё не было" in m.content, timeout=10
-            )
-            assert "Последняя — №1" in refusal.content
-            await chat.send(anna, "/replay вчерашнюю")
-            await anna_private.wait_message(lambda m: "/replay 12" in m.content, timeout=10)
+        await chat.send(anna, "/replay 99")
+        refusal = await anna_private.wait_message(
+            lambda m: "Игры №99 здесь ещё не было" in m.content, timeout=10
+        )
+        assert "Последняя — №1" in refusal.content
+        await chat.send(anna, "/replay вчерашнюю")
+        await anna_private.wait_message(lambda m: "/replay 12" in m.content, timeout=10)
 
-            again = await chat.send(anna, "/replay 1")  # sent again: by its file_id
-            second = await chat.wait_message(
-                lambda m: (
-                    _animation(m)
-                    and m.reply_to is not None
-                    and m.reply_to.message_id == again.message_id
-                ),
-                timeout=30,
-            )
-            assert second.animation is sent.animation
-            assert len([m for m in chat.messages if _animation(m)]) == 2
+        again = await chat.send(anna, "/replay 1")  # sent again: by its file_id
+        second = await chat.wait_message(
+            lambda m: (
+                _animation(m)
+                and m.reply_to is not None
+                and m.reply_to.message_id == again.message_id
+            ),
+            timeout=30,
+        )
+        assert second.animation is sent.animation
+        assert len([m for m in chat.messages if _animation(m)]) == 2
 
 
 async def test_an_english_chat_gets_its_replay_in_english_drawn_in_the_render_process() -> None:
-    async with FakeTelegram() as tg:
-        anna = tg.user(2601, "Anna", language_code="en")
-        boris = tg.user(2602, "Boris", language_code="en")
-        chat = tg.group(members=[anna, boris])
-        async with running(settings_for(tg, bot_language="en", render_process=True, **FAST)) as app:
-            anna_private = await tg.start_private(anna)
-            await start(app, chat.id, "hypnosia", {anna.id: "Anna", boris.id: "Boris"})
-            await play_out(app, chat.id, random.Random(5))
-            await recorded(memory_of(app.service.ctx).backend, chat.id)
-            await chat.send(anna, "/replay 3")
-            await anna_private.wait_message(
-                lambda m: "There has been no game #3 here yet" in m.content, timeout=10
-            )
-            await chat.send(anna, "/replay")
-            sent = await chat.wait_message(_animation, timeout=60)
-            assert "Replay of game #1 · " in sent.content
-            assert app.service.ctx.pictures.in_process
-            assert sent.animation is not None and len(sent.animation.data) < 4 * MB
+    async with in_group(
+        2601, ["Anna", "Boris"], bot_language="en", render_process=True, **FAST, language="en"
+    ) as (tg, app, chat, (anna, boris)):
+        anna_private = await tg.start_private(anna)
+        await start(app, chat.id, "hypnosia", {anna.id: "Anna", boris.id: "Boris"})
+        await play_out(app, chat.id, random.Random(5))
+        await recorded(memory_of(app.service.ctx).backend, chat.id)
+        await chat.send(anna, "/replay 3")
+        await anna_private.wait_message(
+            lambda m: "There has been no game #3 here yet" in m.content, timeout=10
+        )
+        await chat.send(anna, "/replay")
+        sent = await chat.wait_message(_animation, timeout=60)
+        assert "Replay of game #1 · " in sent.content
+        assert app.service.ctx.pictures.in_process
+        assert sent.animation is not None and len(sent.animation.data) < 4 * MB
 
 
 def test_sampling_keeps_the_first_and_the_last_and_spreads_evenly() -> None:
@@ -148,27 +141,24 @@ def test_boards_drawn_alike_are_one_frame_and_the_standings_come_last() -> None:
 
 
 async def test_a_game_without_its_steps_or_too_old_is_refused_clearly() -> None:
-    async with FakeTelegram() as tg:
-        anna = tg.user(2551, "Аня")
-        chat = tg.group(members=[anna])
-        async with running(settings_for(tg, **FAST)) as app:
-            anna_private = await tg.start_private(anna)
-            keeper = memory_of(app.service.ctx)
-            for n in range(1, FULL + 3):  # games №1..№202: the first two no longer in full
-                entry = GameEntry(n=n, uid=f"g{n}", game_id="sea_cross", ended_at=0.0, standings=[])
-                await keeper.backend.push_game(chat.id, entry.model_dump_json(), "{}", 600)
+    async with in_group(2551, ["Аня"], **FAST) as (tg, app, chat, (anna,)):
+        anna_private = await tg.start_private(anna)
+        keeper = memory_of(app.service.ctx)
+        for n in range(1, FULL + 3):  # games №1..№202: the first two no longer in full
+            entry = GameEntry(n=n, uid=f"g{n}", game_id="sea_cross", ended_at=0.0, standings=[])
+            await keeper.backend.push_game(chat.id, entry.model_dump_json(), "{}", 600)
 
-            def counted(d: ChatMemory) -> None:
-                d.count = FULL + 2
+        def counted(d: ChatMemory) -> None:
+            d.count = FULL + 2
 
-            await keeper.change(chat.id, counted)
-            await chat.send(anna, "/replay")  # №202 was kept without its steps
-            await anna_private.wait_message(
-                lambda m: "Игру №202 повторить не получится" in m.content, timeout=10
-            )
-            await chat.send(anna, "/replay 2")
-            told = await anna_private.wait_message(
-                lambda m: "Игра №2 слишком давняя" in m.content, timeout=10
-            )
-            assert "последние 200 игр" in told.content
-            assert not [m for m in chat.messages if _animation(m)]
+        await keeper.change(chat.id, counted)
+        await chat.send(anna, "/replay")  # №202 was kept without its steps
+        await anna_private.wait_message(
+            lambda m: "Игру №202 повторить не получится" in m.content, timeout=10
+        )
+        await chat.send(anna, "/replay 2")
+        told = await anna_private.wait_message(
+            lambda m: "Игра №2 слишком давняя" in m.content, timeout=10
+        )
+        assert "последние 200 игр" in told.content
+        assert not [m for m in chat.messages if _animation(m)]

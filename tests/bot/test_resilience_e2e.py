@@ -14,53 +14,45 @@ from games.seven_tracks import State
 from tests.bot.conftest import OwnRedis
 from tests.bot.e2e import (
     engine_state,
+    in_group,
     mover,
-    open_lobby,
     record,
     running,
     settings_for,
-    start_game,
+    started_table,
     wait_phase,
 )
 
 
 async def test_flood_control_and_a_deleted_table_lose_nothing() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1001, "Аня"), tg.user(1002, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg)) as app:
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
+    async with in_group(1001, ["Аня", "Борис"]) as (tg, app, chat, users):
+        anna, boris = users
+        table = await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
 
-            # 429 on the next edit: the bot waits and the table still catches up
-            for method in ("editMessageMedia", "editMessageCaption"):
-                tg.server.inject_error(
-                    method, 429, "Too Many Requests: retry after 1", retry_after=1
-                )
-            player = mover(table, users)
-            assert player is not None
-            answer = await chat.press(player, table, "🎲🎲 Два кубика")
-            assert not answer.show_alert
-            await wait_phase(chat, table, "▶ Выставить всё", timeout=10)
+        # 429 on the next edit: the bot waits and the table still catches up
+        for method in ("editMessageMedia", "editMessageCaption"):
+            tg.server.inject_error(method, 429, "Too Many Requests: retry after 1", retry_after=1)
+        player = mover(table, users)
+        assert player is not None
+        answer = await chat.press(player, table, "🎲🎲 Два кубика")
+        assert not answer.show_alert
+        await wait_phase(chat, table, "▶ Выставить всё", timeout=10)
 
-            # the table message disappears: a new table is sent and stored
-            for method in ("editMessageMedia", "editMessageCaption"):
-                tg.server.inject_error(method, 400, "Bad Request: message to edit not found")
-            answer = await chat.press(player, table, "⭐ Приоритет…")
-            assert not answer.show_alert
-            new_table = await chat.wait_message(lambda m: m.photo is not None, after=table)
-            await tg.settle()
-            rec = await record(app, chat)
-            assert rec.table_message_id == new_table.message_id
-            # the old message's buttons are out of date now; the new ones work
-            answer = await chat.press(player, table, "🂠 Мои фишки")
-            assert answer.text == "Эта кнопка устарела: стол теперь ниже, в новом сообщении."
-            answer = await chat.press(player, new_table, "« Назад")
-            assert not answer.show_alert
-            await wait_phase(chat, new_table, "▶ Выставить всё")
+        # the table message disappears: a new table is sent and stored
+        for method in ("editMessageMedia", "editMessageCaption"):
+            tg.server.inject_error(method, 400, "Bad Request: message to edit not found")
+        answer = await chat.press(player, table, "⭐ Приоритет…")
+        assert not answer.show_alert
+        new_table = await chat.wait_message(lambda m: m.photo is not None, after=table)
+        await tg.settle()
+        rec = await record(app, chat)
+        assert rec.table_message_id == new_table.message_id
+        # the old message's buttons are out of date now; the new ones work
+        answer = await chat.press(player, table, "🂠 Мои фишки")
+        assert answer.text == "Эта кнопка устарела: стол теперь ниже, в новом сообщении."
+        answer = await chat.press(player, new_table, "« Назад")
+        assert not answer.show_alert
+        await wait_phase(chat, new_table, "▶ Выставить всё")
 
 
 async def test_a_group_upgraded_to_a_supergroup_keeps_its_game() -> None:
@@ -69,10 +61,7 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_game() -> None:
         users = [anna, boris]
         chat = tg.group(members=users, supergroup=False)
         async with running(settings_for(tg)) as app:
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
+            await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
             old = await record(app, chat)
             new_chat = await chat.migrate_to_supergroup(anna)
             new_table = await new_chat.wait_message(lambda m: m.photo is not None, timeout=10)
@@ -96,41 +85,36 @@ async def test_redis_outage_is_answered_and_the_bot_recovers_with_nothing_lost(
     own_redis: OwnRedis, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1801, "Аня"), tg.user(1802, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        settings = settings_for(tg, own_redis.url, turn_seconds=0, timer_poll_seconds=0.1)
-        async with running(settings) as app:
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
-            before = await record(app, chat)
-            player = mover(table, users)
-            assert player is not None
+    async with in_group(
+        1801, ["Аня", "Борис"], own_redis.url, turn_seconds=0, timer_poll_seconds=0.1
+    ) as (tg, app, chat, users):
+        anna, boris = users
+        table = await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
+        before = await record(app, chat)
+        player = mover(table, users)
+        assert player is not None
 
-            own_redis.stop()
-            answer = await chat.press(player, table, "🎲🎲 Два кубика")
-            assert answer.text == "⏳ Временно недоступно, попробуйте через минуту."
-            assert answer.latency < 2.0
-            await chat.send(anna, "/new")
-            msg = await chat.wait_message()
-            assert msg.content == "⏳ Временно недоступно, попробуйте через минуту."
-            await asyncio.sleep(0.3)  # the timer poller meets the outage too
+        own_redis.stop()
+        answer = await chat.press(player, table, "🎲🎲 Два кубика")
+        assert answer.text == "⏳ Временно недоступно, попробуйте через минуту."
+        assert answer.latency < 2.0
+        await chat.send(anna, "/new")
+        msg = await chat.wait_message()
+        assert msg.content == "⏳ Временно недоступно, попробуйте через минуту."
+        await asyncio.sleep(0.3)  # the timer poller meets the outage too
 
-            own_redis.start()  # back, with what it had stored
-            kept = await record(app, chat)
-            assert (kept.uid, kept.version, kept.state) == (
-                before.uid,
-                before.version,
-                before.state,
-            )
-            answer = await chat.press(player, table, "🎲🎲 Два кубика")
-            assert not answer.show_alert and "Выпало" in (answer.text or "")
-            await wait_phase(chat, table, "▶ Выставить всё")
-            after = await engine_state(app, chat)
-            assert after.version == State.model_validate_json(before.state or "").version + 1
+        own_redis.start()  # back, with what it had stored
+        kept = await record(app, chat)
+        assert (kept.uid, kept.version, kept.state) == (
+            before.uid,
+            before.version,
+            before.state,
+        )
+        answer = await chat.press(player, table, "🎲🎲 Два кубика")
+        assert not answer.show_alert and "Выпало" in (answer.text or "")
+        await wait_phase(chat, table, "▶ Выставить всё")
+        after = await engine_state(app, chat)
+        assert after.version == State.model_validate_json(before.state or "").version + 1
     assert not errors(caplog), errors(caplog)
     assert any("storage unavailable" in r.getMessage() for r in caplog.records)
 
@@ -138,26 +122,21 @@ async def test_redis_outage_is_answered_and_the_bot_recovers_with_nothing_lost(
 async def test_the_bot_removed_from_a_group_closes_its_game(
     backend: str | None, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1811, "Аня"), tg.user(1812, "Борис")
-        chat = tg.group(members=[anna, boris])
-        settings = settings_for(tg, backend, turn_seconds=0.5, timer_poll_seconds=0.1)
-        async with running(settings) as app:
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
-            await chat.remove_bot(anna)
-            for _ in range(50):
-                rec = await record(app, chat)
-                if rec.status == RecordStatus.CANCELLED:
-                    break
-                await asyncio.sleep(0.05)
-            assert rec.status == RecordStatus.CANCELLED
-            calls = len(tg.calls(chat_id=chat.id))
-            await asyncio.sleep(1.0)  # the turn timer would have fired by now
-            assert len(tg.calls(chat_id=chat.id)) == calls  # nothing more sent there
-            assert await app.store.claim_due(time.time() + 3600, 1) == []
+    async with in_group(
+        1811, ["Аня", "Борис"], backend, turn_seconds=0.5, timer_poll_seconds=0.1
+    ) as (tg, app, chat, (anna, boris)):
+        await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
+        await chat.remove_bot(anna)
+        for _ in range(50):
+            rec = await record(app, chat)
+            if rec.status == RecordStatus.CANCELLED:
+                break
+            await asyncio.sleep(0.05)
+        assert rec.status == RecordStatus.CANCELLED
+        calls = len(tg.calls(chat_id=chat.id))
+        await asyncio.sleep(1.0)  # the turn timer would have fired by now
+        assert len(tg.calls(chat_id=chat.id)) == calls  # nothing more sent there
+        assert await app.store.claim_due(time.time() + 3600, 1) == []
     assert not errors(caplog), errors(caplog)
 
 
@@ -167,34 +146,28 @@ PLAN = ("🎲🎲 Два кубика", "▶ Выставить всё", "📥 �
 async def test_a_player_who_blocked_the_bot_still_plays_through_the_group(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1821, "Аня"), tg.user(1822, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg, turn_seconds=0)) as app:
-            for user in users:
-                private = await tg.start_private(user)
-                await private.wait_message()
-                tg.block(user)  # ...and then both block the bot
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
-            start = (await engine_state(app, chat)).version
-            for _ in range(3):  # three whole turns, so each player's turn comes
-                player = mover(table, users)
-                assert player is not None
-                for _ in range(12):  # his turn by the buttons; a refusal only says what next
-                    labels = [x for x in PLAN if x in table.button_texts]
-                    for label in labels:
-                        answer = await chat.press(player, table, label)
-                        await tg.settle()
-                        if not answer.show_alert:
-                            break
-                    if mover(table, users) != player:
+    async with in_group(1821, ["Аня", "Борис"], turn_seconds=0) as (tg, app, chat, users):
+        anna, boris = users
+        for user in users:
+            private = await tg.start_private(user)
+            await private.wait_message()
+            tg.block(user)  # ...and then both block the bot
+        table = await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
+        start = (await engine_state(app, chat)).version
+        for _ in range(3):  # three whole turns, so each player's turn comes
+            player = mover(table, users)
+            assert player is not None
+            for _ in range(12):  # his turn by the buttons; a refusal only says what next
+                labels = [x for x in PLAN if x in table.button_texts]
+                for label in labels:
+                    answer = await chat.press(player, table, label)
+                    await tg.settle()
+                    if not answer.show_alert:
                         break
-            assert (await engine_state(app, chat)).version > start
-            assert (await record(app, chat)).status == RecordStatus.PLAYING
-            private_sends = [c for c in tg.calls("sendMessage") if c.chat_id in (1821, 1822)]
-            assert any(c.error_code == 403 for c in private_sends)  # tried, refused, fine
+                if mover(table, users) != player:
+                    break
+        assert (await engine_state(app, chat)).version > start
+        assert (await record(app, chat)).status == RecordStatus.PLAYING
+        private_sends = [c for c in tg.calls("sendMessage") if c.chat_id in (1821, 1822)]
+        assert any(c.error_code == 403 for c in private_sends)  # tried, refused, fine
     assert not errors(caplog), errors(caplog)

@@ -12,18 +12,17 @@ from bot.warm_up import PictureJob
 from fake_telegram import FakeTelegram
 from fake_telegram.server import StoredMessage
 from games.seven_tracks import GAME, Action, ActionType
+from tests.bot.bot_process import BotProcess, game, photos, store_of
 from tests.bot.e2e import (
     data_of,
+    in_group,
     mover,
     open_lobby,
     photo_of,
     record,
-    running,
-    settings_for,
     start_game,
     wait_phase,
 )
-from tests.bot.test_processes import BotProcess, game, photos, store_of
 
 UPDATING = "Стол обновляется — дождитесь новых кнопок."
 OUTDATED = "Кнопка устарела — стол уже обновился."
@@ -42,56 +41,53 @@ async def test_a_press_on_the_table_still_shown_is_told_it_is_updating(
     the buttons the chat still shows is told «стол обновляется» and applies nothing; a
     press from buttons that were replaced before is «устарела»; once the edit lands, the
     buttons of the old table are out of date."""
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(2601, "Аня"), tg.user(2602, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg, backend, turn_seconds=0)) as app:
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, ROLL, timeout=10)
-            await tg.settle()
-            player = mover(table, users)
-            assert player is not None
-            shown = await record(app, chat)
-            assert shown.shown_seq == shown.seq
-            one_die = GAME.encode_action(Action(type=ActionType.CHOOSE_DICE, n=1))
-            earlier = f"P1:{shown.uid}:{shown.seq - 1}:{one_die}"  # a table replaced before
+    async with in_group(2601, ["Аня", "Борис"], backend, turn_seconds=0) as (tg, app, chat, users):
+        anna, boris = users
+        lobby = await open_lobby(chat, anna, boris)
+        table = await start_game(chat, anna, lobby)
+        await wait_phase(chat, table, ROLL, timeout=10)
+        await tg.settle()
+        player = mover(table, users)
+        assert player is not None
+        shown = await record(app, chat)
+        assert shown.shown_seq == shown.seq
+        one_die = GAME.encode_action(Action(type=ActionType.CHOOSE_DICE, n=1))
+        earlier = f"P1:{shown.uid}:{shown.seq - 1}:{one_die}"  # a table replaced before
 
-            pictures = app.service.pictures
-            draw = pictures.picture
-            release = asyncio.Event()
+        pictures = app.service.pictures
+        draw = pictures.picture
+        release = asyncio.Event()
 
-            async def held(job: PictureJob) -> bytes:
-                await release.wait()
-                return await draw(job)
+        async def held(job: PictureJob) -> bytes:
+            await release.wait()
+            return await draw(job)
 
-            pictures.picture = held  # type: ignore[method-assign]
-            pictures.late = 60.0  # no caption-first edit either: the whole edit waits
-            before, old_roll = data_of(table), data_for(table, ROLL)
-            roll = await chat.press(player, table, ROLL, timeout=10)
-            assert "Выпало" in (roll.text or ""), roll
-            rolled = await record(app, chat)
-            assert rolled.seq == shown.seq + 1 and rolled.shown_seq == shown.seq
+        pictures.picture = held  # type: ignore[method-assign]
+        pictures.late = 60.0  # no caption-first edit either: the whole edit waits
+        before, old_roll = data_of(table), data_for(table, ROLL)
+        roll = await chat.press(player, table, ROLL, timeout=10)
+        assert "Выпало" in (roll.text or ""), roll
+        rolled = await record(app, chat)
+        assert rolled.seq == shown.seq + 1 and rolled.shown_seq == shown.seq
 
-            # the chat still shows the old buttons: pressing them is told the truth
-            for label in (ROLL, "🎲🎲 Два кубика"):
-                answer = await chat.press(player, table, label, timeout=10)
-                assert answer.text == UPDATING, answer
-            answer = await chat.press(player, table, by_data=earlier, check=False, timeout=10)
-            assert answer.text == OUTDATED, answer
-            assert data_of(table) == before  # nothing was edited meanwhile
-            same = await record(app, chat)
-            assert (same.seq, same.state) == (rolled.seq, rolled.state)  # nothing applied
+        # the chat still shows the old buttons: pressing them is told the truth
+        for label in (ROLL, "🎲🎲 Два кубика"):
+            answer = await chat.press(player, table, label, timeout=10)
+            assert answer.text == UPDATING, answer
+        answer = await chat.press(player, table, by_data=earlier, check=False, timeout=10)
+        assert answer.text == OUTDATED, answer
+        assert data_of(table) == before  # nothing was edited meanwhile
+        same = await record(app, chat)
+        assert (same.seq, same.state) == (rolled.seq, rolled.state)  # nothing applied
 
-            release.set()
-            await chat.wait_for(lambda: data_of(table) != before, 10)
-            await tg.settle(quiet=0.3, timeout=10)
-            edited = await record(app, chat)
-            assert edited.shown_seq == edited.seq == rolled.seq
-            answer = await chat.press(player, table, by_data=old_roll, check=False, timeout=10)
-            assert answer.text == OUTDATED, answer
-            assert all(cb.answered_at is not None for cb in tg.callbacks)
+        release.set()
+        await chat.wait_for(lambda: data_of(table) != before, 10)
+        await tg.settle(quiet=0.3, timeout=10)
+        edited = await record(app, chat)
+        assert edited.shown_seq == edited.seq == rolled.seq
+        answer = await chat.press(player, table, by_data=old_roll, check=False, timeout=10)
+        assert answer.text == OUTDATED, answer
+        assert all(cb.answered_at is not None for cb in tg.callbacks)
 
 
 async def test_after_a_restart_the_first_edit_does_not_wait_for_the_warm_up(

@@ -6,7 +6,6 @@ the players tap only real choices; the test counts those taps per turn.
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
@@ -14,30 +13,10 @@ import pytest
 from bot.app import App
 from bot.presenters.sea_cross import SeaCrossPresenter
 from bot.storage import RecordStatus
-from fake_telegram import Chat, FakeTelegram, User
-from fake_telegram.server import StoredMessage
+from fake_telegram import Chat
 from games.sea_cross import State
-from tests.bot.e2e import changed, data_of, record, running, settings_for
-
-MOVER = re.compile(r"Ходит \S+ (.+?): 🎲")
-
-
-def mover(table: StoredMessage, users: dict[str, User]) -> User:
-    match = MOVER.search(table.content)
-    assert match, table.content
-    return users[match.group(1)]
-
-
-def choose(texts: list[str]) -> str:
-    """A player's sensible pick among the buttons he sees: into the home, a capture, a new
-    token on the board, else the biggest step."""
-    for mark in ("🏠", "⚔", "⚓", "⤳"):
-        for x in texts:
-            if mark in x:
-                return x
-    steps = [(int(m.group(1)), x) for x in texts if (m := re.search(r"\+(\d)", x))]
-    assert steps, texts
-    return max(steps)[1]
+from tests.bot.e2e import changed, data_of, in_group, new_lobby, record
+from tests.bot.sea_cross_play import choose, mover
 
 
 async def state_of(app: App, chat: Chat) -> State:
@@ -47,107 +26,98 @@ async def state_of(app: App, chat: Chat) -> State:
 
 
 async def test_a_whole_sea_cross_game_by_buttons(backend: str | None) -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1701, "Аня"), tg.user(1702, "Борис")
+    async with in_group(1701, ["Аня", "Борис"], redis_url=backend) as group:
+        tg, app, chat, (anna, boris) = group
         users = {u.full_name: u for u in (anna, boris)}
-        chat = tg.group(members=list(users.values()))
-        async with running(settings_for(tg, redis_url=backend)) as app:
-            started = time.monotonic()
-            await chat.send(anna, "/new морской крест")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            assert "Морской крест" in lobby.content
-            await chat.press(boris, lobby, contains="Играть")
-            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
-            await chat.press(anna, lobby, "▶ Начать")
-            table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
-            assert (table.photo_bytes or b"").startswith(b"\x89PNG")
+        started = time.monotonic()
+        lobby = await new_lobby(chat, anna, "/new морской крест")
+        assert "Морской крест" in lobby.content
+        await chat.press(boris, lobby, contains="Играть")
+        await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+        await chat.press(anna, lobby, "▶ Начать")
+        table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+        assert (table.photo_bytes or b"").startswith(b"\x89PNG")
+        await tg.settle(quiet=0.02)
+        # The roll-off was made and told; the bot already rolled for the first player.
+        first = await state_of(app, chat)
+        assert first.rolloff and first.roll_no >= 1
+        assert "🔵 Аня" in table.content and "🟢 Борис" in table.content
+        presses = 0
+        for _ in range(1500):
             await tg.settle(quiet=0.02)
-            # The roll-off was made and told; the bot already rolled for the first player.
-            first = await state_of(app, chat)
-            assert first.rolloff and first.roll_no >= 1
-            assert "🔵 Аня" in table.content and "🟢 Борис" in table.content
-            presses = 0
-            for _ in range(1500):
-                await tg.settle(quiet=0.02)
-                if (await record(app, chat)).status != RecordStatus.PLAYING:
-                    break
-                who = mover(table, users)
-                texts = table.button_texts
-                assert texts and len(texts) <= 10, texts
-                assert all(t.startswith(("№", "⚓")) for t in texts), texts
-                before = data_of(table)
-                answer = await chat.press(who, table, choose(texts))
-                assert not answer.show_alert, answer
-                presses += 1
-                await chat.wait_for(changed(table, before), 5)
-            else:
-                raise AssertionError("the game did not end")
-            final = await chat.wait_message(lambda m: "Игра окончена" in m.content, after=table)
-            assert "1." in final.content and "2." in final.content and "🏆" in final.content
-            assert "дома 4 из 4" in final.content
-            end = await state_of(app, chat)
-            assert end.winner is not None
-            assert table.button_texts == []  # the finished table has no buttons
-            assert "Игра окончена" in table.content
-            turns = end.turn_no
-            elapsed = time.monotonic() - started
-            print(
-                f"sea cross: {turns} turns, {end.roll_no} rolls, {presses} taps "
-                f"({presses / turns:.2f}/turn), {elapsed:.1f}s"
-            )
-            assert presses < 2.5 * turns
+            if (await record(app, chat)).status != RecordStatus.PLAYING:
+                break
+            who = mover(table, users)
+            texts = table.button_texts
+            assert texts and len(texts) <= 10, texts
+            assert all(t.startswith(("№", "⚓")) for t in texts), texts
+            before = data_of(table)
+            answer = await chat.press(who, table, choose(texts))
+            assert not answer.show_alert, answer
+            presses += 1
+            await chat.wait_for(changed(table, before), 5)
+        else:
+            raise AssertionError("the game did not end")
+        final = await chat.wait_message(lambda m: "Игра окончена" in m.content, after=table)
+        assert "1." in final.content and "2." in final.content and "🏆" in final.content
+        assert "дома 4 из 4" in final.content
+        end = await state_of(app, chat)
+        assert end.winner is not None
+        assert table.button_texts == []  # the finished table has no buttons
+        assert "Игра окончена" in table.content
+        turns = end.turn_no
+        elapsed = time.monotonic() - started
+        print(
+            f"sea cross: {turns} turns, {end.roll_no} rolls, {presses} taps "
+            f"({presses / turns:.2f}/turn), {elapsed:.1f}s"
+        )
+        assert presses < 2.5 * turns
 
 
 async def test_a_press_out_of_turn_is_refused_privately_and_changes_nothing() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris, vika = tg.user(1711, "Аня"), tg.user(1712, "Борис"), tg.user(1713, "Вика")
+    async with in_group(1711, ["Аня", "Борис", "Вика"]) as (tg, app, chat, (anna, boris, vika)):
         users = {u.full_name: u for u in (anna, boris)}
-        chat = tg.group(members=[anna, boris, vika])
-        async with running(settings_for(tg)) as app:
-            await chat.send(anna, "/new крест")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            await chat.press(boris, lobby, contains="Играть")
-            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
-            await chat.press(anna, lobby, "▶ Начать")
-            table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
-            await tg.settle(quiet=0.05)
-            who = mover(table, users)
-            other = boris if who is anna else anna
-            rec = await record(app, chat)
-            label = table.button_texts[0]
-            answer = await chat.press(other, table, label)
-            assert answer.text == f"Сейчас ходит {who.full_name}, не вы."
-            stranger = await chat.press(vika, table, label)
-            assert stranger.show_alert and "не участвуете" in (stranger.text or "")
-            await tg.settle(quiet=0.05)
-            after = await record(app, chat)
-            assert after.state == rec.state and after.seq == rec.seq
-            # The right player's press of the same button is accepted.
-            answer = await chat.press(who, table, label)
-            assert not answer.show_alert
-            await tg.settle(quiet=0.05)
-            assert (await record(app, chat)).state != rec.state
+        lobby = await new_lobby(chat, anna, "/new крест")
+        await chat.press(boris, lobby, contains="Играть")
+        await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+        await chat.press(anna, lobby, "▶ Начать")
+        table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+        await tg.settle(quiet=0.05)
+        who = mover(table, users)
+        other = boris if who is anna else anna
+        rec = await record(app, chat)
+        label = table.button_texts[0]
+        answer = await chat.press(other, table, label)
+        assert answer.text == f"Сейчас ходит {who.full_name}, не вы."
+        stranger = await chat.press(vika, table, label)
+        assert stranger.show_alert and "не участвуете" in (stranger.text or "")
+        await tg.settle(quiet=0.05)
+        after = await record(app, chat)
+        assert after.state == rec.state and after.seq == rec.seq
+        # The right player's press of the same button is accepted.
+        answer = await chat.press(who, table, label)
+        assert not answer.show_alert
+        await tg.settle(quiet=0.05)
+        assert (await record(app, chat)).state != rec.state
 
 
 async def test_an_absent_player_is_played_for_then_removed_and_the_other_wins() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1721, "Аня"), tg.user(1722, "Борис")
-        chat = tg.group(members=[anna, boris])
-        settings = settings_for(tg, turn_seconds=0.3, timeouts_before_removal=2)
-        async with running(settings) as app:
-            await chat.send(anna, "/new морской крест")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            await chat.press(boris, lobby, contains="Играть")
-            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
-            await chat.press(anna, lobby, "▶ Начать")
-            table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
-            # nobody presses anything from now on
-            removed = await chat.wait_message(lambda m: "выбывает из игры" in m.content, timeout=15)
-            assert "2-й раз" in removed.content
-            final = await chat.wait_message(lambda m: "Игра окончена" in m.content, timeout=10)
-            assert "— вне игры" in final.content and "🏆" in final.content
-            assert (await record(app, chat)).status == RecordStatus.OVER
-            await chat.wait_for(lambda: not table.buttons, 5)
+    async with in_group(
+        1721, ["Аня", "Борис"], turn_seconds=0.3, timeouts_before_removal=2
+    ) as group:
+        _, app, chat, (anna, boris) = group
+        lobby = await new_lobby(chat, anna, "/new морской крест")
+        await chat.press(boris, lobby, contains="Играть")
+        await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+        await chat.press(anna, lobby, "▶ Начать")
+        table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+        # nobody presses anything from now on
+        removed = await chat.wait_message(lambda m: "выбывает из игры" in m.content, timeout=15)
+        assert "2-й раз" in removed.content
+        final = await chat.wait_message(lambda m: "Игра окончена" in m.content, timeout=10)
+        assert "— вне игры" in final.content and "🏆" in final.content
+        assert (await record(app, chat)).status == RecordStatus.OVER
+        await chat.wait_for(lambda: not table.buttons, 5)
 
 
 # ------------------------------------------------------------- the presenter alone
@@ -281,31 +251,25 @@ async def test_the_bot_s_first_rolls_are_all_told_on_the_table(
     """Issue 18: the bot plays the roll-off and every roll with no choice before the first
     real one. The table keeps only its last three narration lines, so the opening is told
     in three: the roll-off and who starts, the rolls the bot played, the last roll."""
-    async with FakeTelegram() as tg:
-        anna, boris, vika = tg.user(1721, "Аня"), tg.user(1722, "Борис"), tg.user(1723, "Вика")
-        chat = tg.group(members=[anna, boris, vika])
-        async with running(settings_for(tg)) as app:
-            # a seed whose opening has six automatic rolls (two tokens entered, four passes)
-            new_state = SeaCrossPresenter.new_state
-            monkeypatch.setattr(
-                SeaCrossPresenter,
-                "new_state",
-                lambda self, players, seed, options: new_state(
-                    self, players, OPENING_SEED, options
-                ),
-            )
-            await chat.send(anna, "/new крест")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            await chat.press(boris, lobby, contains="Играть")
-            await chat.press(vika, lobby, contains="Играть")
-            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
-            await chat.press(anna, lobby, "▶ Начать")
-            table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
-            await tg.settle(quiet=0.05)
-            state = await state_of(app, chat)
-            assert state.roll_no >= 5, state.roll_no  # the seed still gives a long opening
-            text = table.content
-            assert "Кто начинает" in text and "первым ходит" in text, text
-            assert "До первого выбора бот сыграл сам" in text, text
-            on_board = sum(1 for toks in state.tokens for r in toks if r >= 0)
-            assert on_board >= 2 and text.count("⚓ №1 на кон") == on_board, text
+    async with in_group(1721, ["Аня", "Борис", "Вика"]) as (tg, app, chat, (anna, boris, vika)):
+        # a seed whose opening has six automatic rolls (two tokens entered, four passes)
+        new_state = SeaCrossPresenter.new_state
+        monkeypatch.setattr(
+            SeaCrossPresenter,
+            "new_state",
+            lambda self, players, seed, options: new_state(self, players, OPENING_SEED, options),
+        )
+        lobby = await new_lobby(chat, anna, "/new крест")
+        await chat.press(boris, lobby, contains="Играть")
+        await chat.press(vika, lobby, contains="Играть")
+        await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+        await chat.press(anna, lobby, "▶ Начать")
+        table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+        await tg.settle(quiet=0.05)
+        state = await state_of(app, chat)
+        assert state.roll_no >= 5, state.roll_no  # the seed still gives a long opening
+        text = table.content
+        assert "Кто начинает" in text and "первым ходит" in text, text
+        assert "До первого выбора бот сыграл сам" in text, text
+        on_board = sum(1 for toks in state.tokens for r in toks if r >= 0)
+        assert on_board >= 2 and text.count("⚓ №1 на кон") == on_board, text

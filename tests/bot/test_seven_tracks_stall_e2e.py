@@ -9,11 +9,9 @@ from typing import Any
 import pytest
 
 from bot.app import App
-from fake_telegram import Chat, FakeTelegram, User
-from fake_telegram.server import StoredMessage
+from fake_telegram import Chat
 from games.seven_tracks import Phase, State
-from tests.bot.e2e import engine_state, open_lobby, record, running, settings_for, start_game
-from tests.bot.e2e import wait_phase as wait_button
+from tests.bot.e2e import engine_state, in_group, record, started_table, wait_phase
 from tests.games.seven_tracks.builder import build
 
 AUTO = "выставить нечего, взять из кассы нельзя — ход закончен автоматически"
@@ -46,67 +44,51 @@ async def rig(app: App, chat: Chat, hands: dict[int, list[str]], **kw: Any) -> S
     return s
 
 
-async def start(tg: FakeTelegram, chat: Chat, users: list[User]) -> StoredMessage:
-    lobby = await open_lobby(chat, users[0], *users[1:])
-    table = await start_game(chat, users[0], lobby)
-    await wait_button(chat, table, "🎲🎲 Два кубика")
-    await tg.settle()
-    return table
-
-
 @pytest.mark.parametrize("drawn", [0, 5])
 async def test_a_turn_with_nothing_to_do_is_ended_by_the_bot_in_one_line(
     backend: str | None, drawn: int
 ) -> None:
     """After the roll (`drawn` 0), or after «📥 Взять из кассы» drew all he may from a
     bank of blacks (`drawn` 5): nothing fits, and the bot ends the turn."""
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1851, "Аня"), tg.user(1852, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg, backend, turn_seconds=0)) as app:
-            table = await start(tg, chat, users)
-            seat = (await engine_state(app, chat)).current
-            other = 1 - seat
-            # the mover holds blacks (nothing ever fits); the other's red fits track 1
-            # on a 1, so the round is not dead (the centre already holds a red)
-            hands = {seat: ["K"] * (2 - drawn // 5), other: ["R", "K"]}
-            await rig(app, chat, hands, t7=["R"], bank_top=["K"] * drawn, bank_size=drawn)
-            mover, waiting = users[seat], users[other]
-            answer = await chat.press(mover, table, "🎲🎲 Два кубика")
-            assert not answer.show_alert, answer
-            if drawn:
-                await wait_button(chat, table, "📥 Взять из кассы")
-                await tg.settle()
-                answer = await chat.press(mover, table, "📥 Взять из кассы")
-                assert not answer.show_alert, answer
-            await chat.wait_for(lambda: AUTO in table.content, timeout=10)
+    async with in_group(1851, ["Аня", "Борис"], backend, turn_seconds=0) as (tg, app, chat, users):
+        table = await started_table(tg, chat, users, "🎲🎲 Два кубика")
+        seat = (await engine_state(app, chat)).current
+        other = 1 - seat
+        # the mover holds blacks (nothing ever fits); the other's red fits track 1
+        # on a 1, so the round is not dead (the centre already holds a red)
+        hands = {seat: ["K"] * (2 - drawn // 5), other: ["R", "K"]}
+        await rig(app, chat, hands, t7=["R"], bank_top=["K"] * drawn, bank_size=drawn)
+        mover, waiting = users[seat], users[other]
+        answer = await chat.press(mover, table, "🎲🎲 Два кубика")
+        assert not answer.show_alert, answer
+        if drawn:
+            await wait_phase(chat, table, "📥 Взять из кассы")
             await tg.settle()
-            assert table.content.count(AUTO) == 1, table.content
-            assert f"{mover.first_name}: {AUTO}" in table.content
-            assert "не смог" not in table.content  # one line, not two
-            s = await engine_state(app, chat)
-            assert s.phase == Phase.PRE_MOVE and s.current == other and s.idle_turns == 1
-            assert s.round_no == 1 and s.last_round is None
-            assert len(s.hands[seat]) == 2 - drawn // 5 + drawn and s.bank == []
-            assert f"Ходит {waiting.first_name}" in table.content, table.content
-            assert "🎲🎲 Два кубика" in table.button_texts
+            answer = await chat.press(mover, table, "📥 Взять из кассы")
+            assert not answer.show_alert, answer
+        await chat.wait_for(lambda: AUTO in table.content, timeout=10)
+        await tg.settle()
+        assert table.content.count(AUTO) == 1, table.content
+        assert f"{mover.first_name}: {AUTO}" in table.content
+        assert "не смог" not in table.content  # one line, not two
+        s = await engine_state(app, chat)
+        assert s.phase == Phase.PRE_MOVE and s.current == other and s.idle_turns == 1
+        assert s.round_no == 1 and s.last_round is None
+        assert len(s.hands[seat]) == 2 - drawn // 5 + drawn and s.bank == []
+        assert f"Ходит {waiting.first_name}" in table.content, table.content
+        assert "🎲🎲 Два кубика" in table.button_texts
 
 
 async def test_a_dead_position_ends_the_round_at_once(backend: str | None) -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1861, "Аня"), tg.user(1862, "Борис")
-        users = [anna, boris]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg, backend, turn_seconds=0)) as app:
-            table = await start(tg, chat, users)
-            seat = (await engine_state(app, chat)).current
-            await rig(app, chat, {seat: ["K", "K"], 1 - seat: ["K", "K"]})  # nothing ever fits
-            answer = await chat.press(users[seat], table, "🎲🎲 Два кубика")
-            assert not answer.show_alert, answer
-            summary = await chat.wait_message(lambda m: "Кон 1 окончен" in m.content, timeout=10)
-            assert "тупик" in summary.content and "−7" in summary.content
-            s = await engine_state(app, chat)
-            assert s.last_round is not None and s.last_round.stalled
-            assert s.phase == Phase.GAME_OVER  # «Один кон»: the game ends with the round
-            await chat.wait_for(lambda: AUTO in table.content or not table.buttons, timeout=10)
+    async with in_group(1861, ["Аня", "Борис"], backend, turn_seconds=0) as (tg, app, chat, users):
+        table = await started_table(tg, chat, users, "🎲🎲 Два кубика")
+        seat = (await engine_state(app, chat)).current
+        await rig(app, chat, {seat: ["K", "K"], 1 - seat: ["K", "K"]})  # nothing ever fits
+        answer = await chat.press(users[seat], table, "🎲🎲 Два кубика")
+        assert not answer.show_alert, answer
+        summary = await chat.wait_message(lambda m: "Кон 1 окончен" in m.content, timeout=10)
+        assert "тупик" in summary.content and "−7" in summary.content
+        s = await engine_state(app, chat)
+        assert s.last_round is not None and s.last_round.stalled
+        assert s.phase == Phase.GAME_OVER  # «Один кон»: the game ends with the round
+        await chat.wait_for(lambda: AUTO in table.content or not table.buttons, timeout=10)

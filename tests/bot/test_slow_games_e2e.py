@@ -12,7 +12,7 @@ from bot.app import App
 from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
-from tests.bot.e2e import record, running, settings_for
+from tests.bot.e2e import in_group, new_lobby, record, running, settings_for
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -35,8 +35,7 @@ def pings_of(chat: Chat, user: User, word: str) -> list[StoredMessage]:
 
 async def slow_lobby(chat: Chat, people: list[User], timer: str) -> StoredMessage:
     """A cell capture lobby of `people` (the first opens it) with the turn timer `timer`."""
-    await chat.send(people[0], "/new захват")
-    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    lobby = await new_lobby(chat, people[0], "/new захват")
     for u in people[1:]:
         await chat.press(u, lobby, contains="Играть")
     answer = await chat.press(people[0], lobby, timer)
@@ -45,18 +44,15 @@ async def slow_lobby(chat: Chat, people: list[User], timer: str) -> StoredMessag
 
 
 async def test_the_lobby_offers_slow_timers_in_rows_that_fit_a_phone() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(16101, "Аня"), tg.user(16102, "Борис")
-        chat = tg.group(members=[anna, boris])
-        async with running(settings_for(tg)):
-            lobby = await slow_lobby(chat, [anna, boris], "⏳ 12 ч")
-            await chat.wait_for(lambda: "Время на ход: 12 ч" in lobby.content)
-            rows = [[b.text for b in row] for row in lobby.buttons]
-            assert ["⏱ 2 мин", "⏱ 3 мин", "⏱ 10 мин"] in rows
-            assert ["⏳ 1 ч", "✅ 12 ч", "⏳ 24 ч"] in rows
-            assert ["⏱ без таймера"] in rows
-            for row in rows:  # no label cut on a phone (bot/phone.py)
-                assert all(phone.width(x) <= phone.CAP[len(row)] for x in row), row
+    async with in_group(16101, ["Аня", "Борис"]) as (_, _, chat, (anna, boris)):
+        lobby = await slow_lobby(chat, [anna, boris], "⏳ 12 ч")
+        await chat.wait_for(lambda: "Время на ход: 12 ч" in lobby.content)
+        rows = [[b.text for b in row] for row in lobby.buttons]
+        assert ["⏱ 2 мин", "⏱ 3 мин", "⏱ 10 мин"] in rows
+        assert ["⏳ 1 ч", "✅ 12 ч", "⏳ 24 ч"] in rows
+        assert ["⏱ без таймера"] in rows
+        for row in rows:  # no label cut on a phone (bot/phone.py)
+            assert all(phone.width(x) <= phone.CAP[len(row)] for x in row), row
 
 
 async def test_a_day_long_turn_pings_reminds_and_times_out_across_restarts(
@@ -124,14 +120,12 @@ async def test_a_day_long_turn_pings_reminds_and_times_out_across_restarts(
 
 
 async def test_a_slow_lobby_stays_open_as_long_as_its_timer() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(16301, "Аня"), tg.user(16302, "Борис")
-        chat = tg.group(members=[anna, boris])
-        async with running(settings_for(tg, timer_poll_seconds=0.1)) as app:
-            lobby = await slow_lobby(chat, [anna], "⏳ 12 ч")
-            await chat.wait_for(lambda: "Время на ход: 12 ч" in lobby.content)
-            shift(app, 2 * HOUR)  # a fast lobby would have closed after 30 minutes
-            answer = await chat.press(boris, lobby, contains="Играть")
-            assert answer.text == "Вы в игре!"
-            shift(app, 2 * HOUR + 12 * HOUR + 60)
-            await chat.wait_for(lambda: "никто не нажимал кнопок 12 часов" in lobby.content, 10)
+    async with in_group(16301, ["Аня", "Борис"], timer_poll_seconds=0.1) as group:
+        _, app, chat, (anna, boris) = group
+        lobby = await slow_lobby(chat, [anna], "⏳ 12 ч")
+        await chat.wait_for(lambda: "Время на ход: 12 ч" in lobby.content)
+        shift(app, 2 * HOUR)  # a fast lobby would have closed after 30 minutes
+        answer = await chat.press(boris, lobby, contains="Играть")
+        assert answer.text == "Вы в игре!"
+        shift(app, 2 * HOUR + 12 * HOUR + 60)
+        await chat.wait_for(lambda: "никто не нажимал кнопок 12 часов" in lobby.content, 10)

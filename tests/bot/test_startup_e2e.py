@@ -21,9 +21,18 @@ import pytest
 from aiohttp import web
 
 from fake_telegram import FakeTelegram
-from tests.bot.bot_process import EDITS, BotRun, hold, pid_namespaces, start_table
+from tests.bot.bot_process import (
+    EDITS,
+    BotRun,
+    free_port,
+    game,
+    hold,
+    pid_namespaces,
+    play_a_turn,
+    start_table,
+    store_of,
+)
 from tests.bot.e2e import mover, open_lobby, wait_phase
-from tests.bot.test_processes import free_port, game, play_a_turn, store_of
 
 LIMIT = 2.0  # POLLING_CONFLICT_SECONDS of the conflict test
 

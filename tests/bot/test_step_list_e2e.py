@@ -13,44 +13,40 @@ from bot.memory.keeper import memory_of
 from bot.memory.records import GameEntry
 from bot.memory.steps import start_of
 from bot.storage import GameRecord, MemoryStore, RecordStatus, RedisStore
-from fake_telegram import FakeTelegram
 from games.replay import replay
 from tests.bot.conftest import REDIS_URL
-from tests.bot.e2e import running, settings_for
-from tests.bot.memory_play import FAST, play_out, start
-from tests.bot.test_memory_e2e import recorded
+from tests.bot.e2e import in_group
+from tests.bot.memory_play import FAST, play_out, recorded, start
 
 
 @pytest.mark.parametrize("kind", ["memory", "redis"])
 async def test_the_hot_record_stays_small_and_the_game_still_replays(kind: str) -> None:
     if kind == "redis" and not REDIS_URL:
         pytest.skip("TEST_REDIS_URL is not set")
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(2901, "Аня"), tg.user(2902, "Борис")
-        chat = tg.group(members=[anna, boris])
-        url = REDIS_URL if kind == "redis" else None
-        async with running(settings_for(tg, redis_url=url, **FAST)) as app:
-            assert isinstance(app.store, RedisStore if kind == "redis" else MemoryStore)
-            players = {anna.id: "Аня", boris.id: "Борис"}
-            await start(app, chat.id, "hypnosia", players)
-            rec = await play_out(app, chat.id, random.Random(11))
-            assert rec.status == RecordStatus.OVER
-            [raw] = await recorded(memory_of(app.service.ctx).backend, chat.id)
-            entry = GameEntry.model_validate_json(raw)
-            assert entry.steps is not None and entry.length > 20
-            # the stored record holds none of them: all are in the game's step list
-            assert rec.steps == [] and rec.steps_stored == len(entry.steps)
-            assert await app.store.steps(rec) == entry.steps
-            begin = start_of(entry.steps)
-            final = replay("hypnosia", begin["players"], begin["seed"], None, entry.steps[1:])
-            assert final.model_dump_json() == rec.state
-            hot = len(rec.model_dump_json())
-            whole = len(rec.model_copy(update={"steps": entry.steps}).model_dump_json())
-            assert hot < whole - 5 * entry.length  # ≥ 5 bytes a step out of the record
-            if isinstance(app.store, RedisStore):
-                key = app.store.steps_key(chat.id)
-                assert await app.store.client.llen(key) == 1 + len(entry.steps)  # uid first
-                assert await app.store.client.ttl(key) > 0
+    url = REDIS_URL if kind == "redis" else None
+    async with in_group(2901, ["Аня", "Борис"], redis_url=url, **FAST) as group:
+        _, app, chat, (anna, boris) = group
+        assert isinstance(app.store, RedisStore if kind == "redis" else MemoryStore)
+        players = {anna.id: "Аня", boris.id: "Борис"}
+        await start(app, chat.id, "hypnosia", players)
+        rec = await play_out(app, chat.id, random.Random(11))
+        assert rec.status == RecordStatus.OVER
+        [raw] = await recorded(memory_of(app.service.ctx).backend, chat.id)
+        entry = GameEntry.model_validate_json(raw)
+        assert entry.steps is not None and entry.length > 20
+        # the stored record holds none of them: all are in the game's step list
+        assert rec.steps == [] and rec.steps_stored == len(entry.steps)
+        assert await app.store.steps(rec) == entry.steps
+        begin = start_of(entry.steps)
+        final = replay("hypnosia", begin["players"], begin["seed"], None, entry.steps[1:])
+        assert final.model_dump_json() == rec.state
+        hot = len(rec.model_dump_json())
+        whole = len(rec.model_copy(update={"steps": entry.steps}).model_dump_json())
+        assert hot < whole - 5 * entry.length  # ≥ 5 bytes a step out of the record
+        if isinstance(app.store, RedisStore):
+            key = app.store.steps_key(chat.id)
+            assert await app.store.client.llen(key) == 1 + len(entry.steps)  # uid first
+            assert await app.store.client.ttl(key) > 0
 
 
 @pytest.mark.parametrize("kind", ["memory", "redis"])

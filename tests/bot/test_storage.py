@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import socket
 import subprocess
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from bot.app import make_store
 from bot.config import Settings
 from bot.storage import Conflict, GameRecord, RecordStatus, RedisStore, Store
 from bot.storage.leases import kept
+from tests.bot.bot_process import free_port
 from tests.bot.conftest import OwnRedis
 
 
@@ -177,12 +177,6 @@ async def test_through_sentinel_the_store_finds_the_primary(
     finally:
         proc.kill()
         proc.wait()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def wait_port(port: int) -> None:

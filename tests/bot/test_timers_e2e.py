@@ -12,93 +12,87 @@ from fake_telegram import FakeTelegram
 from games.seven_tracks import GAME, State, Status
 from tests.bot.e2e import (
     engine_state,
+    in_group,
     leave_question,
     mover,
+    new_lobby,
     open_lobby,
     record,
     running,
     settings_for,
     start_game,
+    started_table,
     wait_phase,
 )
 
 
 async def test_absent_players_are_auto_passed_then_removed() -> None:
-    async with FakeTelegram() as tg:
-        anna, boris = tg.user(1301, "Аня"), tg.user(1302, "Борис")
-        chat = tg.group(members=[anna, boris])
-        settings = settings_for(tg, turn_seconds=0.3, timeouts_before_removal=2)
-        async with running(settings) as app:
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            # nobody presses anything from now on
-            removed = await chat.wait_message(lambda m: "выбывает из игры" in m.content, timeout=15)
-            assert "2-й раз" in removed.content
-            final = await chat.wait_message(lambda m: "Игра окончена" in m.content, timeout=10)
-            assert "1." in final.content and "2." in final.content
-            rec = await record(app, chat)
-            assert rec.status == RecordStatus.OVER
-            await chat.wait_for(lambda: not table.buttons, 5)
-            assert "время вышло —" in table.content or "Игра окончена" in table.content
+    async with in_group(
+        1301, ["Аня", "Борис"], turn_seconds=0.3, timeouts_before_removal=2
+    ) as group:
+        _, app, chat, (anna, boris) = group
+        lobby = await open_lobby(chat, anna, boris)
+        table = await start_game(chat, anna, lobby)
+        # nobody presses anything from now on
+        removed = await chat.wait_message(lambda m: "выбывает из игры" in m.content, timeout=15)
+        assert "2-й раз" in removed.content
+        final = await chat.wait_message(lambda m: "Игра окончена" in m.content, timeout=10)
+        assert "1." in final.content and "2." in final.content
+        rec = await record(app, chat)
+        assert rec.status == RecordStatus.OVER
+        await chat.wait_for(lambda: not table.buttons, 5)
+        assert "время вышло —" in table.content or "Игра окончена" in table.content
 
 
 async def test_leave_during_the_game_the_others_play_on() -> None:
-    async with FakeTelegram() as tg:
-        users = [tg.user(1401, "Аня"), tg.user(1402, "Борис"), tg.user(1403, "Вика")]
-        chat = tg.group(members=users)
-        async with running(settings_for(tg)) as app:
-            lobby = await open_lobby(chat, users[0], *users[1:])
-            table = await start_game(chat, users[0], lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
-            leaver = mover(table, users)
-            assert leaver is not None
-            question = await leave_question(chat, leaver)
-            await chat.press(leaver, question, "Да, выйти")
-            await chat.wait_for(lambda: "выходит из игры" in question.content)
-            assert leaver.first_name in question.content
-            await tg.settle()
-            state = await engine_state(app, chat)
-            seat = state.players.index(leaver.id)
-            assert state.status[seat] == Status.ELIMINATED
-            assert (await record(app, chat)).status == RecordStatus.PLAYING
-            # the table follows the stored move in its own time (a worker, a picture)
-            await chat.wait_for(lambda: mover(table, users) not in (None, leaver), 30)
-            # a stranger's /leave changes nothing
-            stranger = tg.user(1499, "Гость")
-            await chat.send(stranger, "/leave")
-            msg = await chat.wait_message()
-            assert "не участвуете" in msg.content
+    async with in_group(1401, ["Аня", "Борис", "Вика"]) as (tg, app, chat, users):
+        table = await started_table(tg, chat, users, "🎲 Один кубик")
+        leaver = mover(table, users)
+        assert leaver is not None
+        question = await leave_question(chat, leaver)
+        await chat.press(leaver, question, "Да, выйти")
+        await chat.wait_for(lambda: "выходит из игры" in question.content)
+        assert leaver.first_name in question.content
+        await tg.settle()
+        state = await engine_state(app, chat)
+        seat = state.players.index(leaver.id)
+        assert state.status[seat] == Status.ELIMINATED
+        assert (await record(app, chat)).status == RecordStatus.PLAYING
+        # the table follows the stored move in its own time (a worker, a picture)
+        await chat.wait_for(lambda: mover(table, users) not in (None, leaver), 30)
+        # a stranger's /leave changes nothing
+        stranger = tg.user(1499, "Гость")
+        await chat.send(stranger, "/leave")
+        msg = await chat.wait_message()
+        assert "не участвуете" in msg.content
 
 
 async def test_three_absent_players_are_played_for_and_removed_until_one_is_left() -> None:
     """The table says the bot acted for the absent player; after N timeouts in a row he is
     removed (the others play on); when one player is left the game ends with standings."""
-    async with FakeTelegram() as tg:
-        users = [tg.user(1311, "Аня"), tg.user(1312, "Борис"), tg.user(1313, "Вика")]
-        chat = tg.group(members=users)
-        settings = settings_for(tg, turn_seconds=0.6, timeouts_before_removal=2)
-        async with running(settings) as app:
-            lobby = await open_lobby(chat, users[0], *users[1:])
-            table = await start_game(chat, users[0], lobby)
+    async with in_group(
+        1311, ["Аня", "Борис", "Вика"], turn_seconds=0.6, timeouts_before_removal=2
+    ) as (_, app, chat, users):
+        lobby = await open_lobby(chat, users[0], *users[1:])
+        table = await start_game(chat, users[0], lobby)
 
-            def captions() -> list[str]:
-                return [str(caption) for _text, caption, *_ in table.history] + [table.content]
+        def captions() -> list[str]:
+            return [str(caption) for _text, caption, *_ in table.history] + [table.content]
 
-            await chat.wait_for(lambda: any("время вышло —" in c for c in captions()), 10)
-            first = await chat.wait_message(lambda m: "выбывает из игры" in m.content, timeout=15)
-            rec = await record(app, chat)
-            assert rec.status == RecordStatus.PLAYING  # two players left: they play on
-            state = await engine_state(app, chat)
-            assert sum(s == Status.ELIMINATED for s in state.status) == 1
-            second = await chat.wait_message(
-                lambda m: "выбывает из игры" in m.content, after=first, timeout=15
-            )
-            final = await chat.wait_message(lambda m: "Игра окончена" in m.content, timeout=10)
-            assert "2-й раз" in first.content and "2-й раз" in second.content
-            assert "1." in final.content
-            rec = await record(app, chat)
-            assert rec.status == RecordStatus.OVER and rec.deadline is None
+        await chat.wait_for(lambda: any("время вышло —" in c for c in captions()), 10)
+        first = await chat.wait_message(lambda m: "выбывает из игры" in m.content, timeout=15)
+        rec = await record(app, chat)
+        assert rec.status == RecordStatus.PLAYING  # two players left: they play on
+        state = await engine_state(app, chat)
+        assert sum(s == Status.ELIMINATED for s in state.status) == 1
+        second = await chat.wait_message(
+            lambda m: "выбывает из игры" in m.content, after=first, timeout=15
+        )
+        final = await chat.wait_message(lambda m: "Игра окончена" in m.content, timeout=10)
+        assert "2-й раз" in first.content and "2-й раз" in second.content
+        assert "1." in final.content
+        rec = await record(app, chat)
+        assert rec.status == RecordStatus.OVER and rec.deadline is None
 
 
 async def test_the_default_turn_timer_is_three_minutes_off_is_allowed_and_the_chat_keeps_it() -> (
@@ -127,8 +121,7 @@ async def test_the_default_turn_timer_is_three_minutes_off_is_allowed_and_the_ch
             await chat.send(anna, "/cancel")
             confirm = await chat.wait_message(lambda m: "Завершить" in m.content)
             await chat.press(anna, confirm, "✖ Да, завершить")
-            await chat.send(anna, "/new")
-            lobby2 = await chat.wait_message(lambda m: "Новая игра" in m.content)
+            lobby2 = await new_lobby(chat, anna)
             assert "Время на ход: без таймера" in lobby2.content
 
 

@@ -9,7 +9,7 @@ from bot.app import App
 from bot.callbacks import PlayCB
 from fake_telegram import FakeTelegram
 from games.seven_tracks import GAME, Action, ActionType, State
-from tests.bot.e2e import open_lobby, record, running, settings_for, start_game, wait_phase
+from tests.bot.e2e import record, running, settings_for, started_table
 
 
 async def test_simultaneous_presses_in_two_processes_apply_once(redis_url: str) -> None:
@@ -18,10 +18,7 @@ async def test_simultaneous_presses_in_two_processes_apply_once(redis_url: str) 
         chat = tg.group(members=[anna, boris])
         settings = settings_for(tg, redis_url, turn_seconds=0)
         async with running(settings) as first:
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
+            table = await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
             rec = await record(first, chat)
             assert rec.state is not None
             mover = GAME.to_act(State.model_validate_json(rec.state))
@@ -63,10 +60,7 @@ async def test_two_instances_send_a_pending_message_once_and_end_on_the_latest_t
         chat = tg.group(members=[anna, boris])
         settings = settings_for(tg, redis_url, turn_seconds=0)
         async with running(settings) as first:
-            lobby = await open_lobby(chat, anna, boris)
-            table = await start_game(chat, anna, lobby)
-            await wait_phase(chat, table, "🎲 Один кубик")
-            await tg.settle()
+            table = await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
             second = App(settings)
             try:
                 for round_no in range(3):

@@ -1,8 +1,9 @@
-"""Build exact «ДОМИНА*С» positions for the spec's worked examples and rule tests."""
+"""Build exact «ДОМИНА*С» positions for the spec's worked examples and rule tests, and the
+course of a whole match with an absent player (`course`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from games import IllegalAction
 from games.dominas import GAME, Action, ActionType, Nest, Phase, Placed, Pos, State
 from games.dominas.figure import edges_of, opened, required, sides_for
 from games.dominas.tiles import REGULAR, symbols_of
+from games.players import decide
 from games.protocol import Event
 
 T = ActionType
@@ -176,3 +178,27 @@ def needs(s: State) -> list[tuple[str, int | None]]:
 
 def of_type(events: list[Event], type_: str) -> list[Event]:
     return [e for e in events if e.type == type_]
+
+
+def course(
+    players: int, seed: int, absent: bool = True, remove_after: int | None = None
+) -> Iterator[State]:
+    """Every state of a one-game match, the first one too: seat 0 never acts when
+    `absent` (every turn of his a timeout), the others are novices; with `remove_after`,
+    he is removed after that many timeouts in a row. At most 3,000 actions."""
+    s = GAME.new(list(range(1, players + 1)), seed, {"match_games": 1})
+    yield s
+    in_a_row = 0
+    for step in range(1, 3001):
+        if GAME.is_over(s):
+            return
+        actor = GAME.to_act(s)
+        if absent and actor == s.players[0]:
+            s, _ = GAME.timeout(s)
+            in_a_row += 1
+            if remove_after is not None and in_a_row >= remove_after:
+                s, _ = GAME.remove(s, actor)
+        else:
+            legal = GAME.legal_actions(s)
+            s, _ = GAME.apply(s, decide("dominas", "novice", GAME.view(s, actor), legal, step))
+        yield s

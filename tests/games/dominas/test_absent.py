@@ -7,39 +7,14 @@ removes him (R28), his hand goes back to the bazaar, and the others play on to a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import pairwise
 
 import pytest
 
 from games.dominas import GAME, Phase, State
-from games.players import decide
+from tests.games.dominas.builder import course
 
 TIMEOUTS_BEFORE_REMOVAL = 3
-
-
-def course(
-    players: int, seed: int, absent: bool = True, remove_after: int | None = None
-) -> Iterator[State]:
-    """Every state of a one-game match, the first one too: seat 0 never acts when
-    `absent` (every turn of his a timeout), the others are novices; with `remove_after`,
-    he is removed after that many timeouts in a row. At most 3,000 actions."""
-    s = GAME.new(list(range(1, players + 1)), seed, {"match_games": 1})
-    yield s
-    in_a_row = 0
-    for step in range(1, 3001):
-        if GAME.is_over(s):
-            return
-        actor = GAME.to_act(s)
-        if absent and actor == s.players[0]:
-            s, _ = GAME.timeout(s)
-            in_a_row += 1
-            if remove_after is not None and in_a_row >= remove_after:
-                s, _ = GAME.remove(s, actor)
-        else:
-            legal = GAME.legal_actions(s)
-            s, _ = GAME.apply(s, decide("dominas", "novice", GAME.view(s, actor), legal, step))
-        yield s
 
 
 def play(players: int, seed: int, remove_after: int | None) -> tuple[State, int]:

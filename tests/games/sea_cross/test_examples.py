@@ -8,7 +8,7 @@ from games.sea_cross import GAME, Phase, engine, rolloff_events
 from games.sea_cross.model import cell_of
 
 from ..spec import missing_examples
-from .helpers import B, act, act_ev, build, codes, refused, rel, roll, roll_ev, types
+from .builder import B, act, act_ev, build, codes, refused, rel, roll, roll_ev, types
 
 
 def test_e1_entering_with_a_six_r8() -> None:

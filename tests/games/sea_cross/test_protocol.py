@@ -12,8 +12,7 @@ import pytest
 from games import IllegalAction
 from games.sea_cross import CODES, GAME, Action, ActionType, MalformedAction, Phase, State, engine
 
-from .helpers import PLAYERS, act, build, codes, roll, types
-from .test_random_play import EVERY_ACTION
+from .builder import EVERY_ACTION, PLAYERS, act, build, codes, roll, types
 
 PKG = Path(engine.__file__).parent
 

@@ -10,20 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import IllegalAction
-from games.sea_cross import CODES, GAME, Action, ActionType, State
+from games.sea_cross import CODES, GAME, Action, State
 
-from .helpers import PLAYERS, check
+from .builder import EVERY_ACTION, PLAYERS
+from .invariants import check
 
 MAX_STEPS = 5000  # random games take ~150–600 actions
 # Whole games are slow to shrink; a failure prints its seed, which replays exactly.
 NO_SHRINK = [HPhase.explicit, HPhase.reuse, HPhase.generate]
-
-EVERY_ACTION: list[Action] = [
-    Action(type=ActionType.ROLL),
-    Action(type=ActionType.ENTER),
-    *(Action(type=ActionType.JUMP, token=t) for t in range(1, 5)),
-    *(Action(type=ActionType.MOVE, token=t, die=d) for t in range(1, 5) for d in range(1, 7)),
-]
 
 
 def refuse_one(s: State, r: random.Random) -> None:

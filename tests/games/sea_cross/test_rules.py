@@ -22,7 +22,7 @@ from games.sea_cross.model import (
 )
 
 from ..spec import missing_rules
-from .helpers import PLAYERS, B, act, act_ev, build, codes, refused, rel, roll, roll_ev, types
+from .builder import PLAYERS, B, act, act_ev, build, codes, refused, rel, roll, roll_ev, types
 
 # ------------------------------------------------------------------ setup
 

@@ -10,7 +10,7 @@ from games.cell_capture import GAME, Phase, State
 from games.cell_capture.engine import allowed_numbers, anchors, feasible, phase, used_numbers
 from games.cell_capture.model import CENTRE, FREE
 from games.protocol import IllegalAction
-from tests.games.cell_capture.cell_capture_helpers import (
+from tests.games.cell_capture.builder import (
     BACK,
     CANCEL,
     CONFIRM,
@@ -24,7 +24,6 @@ from tests.games.cell_capture.cell_capture_helpers import (
     board_text,
     c,
     capture,
-    check_invariants,
     k,
     names,
     new_game,
@@ -32,6 +31,7 @@ from tests.games.cell_capture.cell_capture_helpers import (
     position,
     step,
 )
+from tests.games.cell_capture.invariants import check_invariants
 from tests.games.spec import missing_examples
 
 ANYA, BORYA, VIKA = 0, 1, 2

@@ -10,7 +10,7 @@ from games.cell_capture import GAME, Action, ActionType, State
 from games.cell_capture.engine import allowed_numbers, anchors, feasible, next_order, scores
 from games.cell_capture.model import CENTRE, COLOURS
 from games.protocol import IllegalAction
-from tests.games.cell_capture.cell_capture_helpers import (
+from tests.games.cell_capture.builder import (
     BACK,
     CANCEL,
     CONFIRM,
@@ -23,7 +23,6 @@ from tests.games.cell_capture.cell_capture_helpers import (
     anchor,
     c,
     capture,
-    check_invariants,
     k,
     names,
     new_game,
@@ -31,6 +30,7 @@ from tests.games.cell_capture.cell_capture_helpers import (
     position,
     step,
 )
+from tests.games.cell_capture.invariants import check_invariants
 from tests.games.spec import missing_rules
 
 

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from games.cell_capture import GAME, Action, ActionType, Direction, State
 from games.cell_capture.model import LETTERS
 from games.protocol import IllegalAction
-from tests.games.cell_capture.cell_capture_helpers import PIDS, check_invariants
+from tests.games.cell_capture.builder import PIDS
+from tests.games.cell_capture.invariants import check_invariants
 
 MAX_STEPS = 3000
 

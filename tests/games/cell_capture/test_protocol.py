@@ -5,7 +5,7 @@ from __future__ import annotations
 import games
 from games.cell_capture import GAME, Action, ActionType, Direction, State, View
 from games.cell_capture.model import parse_cell
-from tests.games.cell_capture.cell_capture_helpers import (
+from tests.games.cell_capture.builder import (
     CANCEL,
     CONFIRM,
     PIDS,

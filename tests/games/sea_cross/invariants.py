@@ -1,76 +1,12 @@
-"""Build exact «Морской крест» positions and check the spec's invariants (§7, I1–I6)."""
+"""The spec's invariants I1–I6 (§7), the JSON round trip and the version step, checked after
+every action the tests play."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-import pytest
-
-from games import Event, IllegalAction
-from games.sea_cross import CODES, GAME, Action, ActionType, Phase, State, engine
+from games.sea_cross import GAME, ActionType, Phase, State
 from games.sea_cross.model import BASE, HOME, LAST, LOOP_LEN, TOKENS, global_index
-
-PLAYERS = [101, 102, 103, 104]
-B = BASE
-
-
-def rel(arm: int, g: int) -> int:
-    """The `rel` of loop index `g` for a token of `arm`."""
-    return (g - 10 * arm) % LOOP_LEN
-
-
-def build(tokens: dict[int, list[int]] | None = None, *, n: int = 4, current: int = 0) -> State:
-    """Seat `current` to roll; `tokens[seat]` lists rel values (BASE = reserve), padded."""
-    s = GAME.new(PLAYERS[:n], seed=1)
-    s.tokens = [[B] * TOKENS for _ in range(n)]
-    for seat, rels in (tokens or {}).items():
-        s.tokens[seat] = [*rels, *[B] * (TOKENS - len(rels))]
-    s.current = current
-    s.phase = Phase.AWAIT_ROLL
-    check(s)
-    return s
-
-
-def roll_ev(s: State, a: int, b: int) -> tuple[State, list[Event]]:
-    """The player to act rolls exactly (a, b) (the engine's roll with chosen dice)."""
-    assert GAME.legal_actions(s) == [Action(type=ActionType.ROLL)]
-    s2 = s.model_copy(deep=True)
-    events: list[Event] = []
-    engine.start_roll(s2, [a, b], events)
-    s2.version += 1
-    check(s2, s)
-    return s2, events
-
-
-def roll(s: State, a: int, b: int) -> State:
-    return roll_ev(s, a, b)[0]
-
-
-def codes(s: State) -> list[str]:
-    return [a.encode() for a in GAME.legal_actions(s)]
-
-
-def act_ev(s: State, text: str) -> tuple[State, list[Event]]:
-    s2, events = GAME.apply(s, GAME.decode_action(text))
-    check(s2, s)
-    return s2, events
-
-
-def act(s: State, text: str) -> State:
-    return act_ev(s, text)[0]
-
-
-def refused(s: State, text: str, code: str) -> None:
-    before = s.model_dump_json()
-    with pytest.raises(IllegalAction) as exc:
-        GAME.apply(s, GAME.decode_action(text))
-    assert exc.value.code == code, (text, exc.value.code, code)
-    assert exc.value.code in CODES
-    assert s.model_dump_json() == before
-
-
-def types(events: list[Event]) -> list[str]:
-    return [e.type for e in events]
 
 
 def check(s: State, prev: State | None = None) -> None:
