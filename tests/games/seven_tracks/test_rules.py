@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from games import IllegalAction
 from games.seven_tracks import GAME, Action, ActionType, Phase, State, Status, engine
+from games.seven_tracks.events import DrewTile
 from games.seven_tracks.model import COLOURS, DEFAULT_TILE_SET, expected_colour, kind_of
 
 from ..spec import missing_rules
@@ -327,7 +328,9 @@ def test_r73_view_hides_other_hands_and_private_events() -> None:
     assert "bank" not in table.model_dump() and "seed" not in table.model_dump()
     s = roll(build(hands={0: ["K"]}, tracks={1: ["R"]}), 1)
     _, events = GAME.apply(s, Action(type=T.DRAW))
-    assert all("tile" not in e.data for e in events if e.private_to is None)
+    public = [e for e in events if e.private_to is None]
+    assert public and all("#" not in e.model_dump_json() for e in public)  # no tile's id
+    assert [type(e.data) for e in events if e.private_to is not None] == [DrewTile]
 
 
 def test_r74_leaving_player_in_turn_hand_out_next_clockwise() -> None:
