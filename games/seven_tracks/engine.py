@@ -1500,23 +1500,17 @@ def _upcoming_finals(s: State) -> list[int]:
 # ---------------------------------------------------------------- view
 
 
+# the fields of the turn record the view shows as they are (R73); not the drawn tiles
+_TURN_PUBLIC = (TurnView.model_fields.keys() & Turn.model_fields.keys()) - {"bonus_taken"}
+
+
 def _view(s: State, player: int | None) -> View:
     me = s.players.index(player) if player in s.players else None
     t = s.turn
     turn = TurnView(
-        n_dice=t.n_dice,
-        dice=list(t.dice),
-        die_tracks=list(t.die_tracks),
-        modes=dict(t.modes),
-        is_double=t.is_double,
-        double_six=t.double_six,
-        shifted=t.shifted,
-        priority_used=t.priority_used,
-        draws=t.draws,
-        restricted=t.restricted,
-        final=t.final,
+        **t.model_dump(include=_TURN_PUBLIC),
         obligation_met=_obligation_met(s) if s.phase == Phase.PLACING else None,
-        bonus_taken=[kind_of(x) for x in t.bonus_taken],
+        bonus_taken=[kind_of(x) for x in t.bonus_taken],  # the kinds, not the ids
     )
     return View(
         me=me,

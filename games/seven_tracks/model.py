@@ -413,7 +413,7 @@ class TurnView(BaseModel):
     restricted: bool = False
     final: bool = False
     obligation_met: bool | None = None  # None outside PLACING
-    bonus_taken: list[TileKind] = Field(default_factory=list)
+    bonus_taken: list[TileKind] = Field(default_factory=list)  # from the bonus store (R41)
 
 
 class PlayerView(BaseModel):
