@@ -155,12 +155,12 @@ def test_round_summary_and_final_standings_in_russian() -> None:
 
 
 def _holders(s: State) -> list[int]:
-    from games.seven_tracks.model import FIRST_MOVE, UNIVERSAL, kind_of
+    from games.seven_tracks.model import TileKind, kind_of
 
     return [
         seat
         for seat, hand in enumerate(s.hands)
-        if {kind_of(x) for x in hand} & {FIRST_MOVE, UNIVERSAL}
+        if {kind_of(x) for x in hand} & {TileKind.FIRST_MOVE, TileKind.UNIVERSAL}
     ]
 
 
