@@ -19,10 +19,10 @@ import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from games.seven_tracks import GAME
 from games.seven_tracks import engine as st_engine
+from games.seven_tracks.events import RoundEnded
 
 
 @dataclass
@@ -61,11 +61,11 @@ def play(n_games: int, players: int, seed0: int) -> Tally:
             s, events = GAME.apply(s, r.choice(acts))
             tally.actions += 1
             for e in events:
-                if e.type == "round_ended":
-                    summary: dict[str, Any] = e.data["summary"]
+                if isinstance(e.data, RoundEnded):
+                    summary = e.data.summary
                     tally.rounds += 1
-                    tally.blocked += bool(summary["stalled"])
-                    tally.went_out += bool(summary["out_order"]) and not summary["stalled"]
+                    tally.blocked += bool(summary.stalled)
+                    tally.went_out += bool(summary.out_order) and not summary.stalled
         tally.games += 1
     tally.seconds = time.perf_counter() - t0
     return tally

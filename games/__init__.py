@@ -8,9 +8,19 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from games.protocol import Event, Game, IllegalAction, Result, Standing
+from games.protocol import Event, Fact, Game, IllegalAction, Result, Standing
 
-__all__ = ["Event", "Game", "IllegalAction", "Result", "Standing", "get", "ids", "view_type"]
+__all__ = [
+    "Event",
+    "Fact",
+    "Game",
+    "IllegalAction",
+    "Result",
+    "Standing",
+    "get",
+    "ids",
+    "view_type",
+]
 
 _REGISTRY: dict[str, str] = {
     "seven_tracks": "games.seven_tracks",

@@ -37,14 +37,23 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
-from games.protocol import Event, Game, IllegalAction
+from games.protocol import Event, Fact, Game, IllegalAction
 
 S = TypeVar("S")
 A = TypeVar("A")
 M = TypeVar("M", bound=BaseModel)  # a state, where the protocol's Game needs its model
 
 MAX_STEPS = 400  # a chain of formalities or a timed-out turn ends far sooner
-FORCED = "forced"  # the event that announces a formality: data {"action": its encoding}
+
+
+class Forced(Fact):
+    """A formality the bot played (`settle`): the action's encoding."""
+
+    kind = "forced"
+    action: str
+
+
+FORCED = Forced.kind
 
 
 @runtime_checkable
@@ -148,7 +157,7 @@ def settle(game: Automated[M, A], state: M) -> tuple[M, list[Event]]:
             break
         deciders = game.deciders(s)
         seat = _seat(s, deciders[0]) if len(deciders) == 1 else None
-        events.append(Event(type=FORCED, seat=seat, data={"action": game.encode_action(action)}))
+        events.append(Event.of(Forced(action=game.encode_action(action)), seat))
         s, ev = game.apply(s, action)
         events.extend(ev)
     return s, events

@@ -10,9 +10,9 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, SerializeAsAny
 
 
 class IllegalAction(Exception):
@@ -27,15 +27,42 @@ class IllegalAction(Exception):
         return f"IllegalAction({self.code!r}, {self.details!r})"
 
 
+class Fact(BaseModel):
+    """What happened, in data: one model per kind of event. Each game declares its kinds
+    in `games/<id>/events.py` (`kind` is the event's type); the bot narrates them by
+    matching on the class (`match e.data: case Placed(track=k): ...`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: ClassVar[str]
+
+
 class Event(BaseModel):
-    """A fact for narration. `private_to` is a seat when only that player may see it."""
+    """A fact for narration: `data`, one of the game's `Fact` models, and the seat it is
+    about. `private_to` is a seat when only that player may see it.
 
-    model_config = ConfigDict(frozen=True)
+    >>> class Rolled(Fact):
+    ...     kind = "rolled"
+    ...     dice: list[int]
+    >>> e = Event.of(Rolled(dice=[3, 5]), seat=1)
+    >>> e.type, e.data.dice
+    ('rolled', [3, 5])
+    """
 
-    type: str
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     seat: int | None = None
-    data: dict[str, Any] = Field(default_factory=dict)
+    data: SerializeAsAny[Fact]
     private_to: int | None = None
+
+    @property
+    def type(self) -> str:
+        """The kind of the fact (`Fact.kind`)."""
+        return self.data.kind
+
+    @classmethod
+    def of(cls, fact: Fact, seat: int | None = None, private_to: int | None = None) -> Event:
+        return cls(seat=seat, data=fact, private_to=private_to)
 
 
 class Standing(BaseModel):

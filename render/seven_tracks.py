@@ -48,6 +48,7 @@ from games.seven_tracks.model import (
     PlayerView,
     Status,
     Track,
+    TurnView,
     View,
     expected_colour,
     kind_of,
@@ -456,17 +457,6 @@ def die_sprite(value: int, size: int = 74) -> Image.Image:
 # ---------------------------------------------------------------- dynamic parts
 
 
-def _modes(turn: Mapping[str, Any]) -> dict[int, str]:
-    raw = turn.get("modes") or {}
-    out: dict[int, str] = {}
-    for k, v in dict(raw).items():
-        try:
-            out[int(k)] = str(getattr(v, "value", v))
-        except (TypeError, ValueError):
-            continue
-    return out
-
-
 def _player_name(p: PlayerView, names: Mapping[int, str] | None, t: Translator) -> str:
     name = clean_text(names.get(p.player, "")) if names else ""
     return name or t("render.player", n=p.seat + 1)
@@ -515,8 +505,8 @@ def _track_layers(view: View) -> list[tuple[Layer, ...]]:
             groups.append(tuple(last))
             last = []
         if track.block is not None:
-            kind = "U" if kind_of(track.block.tile) == "U" else "K"
-            last.append(_placed(("block", kind), block_centre(k, max(n, 1))))
+            block = "U" if kind_of(track.block.tile) == "U" else "K"
+            last.append(_placed(("block", block), block_centre(k, max(n, 1))))
         elif n < TRACK_LEN and show_next:
             marker = ("marker", expected_colour(k, n + 1))
             last.append(_placed(marker, slot_centre(k, n + 1)))
@@ -658,9 +648,9 @@ class _IndexPart(_Part):
 def _turn_caption(view: View, t: Translator) -> tuple[str, str, bool]:
     """Two short lines under the dice: which tracks, and how many tiles on them; and
     whether the second is an alarm (a restriction or a double)."""
-    modes = _modes(view.turn)
+    modes = view.turn.modes
     main = sorted(k for k in modes if 1 <= k <= 6)
-    centre = 7 in modes or bool(view.turn.get("is_double"))
+    centre = 7 in modes or view.turn.is_double
     if not main and not centre:
         return "", "", False
     key = "render.seven_tracks."
@@ -672,13 +662,13 @@ def _turn_caption(view: View, t: Translator) -> tuple[str, str, bool]:
         first = ""
     if centre:
         first = t(key + "and_centre", tracks=first) if first else t(key + "centre")
-    dice = list(view.turn.get("dice") or [])
+    dice = view.turn.dice
     alarm = True
-    if view.turn.get("restricted"):
+    if view.turn.restricted:
         second = t(key + "only_one")
     elif dice == [6, 6] and view.store:
         second = t(key + "double_bonus")
-    elif view.turn.get("is_double"):
+    elif view.turn.is_double:
         second = t(key + "double")
     elif len(main) == 1 and modes[main[0]] == "sequence":
         second, alarm = t(key + "in_a_row"), False
@@ -706,7 +696,7 @@ def _draw_turn(part: _Part, view: View, names: Mapping[int, str] | None, t: Tran
         name = _player_name(seats[view.current], names, t)
         _pill(part, (x, 58), name, size=42, max_width=340)
         hint = _phase_hint(view, t)
-        if view.turn.get("restricted") and not view.turn.get("dice"):
+        if view.turn.restricted and not view.turn.dice:
             restricted = t(key + "restricted")
             part.text(
                 (x + 2, 128), restricted, size=28, bold=True, fill=BAD, max_width=260, min_size=22
@@ -722,7 +712,7 @@ def _draw_turn(part: _Part, view: View, names: Mapping[int, str] | None, t: Tran
 
 def _draw_dice(part: _Part, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     """Top right: the dice and what they allow."""
-    dice = [int(v) for v in view.turn.get("dice") or []]
+    dice = view.turn.dice
     right = WIDTH - 22
     if dice:
         size = 76
@@ -820,11 +810,11 @@ def _status_line(view: View, t: Translator) -> tuple[str, RGB]:
         return t(key + "played_to", n=view.target_score), INK_SOFT
     parts: list[str] = []
     colour = INK_SOFT
-    if view.turn.get("restricted") or view.restricted_left:
+    if view.turn.restricted or view.restricted_left:
         n = view.restricted_left
         parts.append(t(key + "restricted_left", n=n) if n else t(key + "restricted_turn"))
         colour = BAD
-    if view.turn.get("final") or view.final_left:
+    if view.turn.final or view.final_left:
         n = view.final_left
         parts.append(t(key + "final_left", n=n) if n else t(key + "final_turn"))
         colour = BAD
@@ -922,9 +912,9 @@ _PARTS = (
 def _lit(view: View) -> tuple[bool, tuple[int, ...]]:
     """Whether the lanes are dimmed (dice rolled), and what is highlighted: main tracks
     1–6 and 7 for the centre, in drawing order."""
-    modes = _modes(view.turn)
+    modes = view.turn.modes
     lanes = tuple(k for k in sorted(modes) if 1 <= k <= 6)
-    centre = 7 in modes or bool(view.turn.get("is_double"))
+    centre = 7 in modes or view.turn.is_double
     return bool(modes), lanes + ((7,) if centre else ())
 
 
@@ -1305,14 +1295,14 @@ def _warm_text(t: Translator) -> None:
     for goal in ({"target_score": 72}, {"single_round": True}, {}):
         _draw_players(part, base.model_copy(update=goal), None, t)
         _draw_players(part, base.model_copy(update={**goal, "phase": Phase.GAME_OVER}), None, t)
-    turns: list[dict[str, Any]] = []
+    turns: list[TurnView] = []
     for a in range(1, 7):
         for b in range(a, 7):
             modes = {a: "single", b: "single"}
-            turns.append({"dice": [a, b], "modes": modes, "is_double": a == b})
-            turns.append({"dice": [a, b], "modes": {**modes, 7: "single"}})
-            turns.append({"dice": [a], "modes": {a: "sequence"}})
-            turns.append({"dice": [a, b], "modes": modes, "restricted": True})
+            turns.append(TurnView(dice=[a, b], modes=modes, is_double=a == b))
+            turns.append(TurnView(dice=[a, b], modes={**modes, 7: "single"}))
+            turns.append(TurnView(dice=[a], modes={a: "sequence"}))
+            turns.append(TurnView(dice=[a, b], modes=modes, restricted=True))
     for turn in turns:
         _draw_dice(part, base.model_copy(update={"turn": turn}), None, t)
     for phase in Phase:

@@ -31,7 +31,7 @@ from bot.presenters.seven_tracks.codes import After, Exchange, Label, Open, Trac
 from bot.presenters.seven_tracks.common import EMOJI, tiles_text
 from games import IllegalAction
 from games.seven_tracks import GAME, Action, ActionType, Phase, State
-from games.seven_tracks.model import EXCHANGE, KINDS, SHIFTS, UNIVERSAL, kind_of
+from games.seven_tracks.model import KINDS, SHIFTS, TileKind, kind_of
 from locales import Translator
 from render.hands import seven_tracks_hand
 
@@ -135,23 +135,24 @@ class SevenTracksHand:
         after the move (END_PLACING first, or a WAIVE) and of an exchange."""
         if a.type in _OWN:
             return self.p.buttons.action(a)
-        kind = a.kind or ""
-        if a.role == EXCHANGE or a.type == T.EXCHANGE_BEGIN:
-            return Exchange(kind).code()
-        return After(kind, a.role or "", a.target).code()
+        assert a.kind is not None, a  # AFTER_MOVE, WAIVE, EXCHANGE_BEGIN: a tile spent
+        if a.role == TileKind.EXCHANGE or a.type == T.EXCHANGE_BEGIN:
+            return Exchange(a.kind).code()
+        assert a.role is not None, a
+        return After(a.kind, a.role, a.target).code()
 
     def _made(
         self,
         s: State,
         a: Action,
-        hand: Counter[str],
+        hand: Counter[TileKind],
         names: Mapping[int, str],
         t: Translator,
     ) -> tuple[str, str] | None:
         """The group and the label of `a`'s button (None: the table's, not the hand's)."""
-        kind = a.kind or ""
-        mark = EMOJI.get(kind, "")
-        universal = kind == UNIVERSAL
+        kind = a.kind
+        mark = "" if kind is None else EMOJI[kind]
+        universal = kind == TileKind.UNIVERSAL
         match a.type:
             case T.PLACE if a.track is not None:
                 return "place", f"{mark}→{a.track}"
@@ -169,10 +170,10 @@ class SevenTracksHand:
                 return "im", t("st.btn.cancel_restriction")
             case T.INSTEAD_OF_MOVE | T.AFTER_MOVE | T.WAIVE if a.role:
                 group = "im" if a.type == T.INSTEAD_OF_MOVE else "am"
-                if a.role == EXCHANGE:
+                if a.role == TileKind.EXCHANGE:
                     return "am", self._exchange(universal, t)
                 role = t(f"st.role.{a.role}")
-                if a.role == "OP" and a.target is not None:
+                if a.role == TileKind.OPPOSITE and a.target is not None:
                     user = s.players[a.target]
                     role = t("st.role.OP_to", name=shorten(names.get(user) or "?", 14))
                 return group, t("st.role_u", role=role) if universal else role
@@ -182,12 +183,12 @@ class SevenTracksHand:
             case T.SHIFT if a.die is not None and a.role in SHIFTS:
                 track = s.turn.die_tracks[a.die]
                 new = (track - 1 + SHIFTS[a.role]) % 6 + 1
-                emoji = (EMOJI[UNIVERSAL] if universal else "") + EMOJI[a.role]
+                emoji = (EMOJI[TileKind.UNIVERSAL] if universal else "") + EMOJI[a.role]
                 return "shift", t("st.btn.shift", src=track, dst=new, emoji=emoji)
             case T.FIFTH_SWAP:
                 return "swap", t("hand.st.swap", emoji=mark)
             case T.EXCHANGE_ADD:
-                return "give", f"{mark} ×{hand.get(kind, 0)}"
+                return "give", f"{mark} ×{hand[kind] if kind else 0}"
         return None  # public: the dice, drawing, the end, the bonus store, the first move
 
     @staticmethod

@@ -38,6 +38,7 @@ from bot.presenters.buttons import Code
 from games import Event, IllegalAction
 from games.cell_capture import GAME, Action, ActionType, CellCaptureGame, Direction, Phase, State
 from games.cell_capture.engine import phase
+from games.cell_capture.events import Captured, GameOver, PlayerLeft, RoundStarted, Stuck
 from games.cell_capture.model import DIR_ORDER
 from locales import Translator
 
@@ -263,44 +264,36 @@ class CellCapturePresenter(Presenter[State, Ui]):
         t = c.t
         lines: list[str] = []
         for e in events:
-            d = e.data
-            who = c.name(d.get("player"))
-            if e.type == "captured":
-                cells = list(d.get("cells") or [])
-                where = cells[0] if len(cells) == 1 else f"{cells[0]}–{cells[-1]}"
-                lines.append(
-                    t(
-                        "cc.ev.captured",
-                        name=who,
-                        n=len(cells),
-                        where=where,
+            match e.data:
+                case Captured(player=player, cells=cells):
+                    where = cells[0] if len(cells) == 1 else f"{cells[0]}–{cells[-1]}"
+                    lines.append(
+                        t("cc.ev.captured", name=c.name(player), n=len(cells), where=where)
                     )
-                )
-            elif e.type == "stuck":
-                lines.append(t("cc.ev.stuck", name=who))
-            elif e.type == "round_start":
-                order = ", ".join(c.name(p) for p in d.get("order") or [])
-                lines.append(t("cc.ev.round", round=d.get("round"), order=order))
-            elif e.type == "player_left":
-                lines.append(t("cc.ev.left", name=who))
+                case Stuck(player=player):
+                    lines.append(t("cc.ev.stuck", name=c.name(player)))
+                case RoundStarted(round=n, order=order):
+                    names = ", ".join(c.name(p) for p in order)
+                    lines.append(t("cc.ev.round", round=n, order=names))
+                case PlayerLeft(player=player):
+                    lines.append(t("cc.ev.left", name=c.name(player)))
         return lines
 
     def summaries(self, events: list[Event], state: State, c: TableCtx[Ui]) -> list[str]:
         t = c.t
         out: list[str] = []
         for e in events:
-            if e.type != "game_over":
+            if not isinstance(e.data, GameOver):
                 continue
             lines = [t("cc.final.title")]
-            for st in e.data.get("standings") or []:
-                player = int(st["player"])
-                crown = " 🏆" if player in (e.data.get("winners") or []) else ""
+            for st in e.data.standings:
+                crown = " 🏆" if st.player in e.data.winners else ""
                 lines.append(
                     t(
                         "cc.final.line",
-                        place=st["place"],
-                        name=c.name(player),
-                        cells=t.plural(int(st["score"]), "unit.cell"),
+                        place=st.place,
+                        name=c.name(st.player),
+                        cells=t.plural(st.score, "unit.cell"),
                     )
                     + crown
                 )

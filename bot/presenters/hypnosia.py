@@ -25,8 +25,9 @@ from bot.config import Settings
 from bot.presenters.base import Btn, LengthChoice, Outcome, Presenter, Refusal, TableCtx
 from bot.presenters.buttons import Code
 from games import Event, IllegalAction
-from games.automation import FORCED
+from games.automation import Forced
 from games.hypnosia import GAME, Action, ActionType, Hypnosia, Phase, Route, State
+from games.hypnosia.events import Captured, DiceLapsed, GameOver, Moved, PlayerLeft, Rolled
 from games.hypnosia.model import CENTRE_VALUES, View
 from locales import Translator
 
@@ -302,67 +303,61 @@ class HypnosiaPresenter(Presenter[State, Ui]):
         lines: list[str] = []
         auto = False
         for e in events:
-            d = e.data
             who = self._seat_name(s, c, e.seat)
             colour = self._swatch(v, e.seat) if e.seat is not None else ""
-            if e.type == FORCED:  # the bot's own move (its roll goes without saying)
-                if self.game.decode_action(d["action"]).type is ActionType.MOVE:
-                    auto = True
-            elif e.type == "rolled":
-                dice = list(d.get("dice") or [])
-                lines.append(
-                    t("hy.ev.rolled", colour=colour, name=who, dice=self._dice_text(dice, t))
-                )
-            elif e.type == "moved":
-                route = " ⤵" if d.get("route") == Route.BRIDGE.value else ""
-                to = str(d.get("to"))
-                if to == "C":
-                    fields = "+".join(str(x) for x in d.get("fields") or [])
-                    dest = t("hy.btn.centre", fields=fields)
-                else:
-                    dest = to
-                line = t(
-                    "hy.ev.moved",
-                    colour=colour,
-                    name=who,
-                    unit=self._unit(list(d.get("tokens") or []), t),
-                    route=route,
-                    die=d.get("die"),
-                    dest=dest,
-                )
-                if auto:
-                    line += t("hy.ev.only_move")
-                    auto = False
-                lines.append(line)
-            elif e.type == "captured":
-                n = len(d.get("tokens") or [])
-                line = t(
-                    "hy.ev.captured",
-                    victim=self._seat_name(s, c, d.get("victim")),
-                    tokens=t.plural(n, "hy.unit.token"),
-                )
-                if lines:
-                    lines[-1] += " " + line
-                else:
+            match e.data:
+                case Forced(action=action):  # the bot's own move (its roll goes without saying)
+                    if self.game.decode_action(action).type is ActionType.MOVE:
+                        auto = True
+                case Rolled(dice=dice):
+                    lines.append(
+                        t("hy.ev.rolled", colour=colour, name=who, dice=self._dice_text(dice, t))
+                    )
+                case Moved(tokens=tokens, die=die, route=route, to=to, fields=fields):
+                    if to == "C":
+                        dest = t("hy.btn.centre", fields="+".join(str(x) for x in fields))
+                    else:
+                        dest = to
+                    line = t(
+                        "hy.ev.moved",
+                        colour=colour,
+                        name=who,
+                        unit=self._unit(tokens, t),
+                        route=" ⤵" if route is Route.BRIDGE else "",
+                        die=die,
+                        dest=dest,
+                    )
+                    if auto:
+                        line += t("hy.ev.only_move")
+                        auto = False
                     lines.append(line)
-            elif e.type == "dice_lapsed":
-                dice = list(d.get("dice") or [])
-                key = "hy.ev.lapsed_one" if len(dice) == 1 else "hy.ev.lapsed_two"
-                lines.append(t(key, name=who, dice=t("hy.ev.dice_and").join(map(str, dice))))
-            elif e.type == "player_left":
-                lines.append(t("hy.ev.left", name=who))
-            elif e.type == "game_over":
-                lines.append(t("hy.ev.over", reason=t(f"hy.end.{d.get('reason')}")))
+                case Captured(victim=victim, tokens=tokens):
+                    line = t(
+                        "hy.ev.captured",
+                        victim=self._seat_name(s, c, victim),
+                        tokens=t.plural(len(tokens), "hy.unit.token"),
+                    )
+                    if lines:
+                        lines[-1] += " " + line
+                    else:
+                        lines.append(line)
+                case DiceLapsed(dice=dice):
+                    key = "hy.ev.lapsed_one" if len(dice) == 1 else "hy.ev.lapsed_two"
+                    lines.append(t(key, name=who, dice=t("hy.ev.dice_and").join(map(str, dice))))
+                case PlayerLeft():
+                    lines.append(t("hy.ev.left", name=who))
+                case GameOver(reason=reason):
+                    lines.append(t("hy.ev.over", reason=t(f"hy.end.{reason}")))
         return lines
 
     def summaries(self, events: list[Event], s: State, c: TableCtx[Ui]) -> list[str]:
         t = c.t
         out: list[str] = []
         for e in events:
-            if e.type != "game_over":
+            if not isinstance(e.data, GameOver):
                 continue
             v = self.game.view(s, None)
-            lines = [t("hy.final.title", reason=t(f"hy.end.{e.data.get('reason')}"))]
+            lines = [t("hy.final.title", reason=t(f"hy.end.{e.data.reason}"))]
             for p in sorted(v.players, key=lambda p: (p.place or 99, p.seat)):
                 crown = " 🏆" if p.player in v.winners else ""
                 lines.append(

@@ -16,15 +16,39 @@ from __future__ import annotations
 
 from bot.config import Settings
 from bot.presenters.base import Btn, NoUi, Outcome, Presenter, Refusal, TableCtx
-from games import Event
-from games.automation import FORCED
+from games import Event, Fact
+from games.automation import Forced
 from games.sea_cross import GAME, Action, ActionType, Phase, SeaCross, State, rolloff_events
+from games.sea_cross.events import (
+    Captured,
+    DiceLapsed,
+    Entered,
+    ExtraRoll,
+    FirstPlayer,
+    GameOver,
+    Jumped,
+    JumpsVoid,
+    Moved,
+    Passed,
+    PlayerLeft,
+    Rolled,
+    RollOff,
+)
 from games.sea_cross.model import EMOJI, HOME, ActionInfo, View
 from locales import Translator
 
 T = ActionType
 PER_ROW = 3
 OPENING_LINES = 3  # the table's narration keeps its last 3 lines (bot.service LOG_LINES)
+
+
+class Resume(Fact):
+    """Narration only: the roll a move continues (its line was left out of the log while
+    the choice was pending, since the caption shows the dice then)."""
+
+    kind = "resume"
+    player: int
+    dice: list[int]
 
 
 class SeaCrossPresenter(Presenter[State, NoUi]):
@@ -162,8 +186,7 @@ class SeaCrossPresenter(Presenter[State, NoUi]):
         log while the choice was pending, since the caption shows the dice then)."""
         if s.phase != Phase.AWAIT_MOVE:
             return []
-        data = {"player": self.game.to_act(s), "dice": list(s.dice)}
-        return [Event(type="resume", seat=s.current, data=data)]
+        return [Event.of(Resume(player=s.players[s.current], dice=s.dice), s.current)]
 
     def advance(self, state: State, c: TableCtx[NoUi]) -> Outcome[State, NoUi]:
         """The roll-off story at the start; then the engine's formalities (`forced`: the
@@ -221,72 +244,55 @@ class SeaCrossPresenter(Presenter[State, NoUi]):
             head, frags, dice = None, [], ""
 
         for e in events:
-            d = e.data
-            player = d.get("player")
-            if e.type == "roll_off":
-                rolls = ", ".join(
-                    f"{self._who(v, c, p)} {x}"
-                    for p, x in zip(d.get("players") or [], d.get("dice") or [], strict=False)
-                )
-                key = "sc.ev.roll_off" if d.get("round") == 1 else "sc.ev.reroll"
-                rolloff.append(t(key, rolls=rolls))
-            elif e.type == "first_player":
-                first = t("sc.ev.first", who=self._who(v, c, player))
-                entries.append(("line", "; ".join(rolloff) + (" → " if rolloff else "") + first))
-                rolloff = []
-            elif e.type in ("rolled", "resume"):
-                flush()
-                values = list(d.get("dice") or [])
-                dice = ":".join(str(x) for x in values)
-                who_of_head = player
-                head = t("sc.ev.rolled", who=self._who(v, c, player), dice=dice)
-                if len(values) == 2 and values[0] == values[1]:
-                    head += t("sc.ev.double")
-            elif e.type == FORCED:  # the bot's own move (its roll goes without saying)
-                if self.game.decode_action(d["action"]).type is not T.ROLL:
-                    only = True
-            elif e.type in ("entered", "moved", "jumped"):
-                if head is None and not frags:
+            match e.data:
+                case RollOff(round=n, players=players, dice=values):
+                    rolls = ", ".join(
+                        f"{self._who(v, c, p)} {x}" for p, x in zip(players, values, strict=False)
+                    )
+                    rolloff.append(t("sc.ev.roll_off" if n == 1 else "sc.ev.reroll", rolls=rolls))
+                case FirstPlayer(player=player):
+                    first = t("sc.ev.first", who=self._who(v, c, player))
+                    line = "; ".join(rolloff) + (" → " if rolloff else "") + first
+                    entries.append(("line", line))
+                    rolloff = []
+                case Rolled(player=player, dice=values) | Resume(player=player, dice=values):
+                    flush()
+                    dice = ":".join(str(x) for x in values)
                     who_of_head = player
-                if e.type == "entered":
-                    text = t("sc.ev.entered", token=d.get("token"))
-                elif e.type == "jumped":
-                    text = t("sc.ev.jumped", token=d.get("token"))
-                    if d.get("past_home"):
-                        text += t("sc.ev.past_home")
-                else:
-                    text = t("sc.ev.moved", token=d.get("token"), die=d.get("die"))
-                    to_rel = int(d.get("to_rel") or 0)
-                    if to_rel >= HOME:
-                        text += t("sc.ev.home", cell=to_rel - HOME + 1)
-                if only:
-                    autos.append(len(frags))
-                only = False
-                moves.append(len(frags))
-                frags.append(text)
-            elif e.type == "captured":
-                victim = self._who(v, c, d.get("victim"))
-                text = t("sc.ev.captured", victim=victim, token=d.get("token"))
-                if frags:
-                    frags[-1] += " " + text
-                else:
-                    frags.append(text)
-            elif e.type == "jumps_void":
-                frags.append(t("sc.ev.jumps_void"))
-            elif e.type == "passed":
-                frags.append(t("sc.ev.passed"))
-            elif e.type == "dice_lapsed":
-                unused = ", ".join(str(x) for x in d.get("unused") or [])
-                frags.append(t("sc.ev.lapsed", dice=unused))
-            elif e.type == "extra_roll":
-                frags.append(t("sc.ev.extra_roll"))
-            elif e.type == "player_left":
-                flush()
-                entries.append(("line", t("sc.ev.left", who=self._who(v, c, player))))
-            elif e.type == "game_over":
-                flush()
-                who = self._who(v, c, d.get("winner"), bold=True)
-                entries.append(("line", t("sc.ev.won", who=who)))
+                    head = t("sc.ev.rolled", who=self._who(v, c, player), dice=dice)
+                    if len(values) == 2 and values[0] == values[1]:
+                        head += t("sc.ev.double")
+                case Forced(action=action):  # the bot's own move (its roll goes without saying)
+                    if self.game.decode_action(action).type is not T.ROLL:
+                        only = True
+                case Entered() | Moved() | Jumped() as move:
+                    if head is None and not frags:
+                        who_of_head = move.player
+                    if only:
+                        autos.append(len(frags))
+                    only = False
+                    moves.append(len(frags))
+                    frags.append(self._move_text(move, t))
+                case Captured(victim=victim, token=token):
+                    text = t("sc.ev.captured", victim=self._who(v, c, victim), token=token)
+                    if frags:
+                        frags[-1] += " " + text
+                    else:
+                        frags.append(text)
+                case JumpsVoid():
+                    frags.append(t("sc.ev.jumps_void"))
+                case Passed():
+                    frags.append(t("sc.ev.passed"))
+                case DiceLapsed(unused=unused):
+                    frags.append(t("sc.ev.lapsed", dice=", ".join(str(x) for x in unused)))
+                case ExtraRoll():
+                    frags.append(t("sc.ev.extra_roll"))
+                case PlayerLeft(player=player):
+                    flush()
+                    entries.append(("line", t("sc.ev.left", who=self._who(v, c, player))))
+                case GameOver(winner=winner):
+                    flush()
+                    entries.append(("line", t("sc.ev.won", who=self._who(v, c, winner, bold=True))))
         if head is not None and not frags and not self.game.is_over(state):
             head = None  # the roll now waiting for a choice: the caption shows it
         flush()
@@ -303,9 +309,23 @@ class SeaCrossPresenter(Presenter[State, NoUi]):
             run = []
             if kind == "line":
                 lines.append(text)
-        if any(e.type == "first_player" for e in events):
+        if any(isinstance(e.data, FirstPlayer) for e in events):
             lines = self._opening(lines, t)
         return lines
+
+    @staticmethod
+    def _move_text(move: Entered | Moved | Jumped, t: Translator) -> str:
+        """«⚓ №1 на кон», «№2 +5 → 🏠 Д2», «№3 ⤳ прыжок»: one token's move."""
+        match move:
+            case Entered(token=token):
+                return t("sc.ev.entered", token=token)
+            case Jumped(token=token, past_home=past_home):
+                return t("sc.ev.jumped", token=token) + (t("sc.ev.past_home") if past_home else "")
+            case Moved(token=token, die=die, to_rel=to_rel):
+                text = t("sc.ev.moved", token=token, die=die)
+                if to_rel >= HOME:
+                    text += t("sc.ev.home", cell=to_rel - HOME + 1)
+                return text
 
     @staticmethod
     def _opening(lines: list[str], t: Translator) -> list[str]:
@@ -323,23 +343,22 @@ class SeaCrossPresenter(Presenter[State, NoUi]):
         v = self._view(state)
         out: list[str] = []
         for e in events:
-            if e.type != "game_over":
+            if not isinstance(e.data, GameOver):
                 continue
             lines = [t("sc.final.title")]
-            for st in e.data.get("standings") or []:
-                player = int(st["player"])
-                who = self._who(v, c, player)
-                if st.get("left"):
-                    line = t("sc.final.left", place=st["place"], who=who)
+            for st in e.data.standings:
+                who = self._who(v, c, st.player)
+                if st.left:
+                    line = t("sc.final.left", place=st.place, who=who)
                 else:
                     line = t(
                         "sc.final.line",
-                        place=st["place"],
+                        place=st.place,
                         who=who,
-                        home=st["home_count"],
-                        progress=t.plural(int(st["progress"]), "sc.unit.step"),
+                        home=st.home_count,
+                        progress=t.plural(st.progress, "sc.unit.step"),
                     )
-                if player == e.data.get("winner"):
+                if st.player == e.data.winner:
                     line += " 🏆"
                 lines.append(line)
             out.append("\n".join(lines))

@@ -16,6 +16,20 @@ from functools import lru_cache
 from typing import Any
 
 from games.automation import Automatic
+from games.cell_capture.events import (
+    AnchorChosen,
+    Captured,
+    DraftCancelled,
+    GameOver,
+    NumberChosen,
+    NumberUnchosen,
+    PlayerLeft,
+    RoundEnded,
+    RoundStarted,
+    Stepped,
+    Stuck,
+    Undone,
+)
 from games.cell_capture.model import (
     CENTRE,
     COLOURS,
@@ -460,47 +474,35 @@ class CellCaptureGame(Automatic[State, Action]):
         pid = st.players[seat]
         t = bare.type
         if t is ActionType.CHOOSE_K:
+            assert bare.k is not None
             d.k = bare.k
-            events.append(Event(type="number_chosen", seat=seat, data={"player": pid, "k": d.k}))
+            events.append(Event.of(NumberChosen(player=pid, k=bare.k), seat))
         elif t is ActionType.BACK:
             d.k = None
-            events.append(Event(type="number_unchosen", seat=seat, data={"player": pid}))
+            events.append(Event.of(NumberUnchosen(player=pid), seat))
         elif t is ActionType.CHOOSE_ANCHOR:
             assert bare.cell is not None
             d.anchor = parse_cell(bare.cell, st.size)
-            events.append(
-                Event(type="anchor_chosen", seat=seat, data={"player": pid, "cell": bare.cell})
-            )
+            events.append(Event.of(AnchorChosen(player=pid, cell=bare.cell), seat))
         elif t is ActionType.STEP:
             assert bare.dir is not None
             n = _step_target(st, bare.dir)
-            assert n is not None
+            assert n is not None and d.k is not None
             d.path.append(n)
-            events.append(
-                Event(
-                    type="stepped",
-                    seat=seat,
-                    data={
-                        "player": pid,
-                        "dir": bare.dir.value,
-                        "cell": cell_name(n, st.size),
-                        "length": len(d.path),
-                        "k": d.k,
-                    },
-                )
-            )
+            cell = cell_name(n, st.size)
+            step = Stepped(player=pid, dir=bare.dir, cell=cell, length=len(d.path), k=d.k)
+            events.append(Event.of(step, seat))
         elif t is ActionType.UNDO:
             if d.path:
-                gone = d.path.pop()
-                data: dict[str, Any] = {"player": pid, "cell": cell_name(gone, st.size)}
+                undone = Undone(player=pid, cell=cell_name(d.path.pop(), st.size))
             else:
                 assert d.anchor is not None
-                data = {"player": pid, "anchor": cell_name(d.anchor, st.size)}
+                undone = Undone(player=pid, anchor=cell_name(d.anchor, st.size))
                 d.anchor = None
-            events.append(Event(type="undone", seat=seat, data=data))
+            events.append(Event.of(undone, seat))
         elif t is ActionType.CANCEL:
             st.draft = Draft()
-            events.append(Event(type="draft_cancelled", seat=seat, data={"player": pid}))
+            events.append(Event.of(DraftCancelled(player=pid), seat))
         else:  # CONFIRM
             self._capture(st, seat, events)
         return st, events
@@ -566,20 +568,15 @@ class CellCaptureGame(Automatic[State, Action]):
         st.paths.append(CapturedPath(seat=seat, round=st.round_no, cells=list(d.path)))
         st.prev[seat] = d.k
         names = [cell_name(c, st.size) for c in d.path]
-        events.append(
-            Event(
-                type="captured",
-                seat=seat,
-                data={
-                    "player": st.players[seat],
-                    "k": d.k,
-                    "cells": names,
-                    "anchor": cell_name(d.anchor, st.size),
-                    "round": st.round_no,
-                    "total": st.owner.count(seat),
-                },
-            )
+        captured = Captured(
+            player=st.players[seat],
+            k=d.k,
+            cells=names,
+            anchor=cell_name(d.anchor, st.size),
+            round=st.round_no,
+            total=st.owner.count(seat),
         )
+        events.append(Event.of(captured, seat))
         st.draft = Draft()
         st.turn_idx += 1
         self._settle(st, events)
@@ -603,53 +600,32 @@ class CellCaptureGame(Automatic[State, Action]):
             unused = [k for k in range(1, st.n + 1) if k not in used_numbers(st)]
             st.stuck.append(seat)  # R12
             st.prev[seat] = None
-            events.append(
-                Event(
-                    type="stuck",
-                    seat=seat,
-                    data={"player": st.players[seat], "round": st.round_no, "unused": unused},
-                )
-            )
+            stuck = Stuck(player=st.players[seat], round=st.round_no, unused=unused)
+            events.append(Event.of(stuck, seat))
             st.turn_idx += 1
 
     def _end_round(self, st: State, events: list[Event]) -> None:
         order = next_order(st)
-        events.append(
-            Event(
-                type="round_end",
-                data={
-                    "round": st.round_no,
-                    "next_order": [st.players[s] for s in order],
-                    "stuck": [st.players[s] for s in st.stuck],
-                },
-            )
+        ended = RoundEnded(
+            round=st.round_no,
+            next_order=[st.players[s] for s in order],
+            stuck=[st.players[s] for s in st.stuck],
         )
+        events.append(Event.of(ended))
         st.round_no += 1
         st.order = order
         st.turn_idx = 0
         st.stuck = []
-        events.append(
-            Event(
-                type="round_start",
-                data={"round": st.round_no, "order": [st.players[s] for s in order]},
-            )
-        )
+        started = RoundStarted(round=st.round_no, order=[st.players[s] for s in order])
+        events.append(Event.of(started))
 
     def _finish(self, st: State, reason: EndReason, events: list[Event]) -> None:
         st.over = True
         st.end_reason = reason
         st.draft = Draft()
         res = self.result(st)
-        events.append(
-            Event(
-                type="game_over",
-                data={
-                    "reason": reason.value,
-                    "winners": res.winners,
-                    "standings": [s.model_dump() for s in res.standings],
-                },
-            )
-        )
+        over = GameOver(reason=reason, winners=res.winners, standings=res.standings)
+        events.append(Event.of(over))
 
     def remove(self, state: State, player: int) -> tuple[State, list[Event]]:
         """R15: the player leaves all future orders; his cells stay and are counted.
@@ -668,7 +644,7 @@ class CellCaptureGame(Automatic[State, Action]):
         st.version += 1
         st.active[seat] = False
         st.left.append(seat)
-        events = [Event(type="player_left", seat=seat, data={"player": player})]
+        events = [Event.of(PlayerLeft(player=player), seat)]
         if st.order[st.turn_idx] == seat:
             st.draft = Draft()
             st.turn_idx += 1

@@ -17,6 +17,26 @@ import itertools
 import random
 from typing import Any, NoReturn
 
+from games.dominas.events import (
+    BonusEnd,
+    BonusEnded,
+    BonusStarted,
+    Dealt,
+    DrawReason,
+    Drew,
+    DrewTiles,
+    GameEnd,
+    GameOver,
+    GameStarted,
+    MatchOver,
+    Passed,
+    PlayerLeft,
+    Skipped,
+    TilePlaced,
+    Timeout,
+    TurnEnded,
+    TurnStarted,
+)
 from games.dominas.figure import edges_of, is_far_nest, opened, parent_colour, required, sides_for
 from games.dominas.model import (
     HAND_SIZE,
@@ -52,7 +72,7 @@ from games.dominas.tiles import (
     sort_key,
 )
 from games.engine import RulesEngine, counter_rng
-from games.protocol import Event, IllegalAction, Result, Standing
+from games.protocol import Event, Fact, IllegalAction, Result, Standing
 
 T = ActionType
 
@@ -172,8 +192,8 @@ GAME = Dominas()
 _rng = counter_rng
 
 
-def _ev(events: list[Event], type_: str, seat: int | None = None, **data: Any) -> None:
-    events.append(Event(type=type_, seat=seat, data=data))
+def _ev(events: list[Event], fact: Fact, seat: int | None = None) -> None:
+    events.append(Event.of(fact, seat))
 
 
 def _next_seat(s: State, seat: int) -> int:
@@ -278,16 +298,16 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
         case T.PLACE:
             _place(s, a, events)
         case T.STOP:
-            _ev(events, "bonus_ended", seat, reason="stop")
+            _ev(events, BonusEnded(reason=BonusEnd.STOP), seat)
             _end_turn(s, events)
         case T.TIMEOUT:
             if s.phase is Phase.BONUS:
-                _ev(events, "timeout", seat, penalty=False)
-                _ev(events, "bonus_ended", seat, reason="timeout")
+                _ev(events, Timeout(penalty=False), seat)
+                _ev(events, BonusEnded(reason=BonusEnd.TIMEOUT), seat)
                 _end_turn(s, events)
             else:
-                _ev(events, "timeout", seat, penalty=bool(s.bazaar))
-                _draw(s, seat, 1, "timeout", events)
+                _ev(events, Timeout(penalty=bool(s.bazaar)), seat)
+                _draw(s, seat, 1, DrawReason.TIMEOUT, events)
                 _end_turn(s, events, check_run=False)
 
 
@@ -317,28 +337,26 @@ def _place(s: State, a: Action, events: list[Event]) -> None:
     rest = [n for n in s.nests if n is not nest]
     s.floor, s.nests = opened(s.floor, rest, placed, len(s.figure) - 1, s.options.fill_direction)
     s.turn_placed += 1
-    _ev(
-        events,
-        "placed",
-        seat,
+    fact = TilePlaced(
         tile=a.tile,
         n=len(s.figure),
         floor=placed.floor,
-        nest=nest.pos.value,
+        nest=nest.pos,
         variant=a.variant,
         side=side,
         symbol=need,
         bonus=in_bonus,
     )
+    _ev(events, fact, seat)
     if not s.hands[seat]:  # R23: the game ends at once
-        _game_over(s, events, "win", s.side_of[seat])
+        _game_over(s, events, GameEnd.WIN, s.side_of[seat])
         return
     b = s.bonus
     if b is not None:
         if b.left is not None:
             b.left -= 1
             if b.left <= 0:
-                _ev(events, "bonus_ended", seat, reason="used_up")
+                _ev(events, BonusEnded(reason=BonusEnd.USED_UP), seat)
                 _end_turn(s, events)
                 return
         _bonus_or_end(s, events)
@@ -352,7 +370,7 @@ def _place(s: State, a: Action, events: list[Event]) -> None:
     else:
         _end_turn(s, events)
         return
-    _ev(events, "bonus_started", seat, kind=s.bonus.kind.value, target=s.bonus.target)
+    _ev(events, BonusStarted(bonus=s.bonus.kind, target=s.bonus.target), seat)
     s.phase = Phase.BONUS
     _bonus_or_end(s, events)
 
@@ -362,7 +380,7 @@ def _bonus_or_end(s: State, events: list[Event]) -> None:
     if not can_place(s, s.current, s.bonus):
         if s.bonus is not None and s.bonus.target is None:  # Колобок: no tile fits at all
             _lack(s, s.current, slot_numbers(s, s.current), _needs(s))
-        _ev(events, "bonus_ended", s.current, reason="nothing_fits")
+        _ev(events, BonusEnded(reason=BonusEnd.NOTHING_FITS), s.current)
         _end_turn(s, events)
 
 
@@ -392,7 +410,7 @@ def lacks_of(s: State, seat: int, slots: list[int]) -> list[int]:
     return [row[k - 1] if k <= len(row) else 0 for k in slots]
 
 
-def _draw(s: State, seat: int, count: int, reason: str, events: list[Event]) -> list[str]:
+def _draw(s: State, seat: int, count: int, reason: DrawReason, events: list[Event]) -> list[str]:
     """Draw up to `count` tiles; the group learns how many, the drawer which (§7)."""
     got: list[str] = []
     while len(got) < count and s.bazaar:
@@ -401,15 +419,15 @@ def _draw(s: State, seat: int, count: int, reason: str, events: list[Event]) -> 
     return got
 
 
-def _give(s: State, seat: int, got: list[str], reason: str, events: list[Event]) -> None:
+def _give(s: State, seat: int, got: list[str], reason: DrawReason, events: list[Event]) -> None:
     if not got:
         return
     s.hands[seat].extend(got)
     if len(s.entered) == len(s.players):
         s.entered[seat].extend(got)
     s.draws[seat] += len(got)
-    _ev(events, "drew", seat, count=len(got), reason=reason, bazaar=len(s.bazaar))
-    events.append(Event(type="drew_tiles", seat=seat, data={"tiles": got}, private_to=seat))
+    _ev(events, Drew(count=len(got), reason=reason, bazaar=len(s.bazaar)), seat)
+    events.append(Event.of(DrewTiles(tiles=got), seat, private_to=seat))
 
 
 def run_of(tiles: list[str]) -> tuple[list[str], bool, str | None]:
@@ -444,7 +462,7 @@ def _end_turn(s: State, events: list[Event], check_run: bool = True) -> None:
     placed = s.turn_placed
     s.bonus = None
     s.phase = Phase.PLAY
-    _ev(events, "turn_ended", seat, placed=placed)
+    _ev(events, TurnEnded(placed=placed), seat)
     run: Run | None = None
     if check_run and placed > 0:
         kinds, extra, reason = run_of([p.tile for p in s.figure])
@@ -458,7 +476,7 @@ def _end_turn(s: State, events: list[Event], check_run: bool = True) -> None:
                 reason=reason,
             )
     if _fish(s):
-        _game_over(s, events, "fish", None)
+        _game_over(s, events, GameEnd.FISH, None)
         return
     _begin_turn(s, _next_seat(s, seat), events, run)
 
@@ -471,21 +489,15 @@ def _begin_turn(s: State, seat: int, events: list[Event], run: Run | None = None
         s.current = seat
         if run is not None:
             s.last_run = run
-            _ev(
-                events,
-                "skipped",
-                seat,
-                run=run.kinds,
-                tiles=run.tiles,
-                extra=run.extra,
-                reason=run.reason,
-                by=run.placer,
+            skipped = Skipped(
+                run=run.kinds, tiles=run.tiles, extra=run.extra, reason=run.reason, by=run.placer
             )
+            _ev(events, skipped, seat)
             if run.extra:
-                _draw(s, seat, 1, "extra", events)
+                _draw(s, seat, 1, DrawReason.EXTRA, events)
             run = None
             if _fish(s):
-                _game_over(s, events, "fish", None)
+                _game_over(s, events, GameEnd.FISH, None)
                 return
             seat = _next_seat(s, seat)
             continue
@@ -497,18 +509,18 @@ def _begin_turn(s: State, seat: int, events: list[Event], run: Run | None = None
                 s.hands[seat].append(tile)
                 got.append(tile)
             s.hands[seat] = s.hands[seat][: len(s.hands[seat]) - len(got)]
-            _give(s, seat, got, "need", events)
+            _give(s, seat, got, DrawReason.NEED, events)
             # public: the held tiles and those drawn, but the last one if it fits, meet
             # none of the open nests' needs (the draw goes on until one fits, R11)
             slots = slot_numbers(s, seat)
             _lack(s, seat, slots[:-1] if can_place(s, seat) else slots, _needs(s))
         if can_place(s, seat):
             s.phase = Phase.PLAY
-            _ev(events, "turn_started", seat, turn=s.turn_no)
+            _ev(events, TurnStarted(turn=s.turn_no), seat)
             return
-        _ev(events, "passed", seat)
+        _ev(events, Passed(), seat)
         if _fish(s):
-            _game_over(s, events, "fish", None)
+            _game_over(s, events, GameEnd.FISH, None)
             return
         seat = _next_seat(s, seat)
     raise AssertionError("no decision found")  # pragma: no cover (R24 ends such a game)
@@ -528,19 +540,11 @@ def _start_game(s: State, events: list[Event]) -> None:
     s.entered = [_numbering(s, seat, hand) for seat, hand in enumerate(s.hands)]
     s.lacks = [[] for _ in s.players]
     s.phase = Phase.PLAY
-    _ev(
-        events,
-        "game_started",
-        s.first,
-        game=s.game_no,
-        hands=[len(h) for h in s.hands],
-        bazaar=len(s.bazaar),
-    )
+    hands = [len(h) for h in s.hands]
+    _ev(events, GameStarted(game=s.game_no, hands=hands, bazaar=len(s.bazaar)), s.first)
     for seat, hand in enumerate(s.hands):
         if s.present[seat]:
-            events.append(
-                Event(type="dealt", seat=seat, data={"tiles": list(hand)}, private_to=seat)
-            )
+            events.append(Event.of(Dealt(tiles=hand), seat, private_to=seat))
     _begin_turn(s, s.first, events)
 
 
@@ -597,7 +601,7 @@ def game_scores(
     return scores
 
 
-def _game_over(s: State, events: list[Event], reason: str, winner: int | None) -> None:
+def _game_over(s: State, events: list[Event], reason: GameEnd, winner: int | None) -> None:
     """GAME_OVER (§6): score (R25), then game 2 (R26) or the end of the match."""
     present = _present_sides(s)
     tiles = side_tiles(s)
@@ -609,7 +613,7 @@ def _game_over(s: State, events: list[Event], reason: str, winner: int | None) -
         game_winner = lows[0] if len(lows) == 1 else None
     rec = GameRecord(
         game=s.game_no,
-        reason=reason,
+        reason=reason.value,
         winner_side=game_winner,
         first=s.first,
         tiles=tiles,
@@ -617,10 +621,7 @@ def _game_over(s: State, events: list[Event], reason: str, winner: int | None) -
     )
     s.records.append(rec)
     s.bonus = None
-    _ev(
-        events,
-        "game_over",
-        None,
+    over = GameOver(
         game=s.game_no,
         reason=reason,
         winner_side=game_winner,
@@ -628,13 +629,14 @@ def _game_over(s: State, events: list[Event], reason: str, winner: int | None) -
         scores=scores,
         totals=totals(s),
     )
+    _ev(events, over)
     if s.game_no < s.options.match_games and len(present) >= 2:
         _start_game_two(s, events)
         return
     s.phase = Phase.OVER
     res = _ranking(s)
     s.winners = res[0] if res else []
-    _ev(events, "match_over", None, winners=list(s.winners), totals=totals(s))
+    _ev(events, MatchOver(winners=s.winners, totals=totals(s)))
 
 
 def _start_game_two(s: State, events: list[Event]) -> None:
@@ -725,15 +727,15 @@ def _remove(s: State, seat: int, events: list[Event]) -> None:
     s.left_order.append(seat)
     s.bazaar.extend(back)
     _rng(s).shuffle(s.bazaar)
-    _ev(events, "player_left", seat, returned=len(back), bazaar=len(s.bazaar))
+    _ev(events, PlayerLeft(returned=len(back), bazaar=len(s.bazaar)), seat)
     present = _present_sides(s)
     if len(present) < 2:
-        _game_over(s, events, "abandoned", present[0] if present else None)
+        _game_over(s, events, GameEnd.ABANDONED, present[0] if present else None)
         return
     if pending:
         s.bonus = None
         s.phase = Phase.PLAY
-        _ev(events, "turn_ended", seat, placed=s.turn_placed)
+        _ev(events, TurnEnded(placed=s.turn_placed), seat)
         _begin_turn(s, _next_seat(s, seat), events)
 
 

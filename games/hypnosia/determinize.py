@@ -33,7 +33,7 @@ def sample(view: View, rng: random.Random) -> State:
         lost=[p.lost for p in view.players],
         centre=[x for x in view.centre if x is not None],
         left=[p.seat for p in view.players if p.left],
-        roll_off=[dict(r) for r in view.roll_off],
+        roll_off=[dict(zip(r.seats, r.sums, strict=True)) for r in view.roll_off],
         first=view.first,
         current=view.current if view.current is not None else 0,
         phase=view.phase,

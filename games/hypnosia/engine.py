@@ -15,6 +15,17 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from games.engine import RulesEngine, counter_rng
+from games.hypnosia.events import (
+    Captured,
+    DiceLapsed,
+    EnteredCentre,
+    GameOver,
+    Moved,
+    PlayerLeft,
+    Rolled,
+    TurnEnded,
+    TurnStarted,
+)
 from games.hypnosia.model import (
     BOARD_SEATS,
     CAPTURED,
@@ -35,6 +46,7 @@ from games.hypnosia.model import (
     Options,
     Phase,
     PlayerView,
+    RollOffRound,
     Route,
     State,
     View,
@@ -48,7 +60,7 @@ from games.hypnosia.model import (
     ring_cell,
 )
 from games.hypnosia.policies import NOVICE
-from games.protocol import Event, IllegalAction, Result, Standing
+from games.protocol import Event, Fact, IllegalAction, Result, Standing
 
 # Machine codes of IllegalAction; the bot translates each (locales: error.<code>).
 CODES: tuple[str, ...] = (
@@ -178,8 +190,8 @@ def _text(a: Action) -> str:
         return repr(a)[:60]
 
 
-def _ev(events: list[Event], type_: str, seat: int | None = None, **data: Any) -> None:
-    events.append(Event(type=type_, seat=seat, data=data))
+def _ev(events: list[Event], fact: Fact, seat: int | None = None) -> None:
+    events.append(Event.of(fact, seat))
 
 
 def _roll_off(s: State) -> int:
@@ -347,7 +359,7 @@ def _roll(s: State, events: list[Event]) -> None:
     s.dice = [rng.randint(1, 6), rng.randint(1, 6)]
     s.unused = list(s.dice)
     s.phase = Phase.MOVE
-    _ev(events, "rolled", s.current, dice=list(s.dice))
+    _ev(events, Rolled(dice=s.dice), s.current)
     _after_move(s, events)
 
 
@@ -360,13 +372,7 @@ def _move(s: State, a: Action, events: list[Event]) -> None:
     src = s.tokens[seat][a.token - 1]
     movers = [a.token, *(_mates(s, seat, a.token) if a.pair else [])]
     s.unused.remove(a.die)
-    data: dict[str, Any] = {
-        "tokens": movers,
-        "die": a.die,
-        "route": a.route.value,
-        "pair": a.pair,
-        "from": src,
-    }
+    moved = Moved(tokens=movers, die=a.die, route=a.route, pair=a.pair, src=src, to=dest)
     if dest == "C":  # R11, R15: the highest free fields, lower token first
         entered: list[int] = []
         for token in movers:
@@ -376,31 +382,24 @@ def _move(s: State, a: Action, events: list[Event]) -> None:
             s.centre.append(seat)
             s.tokens[seat][token - 1] = centre_cell(value)
             entered.append(value)
-        _ev(events, "moved", seat, to="C", fields=entered, **data)
+        _ev(events, moved.model_copy(update={"fields": entered}), seat)
         for token, value in zip(movers, entered, strict=False):
-            _ev(events, "entered_centre", seat, token=token, field=value)
+            _ev(events, EnteredCentre(token=token, field=value), seat)
     else:
         victims = [(o, t) for o, t in occupants(s, dest) if o != seat]
         for token in movers:
             s.tokens[seat][token - 1] = dest
-        _ev(events, "moved", seat, to=dest, **data)
+        _ev(events, moved, seat)
         if victims:  # R14
             victim = victims[0][0]
             for o, t in victims:
                 s.tokens[o][t - 1] = CAPTURED
             s.captured[seat] += len(victims)
             s.lost[victim] += len(victims)
-            _ev(
-                events,
-                "captured",
-                seat,
-                victim=victim,
-                tokens=[t for _, t in victims],
-                at=dest,
-            )
+            _ev(events, Captured(victim=victim, tokens=[t for _, t in victims], at=dest), seat)
     if len(s.centre) >= len(CENTRE_VALUES):  # R17a: at once, a remaining die lapses
         if s.unused:
-            _ev(events, "dice_lapsed", seat, dice=list(s.unused))
+            _ev(events, DiceLapsed(dice=s.unused), seat)
             s.unused = []
         _game_over(s, EndReason.CENTRE_FULL, events)
         return
@@ -412,14 +411,14 @@ def _after_move(s: State, events: list[Event]) -> None:
     if s.unused and _can_move(s):
         return
     if s.unused:
-        _ev(events, "dice_lapsed", s.current, dice=list(s.unused))
+        _ev(events, DiceLapsed(dice=s.unused), s.current)
         s.unused = []
     _end_turn(s, events)
 
 
 def _end_turn(s: State, events: list[Event]) -> None:
     """END_TURN (§5): R17b, then the next seat clockwise with tokens in play (R18), R17c."""
-    _ev(events, "turn_ended", s.current)
+    _ev(events, TurnEnded(), s.current)
     s.dice = []
     s.unused = []
     if not any(has_tokens(s, seat) for seat in range(len(s.players))):
@@ -441,7 +440,7 @@ def _end_turn(s: State, events: list[Event]) -> None:
     s.current = nxt
     s.phase = Phase.ROLL
     s.turn_no += 1
-    _ev(events, "turn_started", nxt, round=s.round_no, turn=s.turn_no)
+    _ev(events, TurnStarted(round=s.round_no, turn=s.turn_no), nxt)
 
 
 def _game_over(s: State, reason: EndReason, events: list[Event]) -> None:
@@ -451,13 +450,9 @@ def _game_over(s: State, reason: EndReason, events: list[Event]) -> None:
     s.unused = []
     res = _result(s)
     s.winners = list(res.winners)
-    _ev(
-        events,
-        "game_over",
-        reason=reason.value,
-        winners=[s.players.index(w) for w in res.winners],
-        scores=[score(s, seat) for seat in range(len(s.players))],
-    )
+    winners = [s.players.index(w) for w in res.winners]
+    scores = [score(s, seat) for seat in range(len(s.players))]
+    _ev(events, GameOver(reason=reason, winners=winners, scores=scores))
 
 
 def _remove(s: State, seat: int, events: list[Event]) -> None:
@@ -468,7 +463,7 @@ def _remove(s: State, seat: int, events: list[Event]) -> None:
             s.tokens[seat][t] = REMOVED
             removed += 1
     s.left.append(seat)
-    _ev(events, "player_left", seat, tokens_removed=removed)
+    _ev(events, PlayerLeft(tokens_removed=removed), seat)
     staying = [x for x in range(len(s.players)) if x not in s.left]
     if len(staying) <= 1:
         _game_over(s, EndReason.PLAYERS_LEFT, events)
@@ -565,7 +560,7 @@ def _view(s: State, player: int | None) -> View:
         round_limit=s.options.round_limit,
         pairs_cross_bridges=s.options.pairs_cross_bridges,
         first=s.first,
-        roll_off=[dict(r) for r in s.roll_off],
+        roll_off=[RollOffRound(seats=list(r), sums=list(r.values())) for r in s.roll_off],
         end_reason=s.end_reason,
         winners=list(s.winners),
         moves=[] if s.phase != Phase.MOVE else [_move_view(s, a) for a in _legal(s)],

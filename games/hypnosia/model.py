@@ -292,6 +292,14 @@ class MoveView(BaseModel):
     captures: int
 
 
+class RollOffRound(BaseModel):
+    """One roll of the first-player roll-off (R4): `sums[i]` (two dice) rolled by
+    `seats[i]`."""
+
+    seats: list[int]
+    sums: list[int]
+
+
 class CellView(BaseModel):
     """An occupied ring cell: whose tokens stand there (1 or 2, I2)."""
 
@@ -331,7 +339,7 @@ class View(BaseModel):
     round_limit: int
     pairs_cross_bridges: bool
     first: int
-    roll_off: list[dict[int, int]]
+    roll_off: list[RollOffRound]
     end_reason: EndReason | None
     winners: list[int]
     moves: list[MoveView] = Field(default_factory=list)  # legal moves, canonical order

@@ -20,7 +20,24 @@ from typing import Any, NoReturn
 from games.automation import MAX_STEPS
 from games.engine import MalformedAction as MalformedAction
 from games.engine import RulesEngine, counter_rng, malformed
-from games.protocol import Event, Game, IllegalAction, Result, Standing
+from games.protocol import Event, Fact, Game, IllegalAction, Result, Standing
+from games.sea_cross.events import (
+    Captured,
+    DiceLapsed,
+    Entered,
+    ExtraRoll,
+    FirstPlayer,
+    GameOver,
+    Jumped,
+    JumpsVoid,
+    Moved,
+    Passed,
+    Placing,
+    PlayerLeft,
+    Rolled,
+    RollOff,
+    Turn,
+)
 from games.sea_cross.model import (
     ARM_STEP,
     ARMS,
@@ -222,10 +239,8 @@ def roll_off(seats: list[int], die: Callable[[], int]) -> tuple[list[RollOffRoun
             return rounds, seats[0]
 
 
-def _ev(events: list[Event], type_: str, s: State, seat: int | None = None, **data: Any) -> None:
-    if seat is not None:
-        data = {"player": s.players[seat], **data}
-    events.append(Event(type=type_, seat=seat, data=data))
+def _ev(events: list[Event], fact: Fact, seat: int | None = None) -> None:
+    events.append(Event.of(fact, seat))
 
 
 def home_count(s: State, seat: int) -> int:
@@ -401,7 +416,7 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
         s.tokens[seat][i] = 0
         s.unused.remove(SIX)
         s.last_move = LastMove(seat=seat, token=i + 1, kind="enter", from_rel=BASE, to_rel=0)
-        _ev(events, "entered", s, seat, token=i + 1, die=SIX)
+        _ev(events, Entered(player=s.players[seat], token=i + 1, die=SIX), seat)
         _land(s, seat, 0, events)
     elif a.type is T.JUMP:
         i = _token(a)
@@ -411,7 +426,8 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
         s.unused.remove(1)
         s.forced_jumps -= 1
         s.last_move = LastMove(seat=seat, token=i + 1, kind="jump", from_rel=r, to_rel=t)
-        _ev(events, "jumped", s, seat, token=i + 1, from_rel=r, to_rel=t, past_home=t < r)
+        pid = s.players[seat]
+        _ev(events, Jumped(player=pid, token=i + 1, from_rel=r, to_rel=t, past_home=t < r), seat)
         _land(s, seat, t, events)
     else:
         i = _token(a)
@@ -421,11 +437,8 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
         s.tokens[seat][i] = t
         s.unused.remove(a.die)
         s.last_move = LastMove(seat=seat, token=i + 1, kind="move", from_rel=r, to_rel=t)
-        _ev(
-            events,
-            "moved",
-            s,
-            seat,
+        moved = Moved(
+            player=s.players[seat],
             token=i + 1,
             die=a.die,
             from_rel=r,
@@ -433,6 +446,7 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
             home=t >= HOME,
             entered_home=t >= HOME > r,
         )
+        _ev(events, moved, seat)
         if t < LOOP_LEN:
             _land(s, seat, t, events)
     s.moved_this_roll = True
@@ -455,15 +469,13 @@ def start_roll(s: State, dice: list[int], events: list[Event]) -> None:
     ones = dice.count(1)
     on_corner = any(r in RED_CORNERS for r in s.tokens[seat])
     s.forced_jumps = ones if on_corner else 0
-    _ev(
-        events,
-        "rolled",
-        s,
-        seat,
+    rolled = Rolled(
+        player=s.players[seat],
         dice=list(dice),
         double=dice[0] == dice[1],
         forced_jumps=s.forced_jumps,
     )
+    _ev(events, rolled, seat)
     _settle(s, events)
 
 
@@ -477,17 +489,15 @@ def _land(s: State, seat: int, rel: int, events: list[Event]) -> None:
         for i, r in enumerate(toks):
             if 0 <= r < LOOP_LEN and global_index(arm, r) == g:
                 toks[i] = BASE
-                _ev(
-                    events,
-                    "captured",
-                    s,
-                    seat,
+                captured = Captured(
+                    player=s.players[seat],
                     victim=s.players[other],
                     victim_seat=other,
                     token=i + 1,
                     rel=r,
-                    cell=list(cell_of(arm, r, i)),
+                    cell=cell_of(arm, r, i),
                 )
+                _ev(events, captured, seat)
 
 
 def _settle(s: State, events: list[Event]) -> None:
@@ -497,14 +507,14 @@ def _settle(s: State, events: list[Event]) -> None:
     seat = s.current
     if s.forced_jumps > 0 and not _any_jump(s):  # R16
         s.forced_jumps = 0
-        _ev(events, "jumps_void", s, seat)
+        _ev(events, JumpsVoid(player=s.players[seat]), seat)
     if s.unused and _has_legal(s):
         return
     if s.unused:
-        kind = "dice_lapsed" if s.moved_this_roll else "passed"
+        unplayed = DiceLapsed if s.moved_this_roll else Passed
         s.burnt = [*s.burnt, *([] for _ in range(len(s.players) - len(s.burnt)))]
         s.burnt[seat] = list(s.unused)
-        _ev(events, kind, s, seat, reason="no_move", unused=list(s.unused))
+        _ev(events, unplayed(player=s.players[seat], unused=list(s.unused)), seat)
     _end_of_roll(s, events)
 
 
@@ -515,11 +525,16 @@ def _end_of_roll(s: State, events: list[Event]) -> None:
     s.forced_jumps = 0
     s.phase = Phase.AWAIT_ROLL
     if double:  # R7
-        _ev(events, "extra_roll", s, seat)
+        _ev(events, ExtraRoll(player=s.players[seat]), seat)
         return
     s.current = _next_seat(s, seat)
     s.turn_no += 1
-    _ev(events, "turn", s, s.current, turn=s.turn_no)
+    _turn(s, events)
+
+
+def _turn(s: State, events: list[Event]) -> None:
+    """The turn has passed to `s.current`."""
+    _ev(events, Turn(player=s.players[s.current], turn=s.turn_no), s.current)
 
 
 def _game_over(s: State, seat: int, events: list[Event]) -> None:
@@ -529,24 +544,17 @@ def _game_over(s: State, seat: int, events: list[Event]) -> None:
     s.unused = []
     s.forced_jumps = 0
     order = _order(s)
-    _ev(
-        events,
-        "game_over",
-        s,
-        None,
-        winner=s.players[seat],
-        winner_seat=seat,
-        standings=[
-            {
-                "player": s.players[x],
-                "place": k + 1,
-                "home_count": home_count(s, x),
-                "progress": progress(s, x),
-                "left": not s.active[x],
-            }
-            for k, x in enumerate(order)
-        ],
-    )
+    standings = [
+        Placing(
+            player=s.players[x],
+            place=k + 1,
+            home_count=home_count(s, x),
+            progress=progress(s, x),
+            left=not s.active[x],
+        )
+        for k, x in enumerate(order)
+    ]
+    _ev(events, GameOver(winner=s.players[seat], winner_seat=seat, standings=standings))
 
 
 def _order(s: State) -> list[int]:
@@ -564,7 +572,7 @@ def _remove(s: State, seat: int, events: list[Event]) -> None:
     s.left.append(seat)
     if s.last_move is not None and s.last_move.seat == seat:
         s.last_move = None
-    _ev(events, "player_left", s, seat)
+    _ev(events, PlayerLeft(player=s.players[seat]), seat)
     staying = [x for x in range(len(s.players)) if s.active[x]]
     if len(staying) == 1:
         _game_over(s, staying[0], events)
@@ -576,7 +584,7 @@ def _remove(s: State, seat: int, events: list[Event]) -> None:
         s.forced_jumps = 0
         s.current = _next_seat(s, seat)
         s.turn_no += 1
-        _ev(events, "turn", s, s.current, turn=s.turn_no)
+        _turn(s, events)
 
 
 # ---------------------------------------------------------------- view
@@ -685,15 +693,7 @@ def rolloff_events(s: State) -> list[Event]:
     """R4 narration of the roll-off made by `new` (it returns no events itself)."""
     events: list[Event] = []
     for k, rnd in enumerate(s.rolloff):
-        _ev(
-            events,
-            "roll_off",
-            s,
-            None,
-            round=k + 1,
-            players=[s.players[x] for x in rnd.seats],
-            seats=list(rnd.seats),
-            dice=list(rnd.dice),
-        )
-    _ev(events, "first_player", s, s.first)
+        players = [s.players[x] for x in rnd.seats]
+        _ev(events, RollOff(round=k + 1, players=players, seats=rnd.seats, dice=rnd.dice))
+    _ev(events, FirstPlayer(player=s.players[s.first]), s.first)
     return events

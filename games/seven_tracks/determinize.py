@@ -72,8 +72,6 @@ def sample(view: View, rng: random.Random) -> State:
     assert len(bank) == view.bank_size, "the view's counts do not add up"
     blocks = [tr.block.turn for tr in view.tracks if tr.block is not None]
     t = view.turn
-    restricted = bool(t.get("restricted"))
-    final = bool(t.get("final"))
     return State(
         options=Options(target_score=view.target_score, single_round=view.single_round),
         seed=fresh_seed(rng),
@@ -92,14 +90,14 @@ def sample(view: View, rng: random.Random) -> State:
         round_no=view.round_no,
         cycle_no=view.cycle_no,
         turn=Turn(
-            restricted=restricted,
-            began_restricted=restricted,
-            final=final,
-            priority_used=bool(t.get("priority_used")),
+            restricted=t.restricted,
+            began_restricted=t.restricted,
+            final=t.final,
+            priority_used=t.priority_used,
         ),
         restricted_left=view.restricted_left,
         final_left=view.final_left,
-        finals_running=final or view.final_left > 0,
+        finals_running=t.final or view.final_left > 0,
         out_order=[p.seat for p in view.players if p.status is Status.OUT],
         last_round=view.last_round,
     )

@@ -16,21 +16,49 @@ from collections.abc import Iterable
 from typing import Any
 
 from games.engine import RulesEngine, counter_rng
-from games.protocol import Event, IllegalAction, Result, Standing
+from games.protocol import Event, Fact, IllegalAction, Result, Standing
+from games.seven_tracks.events import (
+    BlackDiscarded,
+    Blocked,
+    BonusTaken,
+    CycleStarted,
+    DiceChosen,
+    DiceOff,
+    Drew,
+    DrewTile,
+    ExchangeStarted,
+    FifthSwap,
+    FinalTurns,
+    FirstMove,
+    FmDeclared,
+    FmDiscarded,
+    FmPassed,
+    GameOver,
+    Placed,
+    PlacedT7,
+    PlacingEnded,
+    PlayerLeft,
+    PriorityUse,
+    PriorityUsed,
+    Reclaimed,
+    Rolled,
+    RoundEnded,
+    RoundStarted,
+    T7Completed,
+    TrackCompleted,
+    TurnEnded,
+    TurnStarted,
+    Unblocked,
+    WentOut,
+)
 from games.seven_tracks.model import (
-    BLACK,
     COLOURS,
-    EXCHANGE,
-    FIRST_MOVE,
     KINDS,
     ORIGINAL_PRIORITY,
     REDIRECTS,
-    RESTRICT,
     SHIFTS,
     T7,
     TRACK_LEN,
-    UNIVERSAL,
-    WHITE,
     Action,
     ActionType,
     Block,
@@ -43,7 +71,9 @@ from games.seven_tracks.model import (
     RoundSummary,
     State,
     Status,
+    TileKind,
     Turn,
+    TurnView,
     View,
     expected_colour,
     is_white_like,
@@ -99,6 +129,17 @@ CODES: tuple[str, ...] = (
 )
 
 TURN_PHASES = (Phase.PRE_MOVE, Phase.PLACING, Phase.POST_MOVE, Phase.EXCHANGE)
+# the tiles that play a part: a white (R30, R35, R41), a black (R33), the first move
+# (R58), an exchange (R60): the original, or a universal in its role (R62)
+_AS_WHITE = (TileKind.WHITE, TileKind.UNIVERSAL)
+_AS_BLACK = (TileKind.BLACK, TileKind.UNIVERSAL)
+_DECLARERS = (TileKind.FIRST_MOVE, TileKind.UNIVERSAL)
+_EXCHANGERS = (TileKind.EXCHANGE, TileKind.UNIVERSAL)
+_REDIRECT_USES = {
+    T.INSTEAD_OF_MOVE: PriorityUse.INSTEAD,
+    T.AFTER_MOVE: PriorityUse.AFTER,
+    T.WAIVE: PriorityUse.WAIVE,
+}
 
 
 class SevenTracks(RulesEngine[State, Action]):
@@ -341,11 +382,11 @@ def _hand(s: State) -> list[str]:
 
 def _drawable(s: State) -> int:
     """Tiles the bank can hand out after the first-move window: all but FMs (R59, D39)."""
-    return sum(1 for t in s.bank if kind_of(t) != FIRST_MOVE)
+    return sum(1 for t in s.bank if kind_of(t) != TileKind.FIRST_MOVE)
 
 
-def _ev(events: list[Event], type_: str, seat: int | None = None, **data: Any) -> None:
-    events.append(Event(type=type_, seat=seat, data=data))
+def _ev(events: list[Event], fact: Fact, seat: int | None = None) -> None:
+    events.append(Event.of(fact, seat))
 
 
 # ------------------------------------------------------------ rounds, cycles
@@ -366,7 +407,7 @@ def _start_cycle(s: State, events: list[Event], first: bool = False) -> None:
         for _ in range(s.options.hand_size):
             s.hands[seat].append(s.bank.pop())
     s.store = []
-    _ev(events, "cycle_started", cycle=s.cycle_no)
+    _ev(events, CycleStarted(cycle=s.cycle_no))
     _begin_round(s, events)
 
 
@@ -400,7 +441,7 @@ def _begin_round(s: State, events: list[Event]) -> None:
     s.dice_off = []
     s.turn = Turn()
     s.exchange = None
-    _ev(events, "round_started", round=s.round_no, cycle=s.cycle_no, active=_active(s))
+    _ev(events, RoundStarted(round=s.round_no, cycle=s.cycle_no, active=_active(s)))
     s.phase = Phase.FIRST_MOVE
     s.current = _active(s)[0]
 
@@ -409,8 +450,8 @@ def _close_fm_window(s: State, events: list[Event]) -> None:
     """R58.2: the U declarer moves first, else the dice-off decides."""
     if s.fm_u_declarer is not None:
         seat = s.fm_u_declarer
-        s.out.append(_take(s.hands[seat], UNIVERSAL))
-        _ev(events, "first_move", seat, kind=UNIVERSAL)
+        s.out.append(_take(s.hands[seat], TileKind.UNIVERSAL))
+        _ev(events, FirstMove(tile=TileKind.UNIVERSAL), seat)
         if not s.hands[seat]:
             _out_of_hand(s, seat, events)
             _end_round(s, events, stalled=False)
@@ -427,7 +468,7 @@ def _dice_off(s: State, events: list[Event]) -> int:
         rng = _rng(s)
         rolls = {seat: rng.randint(1, 6) + rng.randint(1, 6) for seat in contenders}
         s.dice_off.append(rolls)
-        _ev(events, "dice_off", rolls=rolls)
+        _ev(events, DiceOff(rolls=rolls))
         best = max(rolls.values())
         contenders = [seat for seat in contenders if rolls[seat] == best]
         if len(contenders) == 1:
@@ -441,21 +482,14 @@ def _start_turn(s: State, seat: int, events: list[Event]) -> None:
     s.turn = Turn(restricted=restricted, began_restricted=restricted, final=s.finals_running)
     s.phase = Phase.PRE_MOVE
     s.exchange = None
-    _ev(
-        events,
-        "turn_started",
-        seat,
-        restricted=restricted,
-        final=s.finals_running,
-        turn=s.turn_no,
-    )
+    _ev(events, TurnStarted(turn=s.turn_no, restricted=restricted, final=s.finals_running), seat)
 
 
 def _out_of_hand(s: State, seat: int, events: list[Event]) -> None:
     """R63: an empty hand sits out for the rest of the cycle."""
     s.status[seat] = Status.OUT
     s.out_order.append(seat)
-    _ev(events, "went_out", seat, first=len(s.out_order) == 1 and not s.finals_running)
+    _ev(events, WentOut(first=len(s.out_order) == 1 and not s.finals_running), seat)
 
 
 def _end_round(s: State, events: list[Event], stalled: bool) -> None:
@@ -491,7 +525,7 @@ def _end_round(s: State, events: list[Event], stalled: bool) -> None:
         stalled=stalled,
     )
     s.exchange = None
-    _ev(events, "round_ended", summary=s.last_round.model_dump())
+    _ev(events, RoundEnded(summary=s.last_round.model_copy(deep=True)))
     if opts.single_round:
         _game_over(s, events)
         return
@@ -509,7 +543,7 @@ def _game_over(s: State, events: list[Event]) -> None:
     s.exchange = None
     res = _result(s)
     s.winners = res.winners
-    _ev(events, "game_over", winners=[s.players.index(w) for w in res.winners])
+    _ev(events, GameOver(winners=[s.players.index(w) for w in res.winners]))
 
 
 def _result(s: State) -> Result:
@@ -595,7 +629,7 @@ def _usable(s: State, kinds: Iterable[str]) -> bool:
                 continue
             if _why_place(s, kind, k) is None:
                 return True
-            if kind in (WHITE, UNIVERSAL) and _why_unblock(s, kind, k) is None:
+            if kind in _AS_WHITE and _why_unblock(s, kind, k) is None:
                 return True
     return False
 
@@ -626,7 +660,7 @@ def _why_track(s: State, k: int | None) -> str | None:
 
 
 def _why_place(s: State, kind: str | None, k: int | None) -> str | None:
-    if kind not in (*COLOURS, WHITE, UNIVERSAL):
+    if kind not in (*COLOURS, TileKind.WHITE, TileKind.UNIVERSAL):
         return "malformed"
     if (code := _why_track(s, k)) is not None:
         return code
@@ -638,7 +672,7 @@ def _why_place(s: State, kind: str | None, k: int | None) -> str | None:
         return code
     if not _has(_hand(s), kind):
         return "no_tile"
-    if kind in (WHITE, UNIVERSAL):
+    if kind in _AS_WHITE:
         if track.slots and is_white_like(track.slots[-1]):
             return "two_whites"
     elif kind != expected_colour(k, len(track.slots) + 1):
@@ -661,7 +695,7 @@ def _why_place_t7(s: State, kind: str | None) -> str | None:
 
 
 def _why_unblock(s: State, kind: str | None, k: int | None) -> str | None:
-    if kind not in (WHITE, UNIVERSAL):
+    if kind not in _AS_WHITE:
         return "malformed"
     if (code := _why_track(s, k)) is not None:
         return code
@@ -680,7 +714,7 @@ def _why_unblock(s: State, kind: str | None, k: int | None) -> str | None:
 
 def _why_block(s: State, kind: str | None, k: int | None) -> str | None:
     t = s.turn
-    if kind not in (BLACK, UNIVERSAL):
+    if kind not in _AS_BLACK:
         return "malformed"
     if (code := _why_track(s, k)) is not None:
         return code
@@ -696,7 +730,7 @@ def _why_block(s: State, kind: str | None, k: int | None) -> str | None:
     placed_any = sum(t.placements.values()) > 0
     if not (placed_here or (s.options.black_anywhere_after_move and placed_any)):
         return "no_placement_on_track"
-    if kind == UNIVERSAL and t.priority_used:
+    if kind == TileKind.UNIVERSAL and t.priority_used:
         return "priority_used"
     if not _has(_hand(s), kind):
         return "no_tile"
@@ -727,7 +761,7 @@ def _priority_kind(s: State, a: Action, roles: Iterable[str]) -> str | None:
     """The holder has `a.kind` and it may play `a.role` (original, or a U in that role)."""
     if a.role is None or a.kind is None or a.role not in set(roles):
         return "bad_role"
-    if a.kind not in (a.role, UNIVERSAL):
+    if a.kind not in (a.role, TileKind.UNIVERSAL):
         return "bad_role"
     if s.turn.priority_used:
         return "priority_used"
@@ -739,7 +773,7 @@ def _priority_kind(s: State, a: Action, roles: Iterable[str]) -> str | None:
 def _why_redirect(s: State, a: Action, roles: Iterable[str]) -> str | None:
     if (code := _priority_kind(s, a, roles)) is not None:
         return code
-    if a.role == "OP":
+    if a.role == TileKind.OPPOSITE:
         if a.target not in op_targets(s, s.current):
             return "bad_target"
     elif a.target is not None:
@@ -765,11 +799,11 @@ def _why(s: State, a: Action) -> str | None:
                 return "fm_answered"
             if a.type == T.FM_PASS:
                 return None
-            if a.kind not in (FIRST_MOVE, UNIVERSAL):
+            if a.kind not in _DECLARERS:
                 return "bad_role"
             if not _has(s.hands[seat], a.kind):
                 return "no_tile"
-            if a.kind == UNIVERSAL and s.fm_u_declarer is not None:
+            if a.kind == TileKind.UNIVERSAL and s.fm_u_declarer is not None:
                 return "fm_u_taken"
             return None
         case T.CHOOSE_DICE:
@@ -779,7 +813,7 @@ def _why(s: State, a: Action) -> str | None:
         case T.FIFTH_SWAP:
             if ph != Phase.PRE_MOVE:
                 return "wrong_phase"
-            if a.kind not in (*COLOURS, WHITE, BLACK):
+            if a.kind not in (*COLOURS, TileKind.WHITE, TileKind.BLACK):
                 return "bad_role"
             if _count(hand, a.kind) < 5:
                 return "fifth_swap_needs_five"
@@ -798,7 +832,7 @@ def _why(s: State, a: Action) -> str | None:
         case T.AFTER_MOVE:
             if ph != Phase.POST_MOVE:
                 return "wrong_phase"
-            if t.restricted and a.role != RESTRICT:
+            if t.restricted and a.role != TileKind.RESTRICT:
                 return "restricted_turn"
             return _why_redirect(s, a, REDIRECTS)
         case T.WAIVE:
@@ -812,15 +846,15 @@ def _why(s: State, a: Action) -> str | None:
                 return "obligation_met"
             if _hand_usable(s):
                 return "must_place"
-            if a.role == EXCHANGE:
+            if a.role == TileKind.EXCHANGE:
                 if a.target is not None:
                     return "bad_target"
-                return _priority_kind(s, a, (EXCHANGE,))
+                return _priority_kind(s, a, (TileKind.EXCHANGE,))
             return _why_redirect(s, a, REDIRECTS)
         case T.EXCHANGE_BEGIN:
             if ph not in (Phase.PRE_MOVE, Phase.POST_MOVE):
                 return "wrong_phase"
-            return _priority_kind(s, a, (EXCHANGE,))
+            return _priority_kind(s, a, (TileKind.EXCHANGE,))
         case T.EXCHANGE_ADD:
             if ph != Phase.EXCHANGE or s.exchange is None:
                 return "wrong_phase"
@@ -830,7 +864,10 @@ def _why(s: State, a: Action) -> str | None:
             free = [x for x in hand if x != ex.tile and x not in ex.selection]
             if not _has(free, a.kind):
                 return "no_tile"
-            if a.kind in (*ORIGINAL_PRIORITY, UNIVERSAL) and not s.options.exchange_allows_priority:
+            if (
+                a.kind in (*ORIGINAL_PRIORITY, TileKind.UNIVERSAL)
+                and not s.options.exchange_allows_priority
+            ):
                 return "exchange_priority"
             # D39: one for one; an FM in the bank would go out when drawn (R59)
             return "exchange_limit" if len(ex.selection) >= _drawable(s) else None
@@ -845,7 +882,7 @@ def _why(s: State, a: Action) -> str | None:
                 return "board_action_done"
             if t.cancel_used:
                 return "cancel_used"
-            return None if _has(hand, UNIVERSAL) else "no_tile"
+            return None if _has(hand, TileKind.UNIVERSAL) else "no_tile"
         case T.END_TURN:
             return None if ph == Phase.POST_MOVE else "wrong_phase"
     if ph != Phase.PLACING:
@@ -872,12 +909,12 @@ def _why(s: State, a: Action) -> str | None:
         case T.TAKE_BONUS:
             if not t.double_six:
                 return "not_double_six"
-            if a.kind not in (WHITE, UNIVERSAL):
+            if a.kind not in _AS_WHITE:
                 return "malformed"
             if a.kind not in (kind_of(x) for x in s.store):
                 return "bonus_empty"
             taken = [kind_of(x) for x in t.bonus_taken]
-            if len(taken) >= 2 or (a.kind == UNIVERSAL and UNIVERSAL in taken):
+            if len(taken) >= 2 or (a.kind == TileKind.UNIVERSAL and TileKind.UNIVERSAL in taken):
                 return "bonus_limit"
             return None
         case T.DISCARD_BLACK:
@@ -886,7 +923,7 @@ def _why(s: State, a: Action) -> str | None:
             extra = 1 if s.options.black_discard_on_any_double and t.is_double else 0
             if t.black_discards >= t.t7_completions + extra:
                 return "no_black_discard"
-            return None if _has(hand, BLACK) else "no_tile"
+            return None if _has(hand, TileKind.BLACK) else "no_tile"
         case T.DRAW:
             if _obligation_met(s):
                 return "obligation_met"
@@ -912,10 +949,10 @@ def _redirect_actions(s: State, type_: ActionType, roles: Iterable[str]) -> list
     out: list[Action] = []
     hand = _hand(s)
     for role in roles:
-        for kind in (role, UNIVERSAL):
+        for kind in (role, TileKind.UNIVERSAL):
             if not _has(hand, kind):
                 continue
-            targets = op_targets(s, s.current) if role == "OP" else [None]
+            targets = op_targets(s, s.current) if role == TileKind.OPPOSITE else [None]
             out.extend(Action(type=type_, kind=kind, role=role, target=x) for x in targets)
     return out
 
@@ -932,41 +969,45 @@ def _candidates(s: State) -> list[Action]:
             out += _fm_answers(s, seat)
     elif ph == Phase.PRE_MOVE:
         out += [Action(type=T.CHOOSE_DICE, n=n) for n in (1, 2)]
-        out += [Action(type=T.FIFTH_SWAP, kind=k) for k in kinds if k in (*COLOURS, WHITE, BLACK)]
-        out += [Action(type=T.EXCHANGE_BEGIN, kind=k, role=EXCHANGE) for k in (EXCHANGE, UNIVERSAL)]
-        out.append(Action(type=T.CANCEL_RESTRICTION, kind=UNIVERSAL))
+        out += [
+            Action(type=T.FIFTH_SWAP, kind=k)
+            for k in kinds
+            if k in (*COLOURS, TileKind.WHITE, TileKind.BLACK)
+        ]
+        out += [Action(type=T.EXCHANGE_BEGIN, kind=k, role=TileKind.EXCHANGE) for k in _EXCHANGERS]
+        out.append(Action(type=T.CANCEL_RESTRICTION, kind=TileKind.UNIVERSAL))
         out += _redirect_actions(s, T.INSTEAD_OF_MOVE, REDIRECTS)
     elif ph == Phase.PLACING:
-        out.append(Action(type=T.CANCEL_RESTRICTION, kind=UNIVERSAL))
+        out.append(Action(type=T.CANCEL_RESTRICTION, kind=TileKind.UNIVERSAL))
         for die in range(len(s.turn.die_tracks)):
             for role in SHIFTS:
                 out += [
                     Action(type=T.SHIFT, kind=k, role=role, die=die)
-                    for k in (role, UNIVERSAL)
+                    for k in (role, TileKind.UNIVERSAL)
                     if _has(hand, k)
                 ]
         for k in _main_tracks(s):
             out += [
                 Action(type=T.PLACE, kind=c, track=k)
                 for c in kinds
-                if c in (*COLOURS, WHITE, UNIVERSAL)
+                if c in (*COLOURS, TileKind.WHITE, TileKind.UNIVERSAL)
             ]
-            out += [Action(type=T.BLOCK, kind=c, track=k) for c in (BLACK, UNIVERSAL)]
-            out += [Action(type=T.UNBLOCK, kind=c, track=k) for c in (WHITE, UNIVERSAL)]
+            out += [Action(type=T.BLOCK, kind=c, track=k) for c in _AS_BLACK]
+            out += [Action(type=T.UNBLOCK, kind=c, track=k) for c in _AS_WHITE]
             out += [
                 Action(type=T.RECLAIM, track=k, slot=i + 1)
                 for i, x in enumerate(s.tracks[k - 1].slots)
                 if is_white_like(x)
             ]
         out += [Action(type=T.PLACE_T7, kind=c) for c in kinds if c in COLOURS]
-        out += [Action(type=T.TAKE_BONUS, kind=k) for k in (WHITE, UNIVERSAL)]
-        out.append(Action(type=T.DISCARD_BLACK, kind=BLACK))
+        out += [Action(type=T.TAKE_BONUS, kind=k) for k in _AS_WHITE]
+        out.append(Action(type=T.DISCARD_BLACK, kind=TileKind.BLACK))
         out.append(Action(type=T.DRAW))
         out.append(Action(type=T.END_PLACING))
-        out += _redirect_actions(s, T.WAIVE, (*REDIRECTS, EXCHANGE))
+        out += _redirect_actions(s, T.WAIVE, (*REDIRECTS, TileKind.EXCHANGE))
     elif ph == Phase.POST_MOVE:
         out += _redirect_actions(s, T.AFTER_MOVE, REDIRECTS)
-        out += [Action(type=T.EXCHANGE_BEGIN, kind=k, role=EXCHANGE) for k in (EXCHANGE, UNIVERSAL)]
+        out += [Action(type=T.EXCHANGE_BEGIN, kind=k, role=TileKind.EXCHANGE) for k in _EXCHANGERS]
         out.append(Action(type=T.END_TURN))
     elif ph == Phase.EXCHANGE and s.exchange is not None:
         free = [x for x in hand if x != s.exchange.tile and x not in s.exchange.selection]
@@ -983,32 +1024,30 @@ def _draw_top(s: State, seat: int, events: list[Event], record: bool = False) ->
     """Take the bank's top tile; an FM after the window goes out publicly (R59)."""
     while s.bank:
         tile = s.bank.pop()
-        if kind_of(tile) == FIRST_MOVE and s.phase != Phase.FIRST_MOVE:
+        if kind_of(tile) == TileKind.FIRST_MOVE and s.phase != Phase.FIRST_MOVE:
             s.out.append(tile)
-            _ev(events, "fm_discarded", seat)
+            _ev(events, FmDiscarded(), seat)
             continue
         s.hands[seat].append(tile)
         if record:
             s.turn.drawn.append(tile)
-        events.append(Event(type="drew_tile", seat=seat, data={"tile": tile}, private_to=seat))
+        events.append(Event.of(DrewTile(tile_id=tile), seat, private_to=seat))
         return tile
     return None
 
 
-def _spend(s: State, kind: str, events: list[Event], use: str, **data: Any) -> str:
+def _spend(s: State, use: PriorityUsed, events: list[Event]) -> None:
     """A priority tile leaves the hand for `out` (R51)."""
-    tile = _take(_hand(s), kind)
-    s.out.append(tile)
+    s.out.append(_take(_hand(s), use.tile))
     s.turn.tile_moved = True
-    _ev(events, "priority_used", s.current, kind=kind, use=use, **data)
-    return tile
+    _ev(events, use, s.current)
 
 
 def _roll(s: State, n: int, events: list[Event]) -> None:
     rng = _rng(s)
     _set_dice(s, [rng.randint(1, 6) for _ in range(n)])
     t = s.turn
-    _ev(events, "rolled", s.current, dice=list(t.dice), tracks=_main_tracks(s), double=t.is_double)
+    _ev(events, Rolled(dice=list(t.dice), tracks=_main_tracks(s), double=t.is_double), s.current)
 
 
 def _set_dice(s: State, dice: list[int]) -> None:
@@ -1048,7 +1087,7 @@ def _complete_track(s: State, k: int, events: list[Event]) -> None:
     track.slots = []
     track.block = None
     s.turn.modes[k] = Mode.SEQUENCE
-    _ev(events, "track_completed", s.current, track=k)
+    _ev(events, TrackCompleted(track=k), s.current)
 
 
 def _perform(s: State, a: Action, events: list[Event]) -> None:
@@ -1059,22 +1098,22 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
         case T.FM_PASS:
             seat = _fm_seat(s, a)
             s.fm_decided.append(seat)
-            _ev(events, "fm_passed", seat)
+            _ev(events, FmPassed(), seat)
             _fm_next(s, events)
         case T.FM_DECLARE:
             seat = _fm_seat(s, a)
             hand = s.hands[seat]
             s.fm_decided.append(seat)
-            if a.kind == UNIVERSAL:
+            if a.kind == TileKind.UNIVERSAL:
                 s.fm_u_declarer = seat
-                _ev(events, "fm_declared", seat, kind=UNIVERSAL)
+                _ev(events, FmDeclared(tile=TileKind.UNIVERSAL), seat)
                 _fm_next(s, events)
                 return
-            s.out.append(_take(hand, FIRST_MOVE))
+            s.out.append(_take(hand, TileKind.FIRST_MOVE))
             s.fm_declarer = seat
             s.fm_u_declarer = None
-            _ev(events, "fm_declared", seat, kind=FIRST_MOVE)
-            _ev(events, "first_move", seat, kind=FIRST_MOVE)
+            _ev(events, FmDeclared(tile=TileKind.FIRST_MOVE), seat)
+            _ev(events, FirstMove(tile=TileKind.FIRST_MOVE), seat)
             s.phase = Phase.PRE_MOVE  # window closed: a drawn FM is discarded (R59)
             _draw_top(s, seat, events)
             if not hand:
@@ -1083,27 +1122,28 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
                 return
             _start_turn(s, seat, events)
         case T.CHOOSE_DICE:
-            _ev(events, "dice_chosen", seat, n=a.n)
-            _roll(s, a.n or 1, events)
+            assert a.n is not None
+            _ev(events, DiceChosen(n=a.n), seat)
+            _roll(s, a.n, events)
         case T.FIFTH_SWAP:
             assert a.kind is not None
             _draw_top(s, seat, events)
             s.bank.append(_take(hand, a.kind))
             _rng(s).shuffle(s.bank)
-            _ev(events, "fifth_swap", seat, kind=a.kind)
+            _ev(events, FifthSwap(tile=a.kind), seat)
         case T.INSTEAD_OF_MOVE | T.AFTER_MOVE | T.WAIVE:
             assert a.kind is not None and a.role is not None
             t.priority_used = True
-            if a.role == EXCHANGE:
+            if a.role == TileKind.EXCHANGE:
                 _begin_exchange(s, a.kind, events, via_waive=True)
                 return
-            use = {T.INSTEAD_OF_MOVE: "instead", T.AFTER_MOVE: "after", T.WAIVE: "waive"}[a.type]
-            op_seat = _op_seat(s, seat, a.target) if a.role == "OP" else None
-            _spend(s, a.kind, events, use, role=a.role, target=op_seat)
+            use = _REDIRECT_USES[a.type]
+            op_seat = _op_seat(s, seat, a.target) if a.role == TileKind.OPPOSITE else None
+            _spend(s, PriorityUsed(tile=a.kind, use=use, role=a.role, target=op_seat), events)
             t.redirect = Redirect(role=a.role, after_move=a.type != T.INSTEAD_OF_MOVE, seat=op_seat)
-            if a.role == RESTRICT:
+            if a.role == TileKind.RESTRICT:
                 t.rs_used = True
-            if not hand and a.kind != UNIVERSAL:
+            if not hand and a.kind != TileKind.UNIVERSAL:
                 t.out_by_redirect = a.role
             _turn_end(s, events)
         case T.EXCHANGE_BEGIN:
@@ -1119,7 +1159,7 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
         case T.EXCHANGE_CONFIRM:
             _confirm_exchange(s, events)
         case T.CANCEL_RESTRICTION:
-            _spend(s, UNIVERSAL, events, "cancel")
+            _spend(s, PriorityUsed(tile=TileKind.UNIVERSAL, use=PriorityUse.CANCEL), events)
             t.restricted = False
             t.cancel_used = True
             if not t.final:
@@ -1135,8 +1175,11 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
             t.priority_used = True
             t.shifted = True
             _set_modes(s)
-            _spend(s, a.kind, events, "shift", role=a.role, track_from=old, track_to=new)
-            if not hand and a.kind != UNIVERSAL:
+            shift = PriorityUsed(
+                tile=a.kind, use=PriorityUse.SHIFT, role=a.role, track_from=old, track_to=new
+            )
+            _spend(s, shift, events)
+            if not hand and a.kind != TileKind.UNIVERSAL:
                 t.out_by_redirect = "shift"
             _check_empty(s, events)
         case T.PLACE:
@@ -1145,7 +1188,7 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
             track = s.tracks[a.track - 1]
             track.slots.append(tile)
             _placed(s, a.track, events)
-            _ev(events, "placed", seat, kind=a.kind, track=a.track, slot=len(track.slots))
+            _ev(events, Placed(tile=a.kind, track=a.track, slot=len(track.slots)), seat)
             if len(track.slots) == TRACK_LEN:
                 _complete_track(s, a.track, events)
             _check_empty(s, events)
@@ -1155,22 +1198,22 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
             _placed(s, T7, events, track_placement=False)
             t.placed_total += 1
             t.placed_t7 += 1
-            _ev(events, "placed_t7", seat, kind=a.kind)
+            _ev(events, PlacedT7(tile=a.kind), seat)
             if len(s.t7) == len(COLOURS):
                 s.out.extend(s.t7)
                 s.t7 = []
                 t.t7_completions += 1
-                _ev(events, "t7_completed", seat)
+                _ev(events, T7Completed(), seat)
             _check_empty(s, events)
         case T.BLOCK:
             assert a.track is not None and a.kind is not None
-            if a.kind == UNIVERSAL:
+            if a.kind == TileKind.UNIVERSAL:
                 t.priority_used = True
             tile = _take(hand, a.kind)
             s.tracks[a.track - 1].block = Block(tile=tile, by=seat, turn=s.turn_no)
             t.blocks_placed.append(a.track)
             _placed(s, a.track, events, track_placement=False)
-            _ev(events, "blocked", seat, kind=a.kind, track=a.track)
+            _ev(events, Blocked(tile=a.kind, track=a.track), seat)
             _check_empty(s, events)
         case T.UNBLOCK:
             assert a.track is not None and a.kind is not None
@@ -1179,7 +1222,7 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
             s.out += [_take(hand, a.kind), track.block.tile]
             track.block = None
             _placed(s, a.track, events)
-            _ev(events, "unblocked", seat, kind=a.kind, track=a.track)
+            _ev(events, Unblocked(tile=a.kind, track=a.track), seat)
             _check_empty(s, events)
         case T.RECLAIM:
             assert a.track is not None and a.slot is not None
@@ -1188,7 +1231,7 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
             track.slots[a.slot - 1] = _take(hand, expected_colour(a.track, a.slot))
             hand.append(white)
             _placed(s, a.track, events, track_placement=False)
-            _ev(events, "reclaimed", seat, kind=kind_of(white), track=a.track, slot=a.slot)
+            _ev(events, Reclaimed(tile=kind_of(white), track=a.track, slot=a.slot), seat)
         case T.TAKE_BONUS:
             assert a.kind is not None
             tile = min((x for x in s.store if kind_of(x) == a.kind), key=_tile_no)
@@ -1196,19 +1239,19 @@ def _perform(s: State, a: Action, events: list[Event]) -> None:
             hand.append(tile)
             t.bonus_taken.append(tile)
             t.board_action_done = True
-            _ev(events, "bonus_taken", seat, kind=a.kind)
+            _ev(events, BonusTaken(tile=a.kind), seat)
         case T.DISCARD_BLACK:
-            s.out.append(_take(hand, BLACK))
+            s.out.append(_take(hand, TileKind.BLACK))
             t.black_discards += 1
             _placed(s, T7, events, track_placement=False)
-            _ev(events, "black_discarded", seat)
+            _ev(events, BlackDiscarded(), seat)
             _check_empty(s, events)
         case T.DRAW:
             t.draws += 1
-            _ev(events, "drew", seat, draws=t.draws)
+            _ev(events, Drew(draws=t.draws), seat)
             _draw_top(s, seat, events, record=True)
         case T.END_PLACING:
-            _ev(events, "placing_ended", seat, obligation_met=_obligation_met(s))
+            _ev(events, PlacingEnded(obligation_met=_obligation_met(s)), seat)
             s.phase = Phase.POST_MOVE
 
 
@@ -1222,7 +1265,7 @@ def _begin_exchange(s: State, kind: str, events: list[Event], via_waive: bool) -
     tile = min((x for x in _hand(s) if kind_of(x) == kind), key=_tile_no)
     s.exchange = Exchange(tile=tile, origin=s.phase, via_waive=via_waive)
     s.phase = Phase.EXCHANGE
-    _ev(events, "exchange_started", s.current, kind=kind)
+    _ev(events, ExchangeStarted(tile=kind), s.current)
 
 
 def _confirm_exchange(s: State, events: list[Event]) -> None:
@@ -1240,9 +1283,8 @@ def _confirm_exchange(s: State, events: list[Event]) -> None:
     hand.remove(ex.tile)
     s.out.append(ex.tile)
     s.turn.tile_moved = True
-    _ev(
-        events, "priority_used", seat, kind=kind_of(ex.tile), use="exchange", size=len(ex.selection)
-    )
+    exchanged = len(ex.selection)
+    _ev(events, PriorityUsed(tile=kind_of(ex.tile), use=PriorityUse.EXCHANGE, size=exchanged), seat)
     _draw_top(s, seat, events)
     s.exchange = None
     if not hand or ex.origin != Phase.PRE_MOVE:
@@ -1265,7 +1307,7 @@ def _fm_seat(s: State, a: Action) -> int:
 
 def _fm_answers(s: State, seat: int | None) -> list[Action]:
     """The window's answers of `seat` (None: of the lowest still to answer) to check."""
-    declare = [Action(type=T.FM_DECLARE, kind=k, seat=seat) for k in (FIRST_MOVE, UNIVERSAL)]
+    declare = [Action(type=T.FM_DECLARE, kind=k, seat=seat) for k in _DECLARERS]
     return [*declare, Action(type=T.FM_PASS, seat=seat)]
 
 
@@ -1289,7 +1331,7 @@ def _turn_end(s: State, events: list[Event]) -> None:
     if t.final:
         s.final_left -= 1
     went_out = not s.hands[seat] and s.status[seat] == Status.ACTIVE
-    _ev(events, "turn_ended", seat)
+    _ev(events, TurnEnded(), seat)
     nxt: int | None = None
     if went_out:
         _out_of_hand(s, seat, events)
@@ -1329,7 +1371,7 @@ ROLLS: tuple[tuple[int, ...], ...] = (
 # discard a completed centre), or brings the bonus store's tiles within reach
 _MOVES = (T.PLACE, T.PLACE_T7, T.UNBLOCK, T.RECLAIM, T.TAKE_BONUS)
 # priority tiles a player can use instead of a move (R49); the FM only in its window
-_USABLE_PRIORITY = frozenset(REDIRECTS) | {EXCHANGE, UNIVERSAL}
+_USABLE_PRIORITY = frozenset(REDIRECTS) | {TileKind.EXCHANGE, TileKind.UNIVERSAL}
 
 
 def could_ever_move(s: State, seat: int) -> bool:
@@ -1379,23 +1421,23 @@ def _start_finals(s: State, seat: int, events: list[Event]) -> None:
     """R65."""
     s.finals_running = True
     others = len([x for x in _active(s) if x != seat])
-    if s.turn.out_by_redirect == RESTRICT:
+    if s.turn.out_by_redirect == TileKind.RESTRICT:
         s.restricted_left = s.final_left = others
     else:
         s.final_left = 1
-    _ev(events, "final_turns", seat, count=s.final_left)
+    _ev(events, FinalTurns(count=s.final_left), seat)
 
 
 def _next_seat(s: State, seat: int) -> int:
     """R17, R52–R55."""
     r = s.turn.redirect
-    if r is None or r.role == RESTRICT:
+    if r is None or r.role == TileKind.RESTRICT:
         return cw(s, seat)
-    if r.role == "SK":
+    if r.role == TileKind.SKIP:
         if r.after_move and s.options.skip_after_move == "skip_next":
             return cw(s, cw(s, seat))
         return cw(s, seat)
-    if r.role == "PV":
+    if r.role == TileKind.PREVIOUS:
         return ccw(s, seat)
     if r.seat is not None and s.status[r.seat] == Status.ACTIVE:
         return r.seat
@@ -1416,7 +1458,7 @@ def _remove(s: State, seat: int, events: list[Event]) -> None:
     s.left.append(seat)
     if s.fm_u_declarer == seat:
         s.fm_u_declarer = None
-    _ev(events, "player_left", seat)
+    _ev(events, PlayerLeft(), seat)
     if len(_in_game(s)) < 2:
         _game_over(s, events)
         return
@@ -1433,7 +1475,7 @@ def _remove(s: State, seat: int, events: list[Event]) -> None:
                 s.restricted_left -= 1
             if t.final:
                 s.final_left -= 1
-            _ev(events, "turn_ended", seat)
+            _ev(events, TurnEnded(), seat)
             if s.finals_running and s.final_left <= 0:
                 _end_round(s, events, stalled=False)
                 return
@@ -1458,24 +1500,18 @@ def _upcoming_finals(s: State) -> list[int]:
 # ---------------------------------------------------------------- view
 
 
+# the fields of the turn record the view shows as they are (R73); not the drawn tiles
+_TURN_PUBLIC = (TurnView.model_fields.keys() & Turn.model_fields.keys()) - {"bonus_taken"}
+
+
 def _view(s: State, player: int | None) -> View:
     me = s.players.index(player) if player in s.players else None
     t = s.turn
-    turn: dict[str, Any] = {
-        "n_dice": t.n_dice,
-        "dice": list(t.dice),
-        "die_tracks": list(t.die_tracks),
-        "modes": {str(k): v.value for k, v in t.modes.items()},
-        "is_double": t.is_double,
-        "double_six": t.double_six,
-        "shifted": t.shifted,
-        "priority_used": t.priority_used,
-        "draws": t.draws,
-        "restricted": t.restricted,
-        "final": t.final,
-        "obligation_met": _obligation_met(s) if s.phase == Phase.PLACING else None,
-        "bonus_taken": [kind_of(x) for x in t.bonus_taken],
-    }
+    turn = TurnView(
+        **t.model_dump(include=_TURN_PUBLIC),
+        obligation_met=_obligation_met(s) if s.phase == Phase.PLACING else None,
+        bonus_taken=[kind_of(x) for x in t.bonus_taken],  # the kinds, not the ids
+    )
     return View(
         me=me,
         hand=sorted(s.hands[me], key=_sort_key) if me is not None else None,

@@ -3,55 +3,112 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-COLOURS: tuple[str, ...] = ("R", "O", "Y", "G", "C", "B", "V")  # R1, spectrum order
-WHITE, BLACK, UNIVERSAL = "W", "K", "U"
-SKIP, PREVIOUS, OPPOSITE, RESTRICT, FIRST_MOVE, EXCHANGE = "SK", "PV", "OP", "RS", "FM", "EX"
-ORIGINAL_PRIORITY: tuple[str, ...] = (SKIP, PREVIOUS, OPPOSITE, RESTRICT, FIRST_MOVE, EXCHANGE)
-PRIORITY: tuple[str, ...] = (*ORIGINAL_PRIORITY, UNIVERSAL)
-REDIRECTS: tuple[str, ...] = (SKIP, OPPOSITE, PREVIOUS, RESTRICT)  # instead/after-move roles
-SHIFTS: dict[str, int] = {SKIP: 1, OPPOSITE: 2, PREVIOUS: -1}  # R26
-KINDS: tuple[str, ...] = (*COLOURS, WHITE, BLACK, *PRIORITY)
+
+class TileKind(StrEnum):
+    """A tile's kind: the code its id begins with (`R#07`), in actions, options and every
+    stored state (R1, R2, R4). A member equals its code (`TileKind.RED == "R"`) and is
+    written as it, so the wire format is the codes. Declared in the order of `KINDS`.
+
+        >>> TileKind.SKIP, TileKind("K").name, f"{TileKind.UNIVERSAL}#02"
+        (<TileKind.SKIP: 'SK'>, 'BLACK', 'U#02')
+    """
+
+    RED = "R"  # the seven colours, in spectrum order (R1): красный
+    ORANGE = "O"  # оранжевый
+    YELLOW = "Y"  # жёлтый
+    GREEN = "G"  # зелёный
+    CYAN = "C"  # голубой
+    BLUE = "B"  # синий
+    VIOLET = "V"  # фиолетовый
+    WHITE = "W"  # stands for any colour (R30)
+    BLACK = "K"  # a block (R33)
+    SKIP = "SK"  # priority tiles (R49–R61): skip the next player
+    PREVIOUS = "PV"  # the previous player moves next
+    OPPOSITE = "OP"  # the opposite player moves next
+    RESTRICT = "RS"  # the others' turns are restricted
+    FIRST_MOVE = "FM"  # the first move of a round (R58)
+    EXCHANGE = "EX"  # an exchange of tiles with the bank (R60)
+    UNIVERSAL = "U"  # any of the above, or a white, or a black
+
+
+COLOURS: tuple[TileKind, ...] = (
+    TileKind.RED,
+    TileKind.ORANGE,
+    TileKind.YELLOW,
+    TileKind.GREEN,
+    TileKind.CYAN,
+    TileKind.BLUE,
+    TileKind.VIOLET,
+)
+ORIGINAL_PRIORITY: tuple[TileKind, ...] = (
+    TileKind.SKIP,
+    TileKind.PREVIOUS,
+    TileKind.OPPOSITE,
+    TileKind.RESTRICT,
+    TileKind.FIRST_MOVE,
+    TileKind.EXCHANGE,
+)
+PRIORITY: tuple[TileKind, ...] = (*ORIGINAL_PRIORITY, TileKind.UNIVERSAL)
+# the roles of a redirect, instead of the move or after it (R52–R55)
+REDIRECTS: tuple[TileKind, ...] = (
+    TileKind.SKIP,
+    TileKind.OPPOSITE,
+    TileKind.PREVIOUS,
+    TileKind.RESTRICT,
+)
+SHIFTS: dict[TileKind, int] = {  # R26
+    TileKind.SKIP: 1,
+    TileKind.OPPOSITE: 2,
+    TileKind.PREVIOUS: -1,
+}
+KINDS: tuple[TileKind, ...] = tuple(TileKind)  # colours, W, K, then PRIORITY
 MAIN_TRACKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 T7 = 7
 TRACK_LEN = 7
 
-DEFAULT_TILE_SET: dict[str, int] = {
+DEFAULT_TILE_SET: dict[TileKind, int] = {
     **{c: 12 for c in COLOURS},
-    WHITE: 7,
-    BLACK: 7,
-    SKIP: 2,
-    PREVIOUS: 2,
-    OPPOSITE: 2,
-    RESTRICT: 2,
-    EXCHANGE: 2,
-    FIRST_MOVE: 1,
-    UNIVERSAL: 2,
+    TileKind.WHITE: 7,
+    TileKind.BLACK: 7,
+    TileKind.SKIP: 2,
+    TileKind.PREVIOUS: 2,
+    TileKind.OPPOSITE: 2,
+    TileKind.RESTRICT: 2,
+    TileKind.EXCHANGE: 2,
+    TileKind.FIRST_MOVE: 1,
+    TileKind.UNIVERSAL: 2,
 }
-DEFAULT_TILE_VALUES: dict[str, int] = {
+DEFAULT_TILE_VALUES: dict[TileKind, int] = {
     **{c: i + 1 for i, c in enumerate(COLOURS)},
-    WHITE: 10,
-    BLACK: 10,
+    TileKind.WHITE: 10,
+    TileKind.BLACK: 10,
     **{p: 15 for p in ORIGINAL_PRIORITY},
-    UNIVERSAL: 25,
+    TileKind.UNIVERSAL: 25,
 }
 
+DiceOffRoll: TypeAlias = dict[int, int]
+"""One roll of the dice-off for the first move (R16): each contender's seat and the sum
+of his two dice. The contenders of the highest sum roll again."""
 
-def kind_of(tile: str) -> str:
-    """`R#07` -> `R` (R4)."""
-    return tile.split("#", 1)[0]
+_BY_CODE: dict[str, TileKind] = {k.value: k for k in TileKind}
 
 
-def expected_colour(track: int, slot: int) -> str:
+def kind_of(tile: str) -> TileKind:
+    """`R#07` -> `TileKind.RED` (R4)."""
+    return _BY_CODE[tile.split("#", 1)[0]]
+
+
+def expected_colour(track: int, slot: int) -> TileKind:
     """Colour expected in 1-based `slot` of main `track` (R6)."""
     return COLOURS[(track - 1 + slot - 1) % 7]
 
 
 def is_white_like(tile: str) -> bool:
-    return kind_of(tile) in (WHITE, UNIVERSAL)
+    return kind_of(tile) in (TileKind.WHITE, TileKind.UNIVERSAL)
 
 
 class Options(BaseModel):
@@ -61,10 +118,10 @@ class Options(BaseModel):
 
     # validate_default: the defaults pass `_kinds` too, so a fresh state and the same state
     # read back from JSON list the kinds in one order (KINDS) and serialise byte for byte alike
-    tile_set: dict[str, int] = Field(
+    tile_set: dict[TileKind, int] = Field(
         default_factory=lambda: dict(DEFAULT_TILE_SET), validate_default=True
     )
-    tile_values: dict[str, int] = Field(
+    tile_values: dict[TileKind, int] = Field(
         default_factory=lambda: dict(DEFAULT_TILE_VALUES), validate_default=True
     )
     hand_size: int = 12
@@ -82,10 +139,7 @@ class Options(BaseModel):
 
     @field_validator("tile_set", "tile_values")
     @classmethod
-    def _kinds(cls, value: dict[str, int]) -> dict[str, int]:
-        unknown = set(value) - set(KINDS)
-        if unknown:
-            raise ValueError(f"unknown tile kinds: {sorted(unknown)}")
+    def _kinds(cls, value: dict[TileKind, int]) -> dict[TileKind, int]:
         if any(not isinstance(v, int) or v < 0 for v in value.values()):
             raise ValueError("counts and values must be integers >= 0")
         return {k: value.get(k, 0) for k in KINDS}
@@ -148,11 +202,11 @@ class Action(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     type: ActionType
-    kind: str | None = None
+    kind: TileKind | None = None
     track: int | None = None
     slot: int | None = None
     die: int | None = None
-    role: str | None = None
+    role: TileKind | None = None
     target: int | None = None
     n: int | None = None
     seat: int | None = None
@@ -172,12 +226,13 @@ class Action(BaseModel):
         if len(parts) > 9:
             raise ValueError("too many fields")
         parts += [""] * (9 - len(parts))
-        kind = parts[1] or None
-        role = parts[5] or None
-        if kind is not None and kind not in KINDS:
-            raise ValueError("bad kind")
-        if role is not None and role not in PRIORITY:
-            raise ValueError("bad role")
+
+        def tile(s: str, allowed: tuple[TileKind, ...], why: str) -> TileKind | None:
+            if not s:
+                return None
+            if s not in allowed:
+                raise ValueError(why)
+            return TileKind(s)
 
         def num(s: str) -> int | None:
             if not s:
@@ -188,11 +243,11 @@ class Action(BaseModel):
 
         return cls(
             type=ActionType(parts[0]),
-            kind=kind,
+            kind=tile(parts[1], KINDS, "bad kind"),
             track=num(parts[2]),
             slot=num(parts[3]),
             die=num(parts[4]),
-            role=role,
+            role=tile(parts[5], PRIORITY, "bad role"),
             target=num(parts[6]),
             n=num(parts[7]),
             seat=num(parts[8]),
@@ -242,7 +297,7 @@ class Exchange(BaseModel):
 class Redirect(BaseModel):
     """Who moves next after this turn (R52–R55); `seat` is fixed at use time for OP."""
 
-    role: str
+    role: TileKind
     after_move: bool
     seat: int | None = None
 
@@ -318,7 +373,7 @@ class State(BaseModel):
     fm_declarer: int | None = None
     fm_u_declarer: int | None = None
     fm_decided: list[int] = Field(default_factory=list)  # seats that answered in the window
-    dice_off: list[dict[int, int]] = Field(default_factory=list)
+    dice_off: list[DiceOffRoll] = Field(default_factory=list)  # this round's rolls
     restricted_left: int = 0
     final_left: int = 0
     finals_running: bool = False
@@ -339,6 +394,26 @@ class State(BaseModel):
             # seats before the one to answer had answered
             self.fm_decided = [x for x in range(self.current) if self.status[x] == Status.ACTIVE]
         return self
+
+
+class TurnView(BaseModel):
+    """The public part of the turn record (R19, R73), in `View.turn`. Its fields keep the
+    order and the names of `Turn`'s (and its JSON the shape of the dict it replaces, so a
+    picture's key is what it was). Before the first turn of a round it is all defaults."""
+
+    n_dice: int = 0
+    dice: list[int] = Field(default_factory=list)
+    die_tracks: list[int] = Field(default_factory=list)
+    modes: dict[int, Mode] = Field(default_factory=dict)  # the tracks the dice allow
+    is_double: bool = False
+    double_six: bool = False
+    shifted: bool = False
+    priority_used: bool = False
+    draws: int = 0
+    restricted: bool = False
+    final: bool = False
+    obligation_met: bool | None = None  # None outside PLACING
+    bonus_taken: list[TileKind] = Field(default_factory=list)  # from the bonus store (R41)
 
 
 class PlayerView(BaseModel):
@@ -362,7 +437,7 @@ class View(BaseModel):
     bank_size: int
     phase: Phase
     current: int | None
-    turn: dict[str, Any]
+    turn: TurnView
     exchange_size: int | None
     restricted_left: int
     final_left: int

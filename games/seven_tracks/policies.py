@@ -27,14 +27,11 @@ import random
 from collections.abc import Sequence
 
 from games.seven_tracks.model import (
-    BLACK,
     COLOURS,
     DEFAULT_TILE_VALUES,
-    FIRST_MOVE,
-    UNIVERSAL,
-    WHITE,
     Action,
     ActionType,
+    TileKind,
     View,
 )
 
@@ -50,13 +47,13 @@ def _rank(a: Action) -> int | None:
             return 0 if a.n == 2 else 1
         case T.PLACE if a.kind in COLOURS:
             return 0
-        case T.UNBLOCK if a.kind == WHITE:
+        case T.UNBLOCK if a.kind == TileKind.WHITE:
             return 1
-        case T.PLACE if a.kind == WHITE:
+        case T.PLACE if a.kind == TileKind.WHITE:
             return 2
         case T.PLACE_T7:
             return 3
-        case T.UNBLOCK | T.PLACE if a.kind == UNIVERSAL:
+        case T.UNBLOCK | T.PLACE if a.kind == TileKind.UNIVERSAL:
             return 20  # only when nothing else fits: he may have to place it
         case T.DRAW | T.END_PLACING:
             return 10
@@ -79,28 +76,28 @@ class Novice:
 
 def _experienced_rank(a: Action) -> float:
     """Higher is better: shed tiles (the dearest first), block, use priority tiles."""
-    kind = a.kind or ""
-    value = DEFAULT_TILE_VALUES.get(kind, 0)
-    original = a.role is None or kind != UNIVERSAL
+    kind = a.kind
+    value = 0 if kind is None else DEFAULT_TILE_VALUES[kind]
+    original = a.role is None or kind != TileKind.UNIVERSAL
     match a.type:
-        case T.FM_DECLARE:
-            return 50 if kind == FIRST_MOVE else 40  # sheds 15 (replaced) or 25, moves first
+        case T.FM_DECLARE:  # sheds 15 (replaced) or 25, moves first
+            return 50 if kind == TileKind.FIRST_MOVE else 40
         case T.FM_PASS:
             return 0
         case T.CHOOSE_DICE:
             return 10 if a.n == 2 else 9
         case T.PLACE if kind in COLOURS:
             return 100 + value
-        case T.PLACE if kind == WHITE:
+        case T.PLACE if kind == TileKind.WHITE:
             return 96
         case T.PLACE:
             return 90  # a universal as a white: sheds 25
         case T.PLACE_T7:
             return 92 + value
         case T.BLOCK:
-            return 120 if kind == BLACK else 60
+            return 120 if kind == TileKind.BLACK else 60
         case T.UNBLOCK:
-            return 98 if kind == WHITE else 88
+            return 98 if kind == TileKind.WHITE else 88
         case T.DISCARD_BLACK:
             return 110
         case T.AFTER_MOVE | T.WAIVE:

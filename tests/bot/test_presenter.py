@@ -155,12 +155,12 @@ def test_round_summary_and_final_standings_in_russian() -> None:
 
 
 def _holders(s: State) -> list[int]:
-    from games.seven_tracks.model import FIRST_MOVE, UNIVERSAL, kind_of
+    from games.seven_tracks.model import TileKind, kind_of
 
     return [
         seat
         for seat, hand in enumerate(s.hands)
-        if {kind_of(x) for x in hand} & {FIRST_MOVE, UNIVERSAL}
+        if {kind_of(x) for x in hand} & {TileKind.FIRST_MOVE, TileKind.UNIVERSAL}
     ]
 
 
@@ -293,3 +293,88 @@ def test_a_window_stored_before_2026_12_keeps_its_pending_answers() -> None:
     assert later.phase != Phase.FIRST_MOVE
     assert later.fm_decided == [*st.fm_decided, *(st.players.index(u) for u in pending)]
     assert not new.window and new.turn_id is None and new.turn_deadline is None
+
+
+def test_every_fact_is_told_or_deliberately_silent() -> None:
+    """Each kind of event of games/seven_tracks/events.py, as the narration tells it (its
+    match arms name the fact classes: a wrong pattern would fall silent)."""
+    from games import Event, Fact
+    from games.automation import Forced
+    from games.seven_tracks import events as ev
+    from games.seven_tracks.model import RoundSummary, TileKind
+
+    s = GAME.new([1, 2, 3], seed=1)
+    empty: dict[int, int] = {}
+    summary = RoundSummary(
+        round=1,
+        cycle=1,
+        first_out=None,
+        out_order=[],
+        hands={},
+        hand_values=empty,
+        scores_before=empty,
+        scores_after=empty,
+        eliminated=[],
+        stalled=True,
+    )
+    use = ev.PriorityUse
+    told: list[tuple[Fact, str]] = [
+        (ev.Rolled(dice=[3, 3], tracks=[3], double=True), "Аня бросает: [3] [3] — дубль!"),
+        (ev.DiceOff(rolls={0: 7, 2: 9}), "Розыгрыш первого хода: Аня 7, Вика 9"),
+        (ev.FmDeclared(tile=TileKind.FIRST_MOVE), "Аня заявляет право первого хода 🥇"),
+        (ev.FirstMove(tile=TileKind.UNIVERSAL), "Первым ходит Аня"),
+        (ev.Placed(tile=TileKind.RED, track=1, slot=1), "Аня: 🟥 на 1-ю дорожку"),
+        (ev.PlacedT7(tile=TileKind.BLUE), "Аня: 🟦 в центр"),
+        (ev.Drew(draws=1), "Аня берёт из кассы 1 фишку"),
+        (ev.TrackCompleted(track=2), "🎉 Аня завершает 2-ю дорожку!"),
+        (ev.T7Completed(), "🎉 Аня собирает все семь цветов в центре!"),
+        (ev.Blocked(tile=TileKind.BLACK, track=4), "Аня ставит блок ⬛ на 4-ю дорожку"),
+        (ev.Unblocked(tile=TileKind.WHITE, track=4), "Аня снимает блок с 4-й дорожки ⬜"),
+        (
+            ev.Reclaimed(tile=TileKind.WHITE, track=5, slot=2),
+            "Аня забирает белую с 5-й дорожки (клетка 2)",
+        ),
+        (ev.BonusTaken(tile=TileKind.UNIVERSAL), "Аня берёт ✨ из бонусной кассы"),
+        (ev.BlackDiscarded(), "Аня сбрасывает чёрную фишку"),
+        (ev.FmDiscarded(), "Из кассы пришло «Право первого хода» — оно сброшено"),
+        (ev.FifthSwap(tile=TileKind.GREEN), "Аня меняет пятую фишку 🟩"),
+        (ev.ExchangeStarted(tile=TileKind.EXCHANGE), "Аня начинает замену фишек"),
+        (ev.WentOut(first=False), "Аня: все фишки выставлены"),
+        (ev.FinalTurns(count=2), "Осталось 2 последних хода кона"),
+        (ev.PlayerLeft(), "Аня покидает игру"),
+        (ev.PlacingEnded(obligation_met=False), "Аня: выставить фишку нельзя — ход переходит"),
+        (ev.RoundEnded(summary=summary), "🏁 Кон окончен"),
+        (
+            ev.PriorityUsed(tile="U", use=use.SHIFT, role="SK", track_from=2, track_to=3),
+            "Аня смещает дорожку 2→3 ✨",
+        ),
+        (ev.PriorityUsed(tile="EX", use=use.EXCHANGE, size=2), "Аня меняет 2 фишки 🔀"),
+        (ev.PriorityUsed(tile="U", use=use.CANCEL), "Аня отменяет ограничение хода ✨"),
+        (
+            ev.PriorityUsed(tile="OP", use=use.AFTER, role="OP", target=2),
+            "Аня после хода: 🔄 Напротив 🔄 → Вика",
+        ),
+        (
+            Forced(action="EP"),
+            "Аня: выставить нечего, взять из кассы нельзя — ход закончен автоматически",
+        ),
+    ]
+    silent: list[Fact] = [
+        ev.CycleStarted(cycle=1),
+        ev.RoundStarted(round=1, cycle=1, active=[0, 1, 2]),
+        ev.FmPassed(),
+        ev.TurnStarted(turn=1, restricted=False, final=False),
+        ev.TurnEnded(),
+        ev.GameOver(winners=[0]),
+        ev.DiceChosen(n=2),
+        ev.PlacingEnded(obligation_met=True),
+        Forced(action="ET"),
+    ]
+    for fact, line in told:
+        assert P.narrate([Event.of(fact, seat=0)], s, ctx()) == [line], fact
+    for fact in silent:
+        assert P.narrate([Event.of(fact, seat=0)], s, ctx()) == [], fact
+    drew = Event.of(ev.DrewTile(tile_id="W#03"), seat=1, private_to=1)
+    assert P.narrate([drew], s, ctx()) == []
+    assert P.private_notes([drew], s, 2, T) == ["Вы взяли: ⬜"]
+    assert P.private_notes([drew], s, 1, T) == []

@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel
 
 from games.engine import MalformedAction, RulesEngine, counter_rng, malformed
-from games.protocol import Event, IllegalAction
+from games.protocol import Event, Fact, IllegalAction
 
 
 class Phase(StrEnum):
@@ -29,6 +29,15 @@ class Add(BaseModel, frozen=True):
         if tag != "A":
             raise ValueError(f"not an add: {text!r}\nsecond line")
         return cls(n=int(n))
+
+
+class Added(Fact):
+    kind = "added"
+    n: int
+
+
+class Left(Fact):
+    kind = "left"
 
 
 class Toy(BaseModel):
@@ -61,13 +70,13 @@ class ToyGame(RulesEngine[Toy, Add]):
     def _perform(self, s: Toy, a: Add, events: list[Event]) -> None:
         s.total += a.n
         s.current = (s.current + 1) % len(s.players)
-        events.append(Event(type="added", data={"n": a.n}))
+        events.append(Event.of(Added(n=a.n)))
         if s.total >= 5:
             s.phase = Phase.OVER
 
     def _remove(self, s: Toy, seat: int, events: list[Event]) -> None:
         s.left.append(seat)
-        events.append(Event(type="left", seat=seat))
+        events.append(Event.of(Left(), seat))
 
     def _left(self, s: Toy, seat: int) -> bool:
         return seat in s.left
@@ -83,7 +92,7 @@ def test_apply_checks_copies_and_counts_versions() -> None:
     s2, events = GAME.apply(s, Add(n=2))
     assert (s.total, s.version) == (0, 0)
     assert (s2.total, s2.version, GAME.to_act(s2)) == (2, 1, 8)
-    assert events == [Event(type="added", data={"n": 2})]
+    assert events == [Event.of(Added(n=2))]
 
 
 def test_apply_refusals() -> None:
@@ -113,7 +122,7 @@ def test_remove() -> None:
     assert (exc.value.code, exc.value.details) == ("not_a_player", {"player": 9})
     s2, events = GAME.remove(s, 8)
     assert (s.left, s2.left, s2.version) == ([], [1], 1)
-    assert events == [Event(type="left", seat=1)]
+    assert events == [Event.of(Left(), seat=1)]
     assert GAME.remove(s2, 8) == (s2, [])
 
 

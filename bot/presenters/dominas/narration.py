@@ -5,8 +5,23 @@ from __future__ import annotations
 from bot.presenters.base import TableCtx
 from bot.presenters.dominas.common import BONUS_TILE, DominasBase, Ui, named_title, tile_text
 from games import Event
-from games.dominas import Pos, State
+from games.dominas import State
 from games.dominas.engine import slot_numbers
+from games.dominas.events import (
+    BonusEnd,
+    BonusEnded,
+    BonusStarted,
+    DrawReason,
+    Drew,
+    DrewTiles,
+    GameOver,
+    GameStarted,
+    Passed,
+    PlayerLeft,
+    Skipped,
+    TilePlaced,
+    Timeout,
+)
 from games.dominas.model import POS_MARK, BonusKind
 from locales import Translator
 
@@ -20,50 +35,45 @@ class Narration(DominasBase):
         for i, e in enumerate(events):
             if e.private_to is not None:
                 continue
-            d = e.data
             who = self._name(c, s, e.seat)
             line: str | None = None
-            if e.type == "game_started":
-                line = t("dom.ev.game_started", game=d.get("game"), name=who)
-            elif e.type == "placed":
-                tile = str(d.get("tile"))
-                floor = int(d.get("floor") or 1)
-                nest = POS_MARK[Pos(str(d.get("nest")))]
-                key = "dom.ev.placed_bonus" if d.get("bonus") else "dom.ev.placed"
-                line = t(key, name=who, tile=tile_text(tile), nest=nest, floor=floor)
-            elif e.type == "bonus_started":
-                kind = BonusKind(str(d.get("kind")))
-                title = named_title(BONUS_TILE[kind], t)
-                if kind is BonusKind.KOLOBOK:
-                    line = t("dom.ev.kolobok", name=who, title=title)
-                else:
-                    line = t("dom.ev.bonus_sum", name=who, title=title, sum=d.get("target"))
-            elif e.type == "bonus_ended" and d.get("reason") in ("nothing_fits", "used_up"):
-                line = t(f"dom.ev.bonus_{d.get('reason')}", name=who)
-            elif e.type == "bonus_ended" and d.get("reason") == "timeout":
-                line = t("dom.ev.timeout_bonus", name=who)
-            elif e.type == "drew":
-                reason = str(d.get("reason"))
-                n = int(d.get("count") or 0)
-                if reason == "extra":
+            match e.data:
+                case GameStarted(game=game):
+                    line = t("dom.ev.game_started", game=game, name=who)
+                case TilePlaced(tile=tile, floor=floor, nest=nest, bonus=bonus):
+                    key = "dom.ev.placed_bonus" if bonus else "dom.ev.placed"
+                    mark = POS_MARK[nest]
+                    line = t(key, name=who, tile=tile_text(tile), nest=mark, floor=floor)
+                case BonusStarted(bonus=kind, target=target):
+                    title = named_title(BONUS_TILE[kind], t)
+                    if kind is BonusKind.KOLOBOK:
+                        line = t("dom.ev.kolobok", name=who, title=title)
+                    else:
+                        line = t("dom.ev.bonus_sum", name=who, title=title, sum=target)
+                case BonusEnded(reason=BonusEnd.NOTHING_FITS | BonusEnd.USED_UP as reason):
+                    line = t(f"dom.ev.bonus_{reason}", name=who)
+                case BonusEnded(reason=BonusEnd.TIMEOUT):
+                    line = t("dom.ev.timeout_bonus", name=who)
+                case Drew(reason=DrawReason.EXTRA):
                     line = t("dom.ev.drew_extra", name=who)
-                elif reason == "timeout":
+                case Drew(reason=DrawReason.TIMEOUT):
                     line = t("dom.ev.drew_penalty", name=who)
-                else:
+                case Drew(count=n):
                     line = t("dom.ev.drew", name=who, n=n)
-            elif e.type == "skipped":
-                kinds = ", ".join(t(f"dom.run.{k}") for k in d.get("run") or [])
-                line = t("dom.ev.skipped", name=who, kinds=kinds)
-            elif e.type == "passed":
-                line = t("dom.ev.passed", name=who)
-            elif e.type == "timeout" and not d.get("penalty"):
-                after = events[i + 1] if i + 1 < len(events) else None
-                if after is None or after.type != "bonus_ended":  # else narrated with it
-                    line = t("dom.ev.timeout_empty", name=who)  # no penalty: empty bazaar
-            elif e.type == "game_over":
-                line = t("dom.ev.game_over", game=d.get("game"))
-            elif e.type == "player_left":
-                line = t("dom.ev.left", name=who)
+                case Skipped(run=run):
+                    kinds = ", ".join(t(f"dom.run.{k}") for k in run)
+                    line = t("dom.ev.skipped", name=who, kinds=kinds)
+                case Passed():
+                    line = t("dom.ev.passed", name=who)
+                case Timeout(penalty=False):
+                    after = events[i + 1] if i + 1 < len(events) else None
+                    if after is None or not isinstance(after.data, BonusEnded):
+                        line = t("dom.ev.timeout_empty", name=who)  # no penalty: empty bazaar
+                    # else narrated with the end of the bonus
+                case GameOver(game=game):
+                    line = t("dom.ev.game_over", game=game)
+                case PlayerLeft():
+                    line = t("dom.ev.left", name=who)
             if line:
                 lines.append(line)
         return lines
@@ -73,10 +83,10 @@ class Narration(DominasBase):
             return []
         seat = s.players.index(user)
         drawn = [
-            str(x)
+            x
             for e in events
-            if e.type == "drew_tiles" and e.private_to == seat
-            for x in e.data.get("tiles") or []
+            if isinstance(e.data, DrewTiles) and e.private_to == seat
+            for x in e.data.tiles
         ]
         if not drawn:
             return []

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.presenters.base import TableCtx
 from bot.presenters.dominas.common import DominasBase, Ui
 from games import Event
 from games.dominas import Mode, State
+from games.dominas.events import GameEnd, GameOver, MatchOver, TilePlaced
 
 
 class Summaries(DominasBase):
@@ -17,16 +16,17 @@ class Summaries(DominasBase):
         out: list[str] = []
         last_seat: int | None = None
         for e in events:
-            if e.type == "placed":
-                last_seat = e.seat
-            elif e.type == "game_over":
-                out.append(self._game_text(e.data, s, c, last_seat))
-            elif e.type == "match_over":
-                text = self._final_text(s, c)
-                if out:
-                    out[-1] += "\n\n" + text
-                else:
-                    out.append(text)
+            match e.data:
+                case TilePlaced():
+                    last_seat = e.seat
+                case GameOver() as over:
+                    out.append(self._game_text(over, s, c, last_seat))
+                case MatchOver():
+                    text = self._final_text(s, c)
+                    if out:
+                        out[-1] += "\n\n" + text
+                    else:
+                        out.append(text)
         return out
 
     def _sides(self, s: State) -> list[int]:
@@ -34,30 +34,26 @@ class Summaries(DominasBase):
 
     def _game_text(
         self,
-        d: dict[str, Any],
+        d: GameOver,
         s: State,
         c: TableCtx[Ui],
         last_seat: int | None = None,
     ) -> str:
         t = c.t
-        game = d.get("game")
-        reason = str(d.get("reason"))
-        winner = d.get("winner_side")
-        lines = [t("dom.sum.title", game=game)]
-        if reason == "win" and winner is not None:
+        winner = d.winner_side
+        lines = [t("dom.sum.title", game=d.game)]
+        if d.reason is GameEnd.WIN and winner is not None:
             if s.options.mode is Mode.TEAMS and last_seat is not None:
-                team = self._side_name(c, s, int(winner))
+                team = self._side_name(c, s, winner)
                 who = self._name(c, s, last_seat)
                 lines.append(t("dom.sum.win_team", team=team, name=who))
             else:
-                lines.append(t("dom.sum.win", name=self._side_name(c, s, int(winner))))
-        elif reason == "fish":
+                lines.append(t("dom.sum.win", name=self._side_name(c, s, winner)))
+        elif d.reason is GameEnd.FISH:
             lines.append(t("dom.sum.fish"))
         else:
             lines.append(t("dom.sum.abandoned"))
-        tiles: list[int] = list(d.get("tiles") or [])
-        scores: list[int] = list(d.get("scores") or [])
-        totals: list[int] = list(d.get("totals") or [])
+        tiles, scores, totals = d.tiles, d.scores, d.totals
         lines.append("")
         for side in self._sides(s):
             if side >= len(scores):

@@ -34,26 +34,18 @@ class Caption(SevenTracksBase):
         elif v.phase == Phase.GAME_OVER:
             winners = ", ".join(c.name(w) for w in v.winners)
             lines.append(t("st.phase.game_over", names=winners or "—"))
-        if v.phase in (Phase.PLACING, Phase.POST_MOVE, Phase.EXCHANGE) and turn.get("dice"):
-            dice = " ".join(f"[{d}]" for d in turn["dice"])
-            tracks = [int(k) for k in turn.get("modes", {}) if int(k) != T7]
-            where = ", ".join(str(k) for k in sorted(tracks))
-            if turn.get("is_double"):
+        if v.phase in (Phase.PLACING, Phase.POST_MOVE, Phase.EXCHANGE) and turn.dice:
+            dice = " ".join(f"[{d}]" for d in turn.dice)
+            where = ", ".join(str(k) for k in sorted(turn.modes) if k != T7)
+            if turn.is_double:
                 where += t("st.and_centre")
-            lines.append(
-                t(
-                    "st.dice",
-                    dice=dice,
-                    tracks=where or "—",
-                    draws=turn.get("draws", 0),
-                    max=s.options.max_draws,
-                )
-            )
+            draws, most = turn.draws, s.options.max_draws
+            lines.append(t("st.dice", dice=dice, tracks=where or "—", draws=draws, max=most))
         if v.phase not in (Phase.FIRST_MOVE, Phase.GAME_OVER):
             lines += self._menu_title(c.ui, t)
-        if turn.get("restricted") or v.restricted_left:
+        if turn.restricted or v.restricted_left:
             lines.append(t("st.restricted", n=v.restricted_left))
-        if turn.get("final") or v.final_left:
+        if turn.final or v.final_left:
             lines.append(t("st.final", n=v.final_left))
         store = tiles_text([kind_of(x) for x in v.store])
         lines.append(t("st.bank", n=v.bank_size, store=store or "—"))

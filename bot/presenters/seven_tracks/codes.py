@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, model_validator
 
 from bot.presenters.buttons import Code
+from games.seven_tracks.model import TileKind
 
 
 class Menu(StrEnum):
@@ -115,8 +116,8 @@ class After(Code):
     (while placing) and AFTER_MOVE."""
 
     tag = "am"
-    kind: str
-    role: str
+    kind: TileKind
+    role: TileKind
     target: int | None = None
 
 
@@ -126,7 +127,7 @@ class Exchange(Code):
     exchange, ending the placing first when it must."""
 
     tag = "xb"
-    kind: str
+    kind: TileKind
 
 
 @dataclass(frozen=True)

@@ -21,34 +21,40 @@ from bot.presenters.base import (
 from bot.presenters.buttons import Code
 from bot.presenters.seven_tracks.codes import CODES, Ui
 from games.seven_tracks import GAME, Action, ActionType, SevenTracks, State
-from games.seven_tracks.model import KINDS, OPPOSITE, PREVIOUS, RESTRICT, SKIP
+from games.seven_tracks.model import KINDS, TileKind
 from locales import DEFAULT_LANGUAGE
 
 T = ActionType
 
-EMOJI: dict[str, str] = {
-    "R": "🟥",
-    "O": "🟧",
-    "Y": "🟨",
-    "G": "🟩",
-    "C": "🩵",
-    "B": "🟦",
-    "V": "🟪",
-    "W": "⬜",
-    "K": "⬛",
-    "SK": "⏭",
-    "PV": "⏮",
-    "OP": "🔄",
-    "RS": "⛔",
-    "FM": "🥇",
-    "EX": "🔀",
-    "U": "✨",
+EMOJI: dict[TileKind, str] = {
+    TileKind.RED: "🟥",
+    TileKind.ORANGE: "🟧",
+    TileKind.YELLOW: "🟨",
+    TileKind.GREEN: "🟩",
+    TileKind.CYAN: "🩵",
+    TileKind.BLUE: "🟦",
+    TileKind.VIOLET: "🟪",
+    TileKind.WHITE: "⬜",
+    TileKind.BLACK: "⬛",
+    TileKind.SKIP: "⏭",
+    TileKind.PREVIOUS: "⏮",
+    TileKind.OPPOSITE: "🔄",
+    TileKind.RESTRICT: "⛔",
+    TileKind.FIRST_MOVE: "🥇",
+    TileKind.EXCHANGE: "🔀",
+    TileKind.UNIVERSAL: "✨",
 }
-ROLE_ORDER: tuple[str, ...] = (SKIP, PREVIOUS, OPPOSITE, RESTRICT)
+# the redirects in the order of the priority menu's buttons
+ROLE_ORDER: tuple[TileKind, ...] = (
+    TileKind.SKIP,
+    TileKind.PREVIOUS,
+    TileKind.OPPOSITE,
+    TileKind.RESTRICT,
+)
 MAX_STEPS = 60
 
 
-def tiles_text(kinds: list[str], compact: bool = True) -> str:
+def tiles_text(kinds: list[TileKind], compact: bool = True) -> str:
     """'🟥×2 🟨 ⬜' in KINDS order."""
     counts = Counter(kinds)
     parts = []

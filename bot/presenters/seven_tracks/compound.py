@@ -11,7 +11,7 @@ from bot.presenters.seven_tracks.common import EMOJI, MAX_STEPS, ROLE_ORDER, Sev
 from games import Event, IllegalAction
 from games.engine import Batch
 from games.seven_tracks import Action, Phase, State
-from games.seven_tracks.model import COLOURS, EXCHANGE, T7, UNIVERSAL, WHITE, expected_colour
+from games.seven_tracks.model import COLOURS, T7, TileKind, expected_colour
 from locales import Translator
 
 Build = Callable[[bool], list[Action]]  # a priority use's options: with the universal or not
@@ -83,17 +83,17 @@ class Compound(SevenTracksBase):
                 break
             track = s.tracks[k - 1]
             if track.block is not None:
-                options = [Action(type=T.UNBLOCK, kind=WHITE, track=k)]
+                options = [Action(type=T.UNBLOCK, kind=TileKind.WHITE, track=k)]
                 if universal:
-                    options.append(Action(type=T.UNBLOCK, kind=UNIVERSAL, track=k))
+                    options.append(Action(type=T.UNBLOCK, kind=TileKind.UNIVERSAL, track=k))
             else:
                 colour = expected_colour(k, len(track.slots) + 1)
                 options = [
                     Action(type=T.PLACE, kind=colour, track=k),
-                    Action(type=T.PLACE, kind=WHITE, track=k),
+                    Action(type=T.PLACE, kind=TileKind.WHITE, track=k),
                 ]
                 if universal:
-                    options.append(Action(type=T.PLACE, kind=UNIVERSAL, track=k))
+                    options.append(Action(type=T.PLACE, kind=TileKind.UNIVERSAL, track=k))
             if b.first(options) is None:
                 break
             placed += 1
@@ -163,12 +163,12 @@ class Compound(SevenTracksBase):
         """R48: nothing fits, and he may play a priority tile instead of (more) drawing."""
         return any(a.type == T.WAIVE for a in self._legal(s))
 
-    def _priority_tiles(self, s: State) -> list[str]:
+    def _priority_tiles(self, s: State) -> list[TileKind]:
         """The priority tiles the mover could play now instead of placing or drawing (a
         waive, a shift, or an after-move use once his placing may end); private."""
         if s.phase != Phase.PLACING:
             return []
-        kinds: set[str] = set()
+        kinds: set[TileKind] = set()
         legal = self._legal(s)
         kinds.update(a.kind for a in legal if a.type in (T.WAIVE, T.SHIFT) and a.kind)
         if any(a.type == T.END_PLACING for a in legal):
@@ -179,11 +179,11 @@ class Compound(SevenTracksBase):
                     for a in self._legal(s2)
                     if a.type in (T.AFTER_MOVE, T.EXCHANGE_BEGIN) and a.kind
                 )
-        order = (*ROLE_ORDER, EXCHANGE, UNIVERSAL)
+        order = (*ROLE_ORDER, TileKind.EXCHANGE, TileKind.UNIVERSAL)
         return [k for k in order if k in kinds]
 
     @staticmethod
-    def _offer(tiles: list[str]) -> str:
+    def _offer(tiles: list[TileKind]) -> str:
         return " / ".join(EMOJI[k] for k in tiles)
 
     def _spend(
@@ -191,7 +191,7 @@ class Compound(SevenTracksBase):
         s: State,
         build: Build,
         universal: bool,
-        tile: str,
+        tile: TileKind,
         events: list[Event],
         t: Translator,
         after_move: bool = False,
@@ -217,7 +217,7 @@ class Compound(SevenTracksBase):
         return self._do(s, options, events)  # raises the engine's reason
 
     def _no_original(
-        self, s: State, build: Build, universal: bool, tile: str, t: Translator
+        self, s: State, build: Build, universal: bool, tile: TileKind, t: Translator
     ) -> None:
         """He lacks the original but the universal would do: say so, spend nothing."""
         if not universal and self._first_legal(s, build(True)) is not None:

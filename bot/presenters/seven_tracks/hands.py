@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from bot.presenters.seven_tracks.common import T, tiles_text
 from bot.presenters.seven_tracks.compound import Compound
 from games.seven_tracks import Phase, State
-from games.seven_tracks.model import kind_of
+from games.seven_tracks.model import TileKind, kind_of
 from locales import Translator
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class Hands(Compound):
         """What fits where now (only for the player to move; private)."""
         if self.game.to_act(s) != user or s.phase != Phase.PLACING:
             return ""
-        fits: dict[str, list[str]] = {}
+        fits: dict[str, list[TileKind]] = {}
         for a in self.game.legal_actions(s):
             if a.type == T.PLACE and a.track is not None and a.kind is not None:
                 fits.setdefault(str(a.track), []).append(a.kind)

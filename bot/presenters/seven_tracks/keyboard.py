@@ -26,19 +26,12 @@ from bot.presenters.seven_tracks.common import EMOJI, ROLE_ORDER, SevenTracksBas
 from games.seven_tracks import Action, Phase, State
 from games.seven_tracks.engine import op_targets
 from games.seven_tracks.model import (
-    BLACK,
     COLOURS,
-    EXCHANGE,
-    FIRST_MOVE,
-    OPPOSITE,
-    PREVIOUS,
-    RESTRICT,
+    KINDS,
     SHIFTS,
-    SKIP,
     T7,
-    UNIVERSAL,
-    WHITE,
     Mode,
+    TileKind,
     expected_colour,
     is_white_like,
     kind_of,
@@ -62,19 +55,7 @@ class Keyboard(SevenTracksBase):
         if v.phase == Phase.GAME_OVER:
             return []
         if v.phase == Phase.EXCHANGE:
-            kinds = [
-                *COLOURS,
-                WHITE,
-                BLACK,
-                SKIP,
-                PREVIOUS,
-                OPPOSITE,
-                RESTRICT,
-                FIRST_MOVE,
-                EXCHANGE,
-                UNIVERSAL,
-            ]
-            add = [self.act(EMOJI[k], Action(type=T.EXCHANGE_ADD, kind=k)) for k in kinds]
+            add = [self.act(EMOJI[k], Action(type=T.EXCHANGE_ADD, kind=k)) for k in KINDS]
             rows = [add[i : i + 4] for i in range(0, 16, 4)]
             confirm = t("st.btn.exchange_confirm", n=v.exchange_size or 0)
             rows.append([self.act(confirm, Action(type=T.EXCHANGE_CONFIRM)), hand])
@@ -86,7 +67,7 @@ class Keyboard(SevenTracksBase):
                 back = Btn(t("st.btn.back"), Open(Menu.PRIORITY).code())
             return [*rows, [back, hand]]
         if ui.menu == Menu.FIFTH_SWAP and v.phase == Phase.PRE_MOVE:
-            kinds = [*COLOURS, WHITE, BLACK]
+            kinds = [*COLOURS, TileKind.WHITE, TileKind.BLACK]
             swaps = [self.act(EMOJI[k], Action(type=T.FIFTH_SWAP, kind=k)) for k in kinds]
             return [swaps[:5], swaps[5:], [back, hand]]
         if ui.track is not None and v.phase == Phase.PLACING:
@@ -137,12 +118,15 @@ class Keyboard(SevenTracksBase):
             extra = []
             if s.turn.double_six:
                 in_store = {kind_of(x) for x in s.store}
-                bonus = {WHITE: "st.btn.bonus_white", UNIVERSAL: "st.btn.bonus_universal"}
+                bonus = {
+                    TileKind.WHITE: "st.btn.bonus_white",
+                    TileKind.UNIVERSAL: "st.btn.bonus_universal",
+                }
                 for kind, key in bonus.items():
                     if kind in in_store:
                         extra.append(self.act(t(key), Action(type=T.TAKE_BONUS, kind=kind)))
             if self._black_discards_left(s):
-                discard = Action(type=T.DISCARD_BLACK, kind=BLACK)
+                discard = Action(type=T.DISCARD_BLACK, kind=TileKind.BLACK)
                 extra.append(self.act(t("st.btn.discard_black"), discard))
             if extra:
                 rows.append(extra)
@@ -166,8 +150,8 @@ class Keyboard(SevenTracksBase):
         t = c.t
         out: list[Btn] = []
         for role in ROLE_ORDER:
-            kind = UNIVERSAL if universal else role
-            targets = op_targets(s, s.current) if role == OPPOSITE else [None]
+            kind = TileKind.UNIVERSAL if universal else role
+            targets = op_targets(s, s.current) if role == TileKind.OPPOSITE else [None]
             for target in targets:
                 if target is None:
                     text = t(f"st.role.{role}")
@@ -191,11 +175,12 @@ class Keyboard(SevenTracksBase):
         rows: list[list[Btn]] = []
         exchange = Btn(
             t("st.role_u", role=t("st.btn.exchange")) if universal else t("st.btn.exchange"),
-            Exchange(UNIVERSAL if universal else EXCHANGE).code(),
+            Exchange(TileKind.UNIVERSAL if universal else TileKind.EXCHANGE).code(),
         )
 
         cancel = self.act(
-            t("st.btn.cancel_restriction"), Action(type=T.CANCEL_RESTRICTION, kind=UNIVERSAL)
+            t("st.btn.cancel_restriction"),
+            Action(type=T.CANCEL_RESTRICTION, kind=TileKind.UNIVERSAL),
         )
 
         def chunk(btns: list[Btn], n: int = 2) -> list[list[Btn]]:
@@ -216,10 +201,10 @@ class Keyboard(SevenTracksBase):
                 rows.append([self.label(t("st.menu.shift_label"))])
                 shift_btns = []
                 for die, track in enumerate(turn.die_tracks):
-                    for role in (SKIP, OPPOSITE, PREVIOUS):
+                    for role in (TileKind.SKIP, TileKind.OPPOSITE, TileKind.PREVIOUS):
                         new = (track - 1 + SHIFTS[role]) % 6 + 1
-                        emoji = (EMOJI[UNIVERSAL] if universal else "") + EMOJI[role]
-                        kind = UNIVERSAL if universal else role
+                        emoji = (EMOJI[TileKind.UNIVERSAL] if universal else "") + EMOJI[role]
+                        kind = TileKind.UNIVERSAL if universal else role
                         shift = Action(type=T.SHIFT, kind=kind, role=role, die=die)
                         text = t("st.btn.shift", src=track, dst=new, emoji=emoji)
                         shift_btns.append(self.act(text, shift))
@@ -261,8 +246,8 @@ class Keyboard(SevenTracksBase):
                 kinds = {colour: t("st.btn.place_colour", emoji=EMOJI[colour])}
                 if not (track.slots and is_white_like(track.slots[-1])):
                     kinds |= {
-                        WHITE: t("st.btn.place_white"),
-                        UNIVERSAL: t("st.btn.place_universal"),
+                        TileKind.WHITE: t("st.btn.place_white"),
+                        TileKind.UNIVERSAL: t("st.btn.place_universal"),
                     }
                 rows.append(
                     [
@@ -274,9 +259,10 @@ class Keyboard(SevenTracksBase):
                 s.options.black_anywhere_after_move and sum(turn.placements.values()) > 0
             )
             if track.slots and placed_here and not turn.restricted:  # R33, public facts
-                block = [self.act(t("st.btn.block"), Action(type=T.BLOCK, kind=BLACK, track=k))]
+                black = Action(type=T.BLOCK, kind=TileKind.BLACK, track=k)
+                block = [self.act(t("st.btn.block"), black)]
                 if not turn.priority_used:
-                    universal = Action(type=T.BLOCK, kind=UNIVERSAL, track=k)
+                    universal = Action(type=T.BLOCK, kind=TileKind.UNIVERSAL, track=k)
                     block.append(self.act(t("st.btn.block_universal"), universal))
                 rows.append(block)
             reclaim = [
@@ -289,7 +275,10 @@ class Keyboard(SevenTracksBase):
             if reclaim and not turn.restricted:  # R32
                 rows.append(reclaim)
         elif room and (track.block.turn != s.turn_no or s.options.allow_same_turn_unblock):  # R35
-            unblock = {WHITE: "st.btn.unblock_white", UNIVERSAL: "st.btn.unblock_universal"}
+            unblock = {
+                TileKind.WHITE: "st.btn.unblock_white",
+                TileKind.UNIVERSAL: "st.btn.unblock_universal",
+            }
             rows.append(
                 [
                     self.act(t(key), Action(type=T.UNBLOCK, kind=x, track=k))

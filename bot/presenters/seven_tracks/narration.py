@@ -9,8 +9,35 @@ from bot.presenters.base import TableCtx
 from bot.presenters.seven_tracks.codes import Ui
 from bot.presenters.seven_tracks.common import EMOJI, SevenTracksBase, T, tiles_text
 from games import Event
-from games.automation import FORCED
+from games.automation import Forced
 from games.seven_tracks import State
+from games.seven_tracks.events import (
+    BlackDiscarded,
+    Blocked,
+    BonusTaken,
+    DiceOff,
+    Drew,
+    DrewTile,
+    ExchangeStarted,
+    FifthSwap,
+    FinalTurns,
+    FirstMove,
+    FmDeclared,
+    FmDiscarded,
+    Placed,
+    PlacedT7,
+    PlacingEnded,
+    PlayerLeft,
+    PriorityUse,
+    PriorityUsed,
+    Reclaimed,
+    Rolled,
+    RoundEnded,
+    T7Completed,
+    TrackCompleted,
+    Unblocked,
+    WentOut,
+)
 from games.seven_tracks.model import kind_of
 from locales import Translator
 
@@ -38,127 +65,108 @@ class Narration(SevenTracksBase):
                 lines.append(t("st.ev.placed", name=who(seat), where=where, tiles="".join(kinds)))
             pending.clear()
 
+        def group(seat: int | None, where: str, mark: str) -> None:
+            """One more tile in a run of the same player's on the same track (or draws)."""
+            if pending and pending[-1][0] == seat and pending[-1][1] == where:
+                pending[-1][2].append(mark)
+            else:
+                flush()
+                pending.append((seat, where, [mark]))
+
         ended = False  # the turn the bot just ended: its `placing_ended` is not told
         for e in events:
             if e.private_to is not None:
                 continue
-            if e.type == "placing_ended" and ended:
+            if isinstance(e.data, PlacingEnded) and ended:
                 ended = False
                 continue
-            ended = e.type == FORCED and self._forced(e) == T.END_PLACING
-            d = e.data
-            if e.type == "drew":
-                if pending and pending[-1][0] == e.seat and pending[-1][1] == "drew":
-                    pending[-1][2].append("")
-                else:
+            ended = self._forced(e) == T.END_PLACING
+            match e.data:
+                case Drew():
+                    group(e.seat, "drew", "")
+                case Placed(tile=tile, track=k):
+                    group(e.seat, t("st.where.track", k=k), EMOJI[tile])
+                case PlacedT7(tile=tile):
+                    group(e.seat, t("st.where.centre"), EMOJI[tile])
+                case _:
                     flush()
-                    pending.append((e.seat, "drew", [""]))
-                continue
-            if e.type in ("placed", "placed_t7"):
-                where = (
-                    t("st.where.track", k=d.get("track"))
-                    if e.type == "placed"
-                    else t("st.where.centre")
-                )
-                emoji = EMOJI.get(str(d.get("kind")), "?")
-                if pending and pending[-1][0] == e.seat and pending[-1][1] == where:
-                    pending[-1][2].append(emoji)
-                else:
-                    flush()
-                    pending.append((e.seat, where, [emoji]))
-                continue
-            flush()
-            line = self._event_line(e, who, t)
-            if line:
-                lines.append(line)
+                    line = self._event_line(e, who, t)
+                    if line:
+                        lines.append(line)
         flush()
         return lines
 
-    def _forced(self, e: Event) -> T:
-        """The type of the action a `forced` event announces."""
-        return self.game.decode_action(str(e.data.get("action"))).type
+    def _forced(self, e: Event) -> T | None:
+        """The type of the action a `forced` event announces (None for another event)."""
+        if not isinstance(e.data, Forced):
+            return None
+        return self.game.decode_action(e.data.action).type
 
     def _event_line(self, e: Event, who: Who, t: Translator) -> str | None:
-        d = e.data
         name = who(e.seat)
-        match e.type:
-            case "rolled":
-                dice = " ".join(f"[{x}]" for x in d.get("dice", []))
-                extra = t("st.ev.double") if d.get("double") else ""
-                return t("st.ev.rolled", name=name, dice=dice) + extra
-            case "dice_off":
-                rolls = d.get("rolls", {})
-                parts = [f"{who(int(seat))} {v}" for seat, v in rolls.items()]
+        match e.data:
+            case Rolled(dice=dice, double=double):
+                shown = " ".join(f"[{x}]" for x in dice)
+                return t("st.ev.rolled", name=name, dice=shown) + (
+                    t("st.ev.double") if double else ""
+                )
+            case DiceOff(rolls=rolls):
+                parts = [f"{who(seat)} {v}" for seat, v in rolls.items()]
                 return t("st.ev.dice_off", rolls=", ".join(parts))
-            case "fm_declared":
-                return t("st.ev.fm_declared", name=name, tile=EMOJI.get(str(d.get("kind")), ""))
-            case "first_move":
+            case FmDeclared(tile=tile):
+                return t("st.ev.fm_declared", name=name, tile=EMOJI[tile])
+            case FirstMove():
                 return t("st.ev.first_move", name=name)
-            case "track_completed":
-                return t("st.ev.track_completed", name=name, k=d.get("track"))
-            case "t7_completed":
+            case TrackCompleted(track=k):
+                return t("st.ev.track_completed", name=name, k=k)
+            case T7Completed():
                 return t("st.ev.t7_completed", name=name)
-            case "blocked":
-                return t(
-                    "st.ev.blocked",
-                    name=name,
-                    k=d.get("track"),
-                    tile=EMOJI.get(str(d.get("kind")), ""),
-                )
-            case "unblocked":
-                return t(
-                    "st.ev.unblocked",
-                    name=name,
-                    k=d.get("track"),
-                    tile=EMOJI.get(str(d.get("kind")), ""),
-                )
-            case "reclaimed":
-                return t("st.ev.reclaimed", name=name, k=d.get("track"), slot=d.get("slot"))
-            case "bonus_taken":
-                return t("st.ev.bonus_taken", name=name, tile=EMOJI.get(str(d.get("kind")), ""))
-            case "black_discarded":
+            case Blocked(tile=tile, track=k):
+                return t("st.ev.blocked", name=name, k=k, tile=EMOJI[tile])
+            case Unblocked(tile=tile, track=k):
+                return t("st.ev.unblocked", name=name, k=k, tile=EMOJI[tile])
+            case Reclaimed(track=k, slot=slot):
+                return t("st.ev.reclaimed", name=name, k=k, slot=slot)
+            case BonusTaken(tile=tile):
+                return t("st.ev.bonus_taken", name=name, tile=EMOJI[tile])
+            case BlackDiscarded():
                 return t("st.ev.black_discarded", name=name)
-            case "fm_discarded":
+            case FmDiscarded():
                 return t("st.ev.fm_discarded", name=name)
-            case "fifth_swap":
-                return t("st.ev.fifth_swap", name=name, tile=EMOJI.get(str(d.get("kind")), ""))
-            case "exchange_started":
+            case FifthSwap(tile=tile):
+                return t("st.ev.fifth_swap", name=name, tile=EMOJI[tile])
+            case ExchangeStarted():
                 return t("st.ev.exchange_started", name=name)
-            case "priority_used":
-                return self._priority_line(e, name, who, t)
-            case "went_out":
-                key = "st.ev.went_out_first" if d.get("first") else "st.ev.went_out"
-                return t(key, name=name)
-            case "final_turns":
-                return t("st.ev.final_turns", n=d.get("count", 1))
-            case "player_left":
+            case PriorityUsed() as used:
+                return self._priority_line(used, name, who, t)
+            case WentOut(first=first):
+                return t("st.ev.went_out_first" if first else "st.ev.went_out", name=name)
+            case FinalTurns(count=count):
+                return t("st.ev.final_turns", n=count)
+            case PlayerLeft():
                 return t("st.ev.player_left", name=name)
-            case "placing_ended":
-                return None if d.get("obligation_met") else t("st.ev.passed", name=name)
-            case "forced" if self._forced(e) == T.END_PLACING:  # R66: a dead turn, ended
+            case PlacingEnded(obligation_met=met):
+                return None if met else t("st.ev.passed", name=name)
+            case Forced() if self._forced(e) == T.END_PLACING:  # R66: a dead turn, ended
                 return t("st.ev.turn_auto_ended", name=name)
-            case "round_ended":
+            case RoundEnded():
                 return t("st.ev.round_ended")
         return None
 
-    def _priority_line(self, e: Event, name: str, who: Who, t: Translator) -> str:
-        d = e.data
-        kind = str(d.get("kind"))
-        role = str(d.get("role") or kind)
-        use = str(d.get("use"))
-        tile = EMOJI.get(kind, "")
+    def _priority_line(self, used: PriorityUsed, name: str, who: Who, t: Translator) -> str:
+        tile = EMOJI[used.tile]
+        match used:
+            case PriorityUsed(use=PriorityUse.SHIFT, track_from=src, track_to=dst):
+                return t("st.ev.shift", name=name, tile=tile, src=src, dst=dst)
+            case PriorityUsed(use=PriorityUse.EXCHANGE, size=size):
+                return t("st.ev.exchange", name=name, tile=tile, n=size or 0)
+            case PriorityUsed(use=PriorityUse.CANCEL):
+                return t("st.ev.cancel", name=name)
+        role = used.role or used.tile
         role_text = t(f"st.role.{role}") if t.has(f"st.role.{role}") else role
-        if use == "shift":
-            return t(
-                "st.ev.shift", name=name, tile=tile, src=d.get("track_from"), dst=d.get("track_to")
-            )
-        if use == "exchange":
-            return t("st.ev.exchange", name=name, tile=tile, n=d.get("size", 0))
-        if use == "cancel":
-            return t("st.ev.cancel", name=name)
-        target = d.get("target")
-        suffix = t("st.ev.target", name=who(int(target))) if target is not None else ""
-        return t(f"st.ev.use_{use}", name=name, tile=tile, role=role_text) + suffix
+        target = used.target
+        suffix = t("st.ev.target", name=who(target)) if target is not None else ""
+        return t(f"st.ev.use_{used.use}", name=name, tile=tile, role=role_text) + suffix
 
     def private_notes(
         self, events: list[Event], state: State, user: int, t: Translator
@@ -168,9 +176,9 @@ class Narration(SevenTracksBase):
             return []
         seat = players.index(user)
         drawn = [
-            kind_of(str(e.data.get("tile")))
+            kind_of(e.data.tile_id)
             for e in events
-            if e.type == "drew_tile" and e.private_to == seat
+            if isinstance(e.data, DrewTile) and e.private_to == seat
         ]
         if not drawn:
             return []

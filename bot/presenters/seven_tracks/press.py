@@ -26,10 +26,15 @@ from bot.presenters.seven_tracks.compound import Compound
 from bot.presenters.seven_tracks.turns import Turns
 from games import Event, IllegalAction
 from games.seven_tracks import Action, Phase, State
-from games.seven_tracks.model import EXCHANGE, T7, UNIVERSAL, WHITE, expected_colour
+from games.seven_tracks.model import T7, TileKind, expected_colour
 from locales import Translator
 
 Done = Outcome[State, Ui]
+
+
+def _plays(kind: TileKind | None, role: TileKind | None) -> bool:
+    """A redirect's `role` can be played by `kind`: its own tile or the universal (R62)."""
+    return role in ROLE_ORDER and kind in (role, TileKind.UNIVERSAL)
 
 
 class Press(Compound, Turns):
@@ -81,28 +86,29 @@ class Press(Compound, Turns):
                 return done(s2, note)
             case EndTurn():
                 return done(self._end_turn(s, events, t))
-            case After(kind=kind, role=role, target=target) if kind in (role, UNIVERSAL) and (
-                role in ROLE_ORDER
-            ):
+            case After(kind=kind, role=role, target=target) if _plays(kind, role):
 
                 def roles(universal: bool) -> list[Action]:
-                    spent = UNIVERSAL if universal else role
+                    spent = TileKind.UNIVERSAL if universal else role
                     return [
                         Action(type=tp, kind=spent, role=role, target=target)
                         for tp in (T.WAIVE, T.AFTER_MOVE)
                     ]
 
-                return done(self._spend(s, roles, kind == UNIVERSAL, role, events, t, True))
-            case Exchange(kind=kind) if kind in (EXCHANGE, UNIVERSAL):
+                by_universal = kind == TileKind.UNIVERSAL
+                return done(self._spend(s, roles, by_universal, role, events, t, True))
+            case Exchange(kind=kind) if kind in (TileKind.EXCHANGE, TileKind.UNIVERSAL):
 
                 def exchange(universal: bool) -> list[Action]:
-                    spent = UNIVERSAL if universal else EXCHANGE
+                    spent = TileKind.UNIVERSAL if universal else TileKind.EXCHANGE
                     return [
-                        Action(type=T.EXCHANGE_BEGIN, kind=spent, role=EXCHANGE),
-                        Action(type=T.WAIVE, kind=spent, role=EXCHANGE),
+                        Action(type=tp, kind=spent, role=TileKind.EXCHANGE)
+                        for tp in (T.EXCHANGE_BEGIN, T.WAIVE)
                     ]
 
-                return done(self._spend(s, exchange, kind == UNIVERSAL, EXCHANGE, events, t, True))
+                by_universal = kind == TileKind.UNIVERSAL
+                spent = self._spend(s, exchange, by_universal, TileKind.EXCHANGE, events, t, True)
+                return done(spent)
             case Action():
                 return self._action(s, pressed, c)
         raise Refusal(t("press.outdated"))
@@ -132,16 +138,14 @@ class Press(Compound, Turns):
             case T.FIFTH_SWAP:
                 s2 = self._do(s, [a], events)
                 keep_menu = s2.phase == Phase.PRE_MOVE
-            case T.INSTEAD_OF_MOVE | T.SHIFT if a.role in ROLE_ORDER and a.kind in (
-                a.role,
-                UNIVERSAL,
-            ):
+            case T.INSTEAD_OF_MOVE | T.SHIFT if a.role is not None and _plays(a.kind, a.role):
                 role = a.role
 
                 def uses(universal: bool) -> list[Action]:
-                    return [a.model_copy(update={"kind": UNIVERSAL if universal else role})]
+                    spent = TileKind.UNIVERSAL if universal else role
+                    return [a.model_copy(update={"kind": spent})]
 
-                s2 = self._spend(s, uses, a.kind == UNIVERSAL, str(role), events, t)
+                s2 = self._spend(s, uses, a.kind == TileKind.UNIVERSAL, role, events, t)
             case _:  # no button applies it alone (the window's answers name no seat)
                 raise Refusal(t("press.outdated"))
         return Outcome(state=s2, events=events, ui=ui if keep_menu else ui.closed(), toast=toast)
@@ -226,7 +230,7 @@ class Press(Compound, Turns):
             return e.code
         return None
 
-    def _need(self, kinds: list[str], t: Translator) -> str:
+    def _need(self, kinds: list[TileKind], t: Translator) -> str:
         names = [t(f"st.tile_name.{k}") for k in kinds]
         return names[0] if len(names) == 1 else t("st.or", a=names[0], b=names[1])
 
@@ -234,9 +238,10 @@ class Press(Compound, Turns):
         """«▶ Дорожка k» placed nothing: the engine's reason, or the tile that is missing."""
         track = s.tracks[k - 1]
         if track.block is not None:
-            white = self._reason(s, Action(type=T.UNBLOCK, kind=WHITE, track=k))
+            white = self._reason(s, Action(type=T.UNBLOCK, kind=TileKind.WHITE, track=k))
             if white == "no_tile":
-                if self._reason(s, Action(type=T.UNBLOCK, kind=UNIVERSAL, track=k)) is None:
+                universal = Action(type=T.UNBLOCK, kind=TileKind.UNIVERSAL, track=k)
+                if self._reason(s, universal) is None:
                     raise Refusal(t("st.refuse.only_universal", k=k))
                 raise Refusal(t("st.refuse.need_unblock", k=k))
             raise IllegalAction(white or "malformed")
@@ -244,10 +249,10 @@ class Press(Compound, Turns):
         code = self._reason(s, Action(type=T.PLACE, kind=colour, track=k))
         if code != "no_tile":
             raise IllegalAction(code or "malformed")
-        if self._reason(s, Action(type=T.PLACE, kind=UNIVERSAL, track=k)) is None:
+        if self._reason(s, Action(type=T.PLACE, kind=TileKind.UNIVERSAL, track=k)) is None:
             raise Refusal(t("st.refuse.only_universal", k=k))
-        white = self._reason(s, Action(type=T.PLACE, kind=WHITE, track=k))
-        need = [colour] if white == "two_whites" else [colour, WHITE]
+        white = self._reason(s, Action(type=T.PLACE, kind=TileKind.WHITE, track=k))
+        need = [colour] if white == "two_whites" else [colour, TileKind.WHITE]
         raise Refusal(t("st.refuse.need_track", k=k, need=self._need(need, t)))
 
     def _named(self, s: State, a: Action, events: list[Event], t: Translator) -> State:
@@ -260,7 +265,8 @@ class Press(Compound, Turns):
             if a.type == T.RECLAIM and a.track is not None and a.slot is not None:
                 need = self._need([expected_colour(a.track, a.slot)], t)
                 raise Refusal(t("st.refuse.need_reclaim", need=need)) from None
-            raise Refusal(t("st.refuse.need", need=self._need([a.kind or WHITE], t))) from None
+            need = self._need([a.kind or TileKind.WHITE], t)
+            raise Refusal(t("st.refuse.need", need=need)) from None
 
     def _explain_nothing(self, s: State, t: Translator) -> None:
         """Nothing fits and nothing can be drawn: say why, privately."""

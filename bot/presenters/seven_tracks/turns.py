@@ -14,7 +14,7 @@ from bot.presenters.seven_tracks.codes import Ui
 from bot.presenters.seven_tracks.common import SevenTracksBase, T
 from games import IllegalAction
 from games.seven_tracks import Action, State, Status
-from games.seven_tracks.model import FIRST_MOVE, UNIVERSAL, kind_of
+from games.seven_tracks.model import TileKind, kind_of
 from locales import Translator
 
 
@@ -26,7 +26,7 @@ class Turns(SevenTracksBase):
         if s.status[seat] != Status.ACTIVE:
             raise Refusal(t("st.fm_not_active"))
         kinds = {kind_of(x) for x in s.hands[seat]}
-        if FIRST_MOVE not in kinds and UNIVERSAL not in kinds:
+        if TileKind.FIRST_MOVE not in kinds and TileKind.UNIVERSAL not in kinds:
             # Nothing to declare (and passed as the window opened: `forced`): the same
             # answer all through the window, which tells him nothing about the others.
             if declare:
@@ -34,16 +34,18 @@ class Turns(SevenTracksBase):
             return Outcome(state=s, toast=t("st.fm_passed_toast"), changed=False)
         legal = self.game.legal_actions_for(s, user)
         if not legal:
-            if FIRST_MOVE not in kinds and s.fm_u_declarer not in (None, seat):
+            if TileKind.FIRST_MOVE not in kinds and s.fm_u_declarer not in (None, seat):
                 # another declared his universal first, and he was passed (`forced`)
                 if declare:
                     raise IllegalAction("fm_u_taken")
                 return Outcome(state=s, toast=t("st.fm_passed_toast"), changed=False)
             raise Refusal(t("error.fm_answered"))
         if declare:
-            kind = FIRST_MOVE if FIRST_MOVE in kinds else UNIVERSAL
+            kind = TileKind.FIRST_MOVE if TileKind.FIRST_MOVE in kinds else TileKind.UNIVERSAL
             action = Action(type=T.FM_DECLARE, kind=kind, seat=seat)
-            toast = t("st.fm_declared_toast" if kind == FIRST_MOVE else "st.fm_declared_u_toast")
+            toast = t(
+                "st.fm_declared_toast" if kind == TileKind.FIRST_MOVE else "st.fm_declared_u_toast"
+            )
         else:
             action = Action(type=T.FM_PASS, seat=seat)
             toast = t("st.fm_passed_toast")

@@ -8,6 +8,7 @@ import pytest
 
 from games.cell_capture import GAME, Phase, State
 from games.cell_capture.engine import allowed_numbers, anchors, feasible, phase, used_numbers
+from games.cell_capture.events import Captured, GameOver, RoundEnded, Stuck
 from games.cell_capture.model import CENTRE, FREE
 from games.protocol import IllegalAction
 from tests.games.cell_capture.builder import (
@@ -32,6 +33,7 @@ from tests.games.cell_capture.builder import (
     step,
 )
 from tests.games.cell_capture.invariants import check_invariants
+from tests.games.facts import fact
 from tests.games.spec import missing_examples
 
 ANYA, BORYA, VIKA = 0, 1, 2
@@ -82,7 +84,7 @@ def test_e2_first_capture_r7_r8() -> None:
     assert names(s, anchors(s)) == ["E2", "D3"]
     assert used_numbers(s) == [3]
     captured = [e for e in events if e.type == "captured"]
-    assert captured[0].data["cells"] == ["D3", "D2", "E2"]
+    assert fact(captured[0], Captured).cells == ["D3", "D2", "E2"]
     assert captured[0].seat == ANYA
     check_invariants(s)
 
@@ -116,7 +118,7 @@ def test_e3_anchors_after_first_capture_r8() -> None:
     assert s.round_no == 2
     assert s.order == [VIKA, BORYA, ANYA]
     assert [e.type for e in events][-3:] == ["captured", "round_end", "round_start"]
-    assert events[-2].data["next_order"] == [PIDS[VIKA], PIDS[BORYA], PIDS[ANYA]]
+    assert fact(events[-2], RoundEnded).next_order == [PIDS[VIKA], PIDS[BORYA], PIDS[ANYA]]
     check_invariants(s)
 
 
@@ -152,7 +154,7 @@ def test_e5_seed_example_stuck_r12_r13() -> None:
     s, events = capture(s, ["A5"])
     stuck = [e for e in events if e.type == "stuck"]
     assert len(stuck) == 1 and stuck[0].seat == vika
-    assert stuck[0].data["unused"] == [2]  # nothing used: 2 stays unused
+    assert fact(stuck[0], Stuck).unused == [2]  # nothing used: 2 stays unused
     assert [e.type for e in events] == [
         "number_chosen",
         "anchor_chosen",
@@ -254,7 +256,7 @@ def test_e7_repeat_when_only_option_and_end_r11_r12_r13_r16_r17() -> None:
     s, events = capture(s, ["C5"])
     assert GAME.is_over(s)
     assert s.end_reason == "board_full"
-    assert events[-1].type == "game_over" and events[-1].data["reason"] == "board_full"
+    assert fact(events[-1], GameOver).reason == "board_full"
     res = GAME.result(s)
     assert [(x.player, x.place, x.score) for x in res.standings] == [
         (PIDS[a], 1, 12),

@@ -8,10 +8,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.cell_capture import GAME, Action, ActionType, Direction, State
+from games.cell_capture.events import Captured
 from games.cell_capture.model import LETTERS
 from games.protocol import IllegalAction
 from tests.games.cell_capture.builder import PIDS
 from tests.games.cell_capture.invariants import check_invariants
+from tests.games.facts import facts
 
 MAX_STEPS = 3000
 
@@ -92,8 +94,8 @@ def play_random(n: int, seed: int, play_seed: int, leave: bool) -> State:
             s2, events = GAME.apply(s, action)
             assert s2.version == s.version + 1
             if action.type is ActionType.CONFIRM:
-                captured = [e for e in events if e.type == "captured"]
-                assert len(captured) == 1 and len(captured[0].data["cells"]) == action_k(s)
+                captured = facts(events, Captured)
+                assert len(captured) == 1 and len(captured[0].cells) == action_k(s)
         assert s.model_dump_json() == before  # apply is pure
         for e in events:
             e.model_dump_json()

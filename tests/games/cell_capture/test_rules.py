@@ -8,6 +8,7 @@ import pytest
 
 from games.cell_capture import GAME, Action, ActionType, State
 from games.cell_capture.engine import allowed_numbers, anchors, feasible, next_order, scores
+from games.cell_capture.events import GameOver, RoundEnded, RoundStarted, Stuck
 from games.cell_capture.model import CENTRE, COLOURS
 from games.protocol import IllegalAction
 from tests.games.cell_capture.builder import (
@@ -31,6 +32,7 @@ from tests.games.cell_capture.builder import (
     step,
 )
 from tests.games.cell_capture.invariants import check_invariants
+from tests.games.facts import fact
 from tests.games.spec import missing_rules
 
 
@@ -236,7 +238,7 @@ def test_r12_stuck_player_uses_no_number_and_loses_previous() -> None:
     s, events = capture(s, ["A1"])  # A takes 1; B has only 2 left and no 2-path
     stuck = [e for e in events if e.type == "stuck"]
     assert [e.seat for e in stuck] == [1]
-    assert stuck[0].data == {"player": PIDS[1], "round": 1, "unused": [2]}
+    assert stuck[0].data == Stuck(player=PIDS[1], round=1, unused=[2])
     assert s.prev == [1, None]
     assert s.order == [1, 0] and GAME.to_act(s) == PIDS[1]
     assert GAME.legal_actions(s) == [k(1)]
@@ -261,8 +263,8 @@ def test_r14_round_ends_when_everyone_had_a_turn() -> None:
     assert s.round_no == 2
     types = [e.type for e in events]
     assert types[-2:] == ["round_end", "round_start"]
-    assert events[-2].data == {"round": 1, "next_order": [PIDS[1], PIDS[0]], "stuck": []}
-    assert events[-1].data == {"round": 2, "order": [PIDS[1], PIDS[0]]}
+    assert events[-2].data == RoundEnded(round=1, next_order=[PIDS[1], PIDS[0]], stuck=[])
+    assert events[-1].data == RoundStarted(round=2, order=[PIDS[1], PIDS[0]])
 
 
 # ---------------------------------------------------------------- leaving
@@ -335,7 +337,7 @@ def test_r16a_board_full_ends_the_game() -> None:
     s = position(2, earlier, order=[0, 1])
     s, events = capture(s, ["A1"])
     assert GAME.is_over(s) and s.end_reason == "board_full"
-    assert events[-1].data["reason"] == "board_full"
+    assert fact(events[-1], GameOver).reason == "board_full"
     assert GAME.to_act(s) is None
 
 

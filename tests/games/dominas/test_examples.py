@@ -8,9 +8,21 @@ from pathlib import Path
 from typing import Any
 
 from games.dominas import GAME, BonusKind, Phase, State
+from games.dominas.events import (
+    BonusEnded,
+    DrawReason,
+    Drew,
+    DrewTiles,
+    GameOver,
+    GameStarted,
+    MatchOver,
+    Skipped,
+    Timeout,
+)
 from games.dominas.tiles import COLOURS, NAMED, REGULAR, SYMBOLS, pips
 from games.protocol import Event
 
+from ..facts import fact, facts
 from ..spec import missing_examples
 from .builder import (
     STOP,
@@ -109,8 +121,9 @@ def test_e6_e7_entry_centre_corners_then_a_parity_run_r13_r14_r15_r16() -> None:
     assert s.figure[-1].side == 0 and needs(s) == [("T", 3), ("R", 6)]
     # E7: М4 М8 О6 З12 → 4, 8, 6, 12 all even: Аня skips, no extra tile
     (skip,) = of_type(ev, "skipped")
-    assert skip.seat == ANYA and skip.data["run"] == ["parity"] and not skip.data["extra"]
-    assert skip.data["tiles"] == ["М4", "М8", "О6", "З12"]
+    skipped = fact(skip, Skipped)
+    assert skip.seat == ANYA and skipped.run == ["parity"] and not skipped.extra
+    assert skipped.tiles == ["М4", "М8", "О6", "З12"]
     assert not of_type(ev, "drew") and s.hands[ANYA] == ["З20"]
     assert GAME.to_act(s) == 102 and s.phase is Phase.PLAY
 
@@ -130,31 +143,35 @@ def run_events(three: list[str], fourth: str, n: int = 2) -> tuple[State, list[E
 def test_e8_colour_and_parity_skip_and_extra_tile_r17() -> None:
     s, ev = run_events(["О2", "О8", "О4"], "О12")
     (skip,) = of_type(ev, "skipped")
-    assert skip.seat == 0 and set(skip.data["run"]) == {"colour", "parity"}
-    assert skip.data["extra"] and skip.data["reason"] == "colour_parity"
+    skipped = fact(skip, Skipped)
+    assert skip.seat == 0 and set(skipped.run) == {"colour", "parity"}
+    assert skipped.extra and skipped.reason == "colour_parity"
     (drew,) = of_type(ev, "drew")
-    assert drew.seat == 0 and drew.data == {"count": 1, "reason": "extra", "bazaar": 2}
+    assert drew.seat == 0 and drew.data == Drew(count=1, reason=DrawReason.EXTRA, bazaar=2)
     assert s.hands[0] == ["М10", "М12", "З8"]
 
 
 def test_e9_monotone_run_r14() -> None:
     _s, ev = run_events(["В3", "О5", "М9"], "З12")
     (skip,) = of_type(ev, "skipped")
-    assert skip.data["run"] == ["monotone"] and not skip.data["extra"]
+    skipped = fact(skip, Skipped)
+    assert skipped.run == ["monotone"] and not skipped.extra
     assert not [e for e in of_type(ev, "drew") if e.seat == 0]
 
 
 def test_e10_equal_numbers_r17a() -> None:
     _s, ev = run_events(["О7", "М7", "З7"], "В7")
     (skip,) = of_type(ev, "skipped")
-    assert skip.data["run"] == ["parity"] and skip.data["reason"] == "equal"
+    skipped = fact(skip, Skipped)
+    assert skipped.run == ["parity"] and skipped.reason == "equal"
     assert [e.seat for e in of_type(ev, "drew")][:1] == [0]
 
 
 def test_e11_named_fourth_tile_r17c_r19() -> None:
     _s, ev = run_events(["М2", "З10", "О8"], "В6")
     (skip,) = of_type(ev, "skipped")
-    assert skip.data["run"] == ["parity"] and skip.data["reason"] == "named"
+    skipped = fact(skip, Skipped)
+    assert skipped.run == ["parity"] and skipped.reason == "named"
     # the variant: Колобок as the 4th — 2, 10, 8, 1 is no run at all
     s, ev = run_events(["М2", "З10", "О8"], "З1")
     if s.phase is Phase.BONUS:
@@ -165,7 +182,8 @@ def test_e11_named_fourth_tile_r17c_r19() -> None:
 def test_e12_samohod_in_a_colour_run_r3_r14() -> None:
     _s, ev = run_events(["О9", "О⚙", "О13"], "О20")
     (skip,) = of_type(ev, "skipped")
-    assert skip.data["run"] == ["colour"] and not skip.data["extra"]
+    skipped = fact(skip, Skipped)
+    assert skipped.run == ["colour"] and not skipped.extra
 
 
 def test_e13_tridevyatoe_tsarstvo_r20() -> None:
@@ -193,7 +211,7 @@ def test_e13_tridevyatoe_tsarstvo_r20() -> None:
     s, ev = act(s, P("О9", L))
     assert s.figure[-1].side == 0
     assert needs(s) == [("C", 5)]
-    assert [e.data["reason"] for e in of_type(ev, "bonus_ended")] == ["used_up"]
+    assert [x.reason for x in facts(ev, BonusEnded)] == ["used_up"]
     assert not of_type(ev, "skipped")  # 11, 14, 12, 9
     assert s.hands[0] == ["М2"] and s.current == 1
 
@@ -219,11 +237,11 @@ def test_e14_kolobok_r21_r23() -> None:
     assert needs(s) == [("L", 0)] and s.phase is Phase.BONUS
     assert tile_moves(s, "В2") == [P("В2", L, 0), P("В2", L, 1)]
     stop, ev = act(s, STOP)  # ⏹ Хватит: the turn ends with the run check (М15 О1 З1 М1: odd)
-    assert [e.data["reason"] for e in of_type(ev, "bonus_ended")] == ["stop"]
+    assert [x.reason for x in facts(ev, BonusEnded)] == ["stop"]
     assert of_type(ev, "skipped")[0].seat == 1 and stop.current == 0
     s, ev = act(s, P("В2", L, 1))  # the series ends by itself when nothing fits
     assert needs(s) == [("C", 0)] and s.phase is Phase.PLAY
-    assert [e.data["reason"] for e in of_type(ev, "bonus_ended")] == ["nothing_fits"]
+    assert [x.reason for x in facts(ev, BonusEnded)] == ["nothing_fits"]
     assert not of_type(ev, "skipped")  # О1 З1 М1 В2: 1, 1, 1, 2
     assert s.current == 1 and s.hands[0] == ["М5"]
 
@@ -265,10 +283,10 @@ def test_e16_draw_until_playable_r11() -> None:
     assert needs(s) == [("C", 6)]
     (drew,) = of_type(ev, "drew")
     assert drew.seat == 1 and drew.private_to is None
-    assert drew.data == {"count": 2, "reason": "need", "bazaar": 1}
+    assert drew.data == Drew(count=2, reason=DrawReason.NEED, bazaar=1)
     assert "О2" not in str(drew.data)
     (secret,) = of_type(ev, "drew_tiles")
-    assert secret.private_to == 1 and secret.data["tiles"] == ["О2", "В17"]
+    assert secret.private_to == 1 and fact(secret, DrewTiles).tiles == ["О2", "В17"]
     assert GAME.legal_actions(s) == [P("В17", C)] and s.bazaar == ["М6"]
     assert s.hands[1] == ["З3", "М2", "О2", "В17"]
 
@@ -290,7 +308,7 @@ def test_e17_fish_and_its_score_r24_r25() -> None:
     assert GAME.is_over(s)
     rec = s.records[0]
     assert (rec.reason, rec.tiles, rec.scores) == ("fish", [3, 7], [24, 20])
-    assert of_type(ev, "game_over")[0].data["scores"] == [24, 20]
+    assert facts(ev, GameOver)[0].scores == [24, 20]
     assert GAME.result(s).winners == [101, 103]
 
 
@@ -320,7 +338,7 @@ def test_e18_win_score_r23_r25() -> None:
 def test_e19_match_r26() -> None:
     s, ev = e18(2)
     assert s.game_no == 2 and not GAME.is_over(s) and s.records[0].scores == [39, 10]
-    assert [e.data["game"] for e in of_type(ev, "game_started")] == [2]
+    assert [x.game for x in facts(ev, GameStarted)] == [2]
     for side in (0, 1):  # A received B's initial 20 tiles and vice versa
         got = sorted(t for x in (side, side + 2) for t in s.hands[x])
         assert got == sorted(t for x in (1 - side, 3 - side) for t in s.initial_hands[x])
@@ -329,7 +347,7 @@ def test_e19_match_r26() -> None:
     s2 = s2.model_copy(update={"records": s.records, "game_no": 2})
     s2, ev = act(s2, P("З21", L))
     assert s2.records[1].scores == [20, 24]
-    assert GAME.is_over(s2) and of_type(ev, "match_over")[0].data["totals"] == [59, 34]
+    assert GAME.is_over(s2) and facts(ev, MatchOver)[0].totals == [59, 34]
     res = GAME.result(s2)
     assert res.winners == [101, 103]
     assert [(x.player, x.place, x.score) for x in res.standings] == [
@@ -381,7 +399,7 @@ def test_e22_timeout_r27() -> None:
     s, ev = GAME.timeout(s)  # the bot's timer ran out
     assert len(s.bazaar) <= 4 and s.hands[1] == ["В12", "З8"]
     assert [e.type for e in ev][:3] == ["timeout", "drew", "drew_tiles"]
-    assert ev[0].data == {"penalty": True}
+    assert ev[0].data == Timeout(penalty=True)
     assert not of_type(ev, "skipped") and s.current == 0
 
 
@@ -390,10 +408,11 @@ def test_e22_timeout_in_a_kolobok_series_is_stop_r27() -> None:
     s = play(play(s, P("З1", TOP)), P("М1", R, 1))
     assert TIMEOUT not in GAME.legal_actions(s)
     s, ev = GAME.timeout(s)
-    assert [e.data["reason"] for e in of_type(ev, "bonus_ended")] == ["timeout"]
+    assert [x.reason for x in facts(ev, BonusEnded)] == ["timeout"]
     assert not of_type(ev, "drew") or of_type(ev, "drew")[0].seat != 0
     (skip,) = of_type(ev, "skipped")  # М15 О1 З1 М1: 15, 1, 1, 1 all odd
-    assert skip.seat == 1 and skip.data["run"] == ["parity"]
+    skipped = fact(skip, Skipped)
+    assert skip.seat == 1 and skipped.run == ["parity"]
     assert s.current == 0 and s.hands[0] == ["В2", "М5"]
 
 

@@ -14,6 +14,7 @@ import games.dominas.figure as figure_module
 from games import IllegalAction
 from games.dominas import CODES, GAME, Action, ActionType, BonusKind, Phase, Pos, State
 from games.dominas.engine import game_scores, run_of
+from games.dominas.events import Drew, MatchOver, PlayerLeft, Skipped, TurnEnded
 from games.dominas.model import GameRecord
 from games.dominas.tiles import (
     ALL_TILES,
@@ -27,6 +28,7 @@ from games.dominas.tiles import (
     to_ascii,
 )
 
+from ..facts import fact, facts
 from ..spec import missing_rules
 from .builder import (
     FLOOR1,
@@ -207,7 +209,8 @@ def test_r11_an_empty_bazaar_means_a_pass() -> None:
 def test_r13_r16_tiles_of_all_players_count_and_a_skip_is_a_lost_turn() -> None:
     s, ev = act(run_position(["В3", "О5", "М9"], "З12", n=3), P("З12", C))
     (skip,) = of_type(ev, "skipped")
-    assert skip.seat == 2 and skip.data["by"] == 1  # the next player, not the placer
+    skipped = fact(skip, Skipped)
+    assert skip.seat == 2 and skipped.by == 1  # the next player, not the placer
     assert s.current == 0 and not of_type(ev, "drew") and s.hands[2] == ["З13"]
     assert s.last_run is not None and s.last_run.skipper == 2
 
@@ -239,20 +242,21 @@ def test_r15_a_growing_run_triggers_again() -> None:
     assert P("О13", TOP) in GAME.legal_actions(s) or P("О13", R) in GAME.legal_actions(s)
     a = next(a for a in GAME.legal_actions(s) if a.tile == "О13")
     s, ev = act(s, a)  # five О in a row: the run of the last four goes on
-    assert of_type(ev, "skipped")[0].data["run"] == ["colour"]
+    assert facts(ev, Skipped)[0].run == ["colour"]
 
 
 def test_r17_at_most_one_extra_tile_even_if_several_conditions_hold() -> None:
     # М1 М3 М5 М21: one colour + odd (b) and the 4th is Жар-птица (c)
     _s, ev = act(run_position(["М1", "М3", "М5"], "М21"), P("М21", C))
     (skip,) = of_type(ev, "skipped")
-    assert skip.data["extra"] and skip.data["reason"] == "colour_parity"
-    assert [e.data["count"] for e in of_type(ev, "drew") if e.seat == 0] == [1]
+    skipped = fact(skip, Skipped)
+    assert skipped.extra and skipped.reason == "colour_parity"
+    assert [fact(e, Drew).count for e in of_type(ev, "drew") if e.seat == 0] == [1]
 
 
 def test_r17_no_extra_tile_from_an_empty_bazaar() -> None:
     _s, ev = act(run_position(["О2", "О8", "О4"], "О12", bazaar=[]), P("О12", C))
-    assert of_type(ev, "skipped")[0].data["extra"]
+    assert facts(ev, Skipped)[0].extra
     assert not [e for e in of_type(ev, "drew") if e.seat == 0]
 
 
@@ -268,7 +272,8 @@ def test_r19_r20_tridevyatoe_as_the_fourth_tile_gives_no_extra_tile() -> None:
     if s.phase is Phase.BONUS:
         s, ev = act(s, STOP)
     (skip,) = of_type(ev, "skipped")  # 1 < 5 < 9 < 11, all odd
-    assert not skip.data["extra"]
+    skipped = fact(skip, Skipped)
+    assert not skipped.extra
 
 
 # ------------------------------------------------------------------ bonuses
@@ -289,7 +294,7 @@ def test_r20_tridesyatoe_gosudarstvo_sum_10_and_stop() -> None:
     s = play(s, P("М13", TOP))
     assert s.bonus is not None and s.bonus.left == 2
     s, ev = act(s, STOP)
-    assert of_type(ev, "turn_ended")[0].data == {"placed": 2}
+    assert facts(ev, TurnEnded)[0] == TurnEnded(placed=2)
     assert s.bonus is None and s.hands[0] == ["О14", "В14", "О⚙"]
 
 
@@ -387,7 +392,7 @@ def test_r26_single_game_match_option() -> None:
     )
     s, ev = act(s, P("З21", L))
     assert GAME.is_over(s) and not of_type(ev, "game_started")
-    assert of_type(ev, "match_over")[0].data["winners"] == [0]
+    assert facts(ev, MatchOver)[0].winners == [0]
     assert GAME.to_act(s) is None and GAME.legal_actions(s) == []
     with pytest.raises(IllegalAction) as exc:
         GAME.apply(s, TIMEOUT)
@@ -446,7 +451,7 @@ def test_r28_solo_leaver_hand_returns_to_the_bazaar_and_he_ranks_last() -> None:
     s2, ev = GAME.remove(s, PLAYERS[leaver])
     assert s2.version == s.version + 1 and len(s2.bazaar) == bazaar + 10
     assert not s2.present[leaver] and not s2.hands[leaver] and s2.current == s.current
-    assert of_type(ev, "player_left")[0].data["returned"] == 10
+    assert facts(ev, PlayerLeft)[0].returned == 10
     check(s2)
     assert GAME.remove(s2, PLAYERS[leaver]) == (s2, [])
     with pytest.raises(IllegalAction) as exc:

@@ -6,8 +6,10 @@ from pathlib import Path
 
 from games.hypnosia import GAME, Phase
 from games.hypnosia.engine import score
+from games.hypnosia.events import DiceLapsed, EnteredCentre
 from games.hypnosia.model import CAPTURED, EndReason
 
+from ..facts import fact, facts
 from ..spec import missing_examples
 from .builder import BLUE, RED, act, build, codes, mv, refused, rig, roll
 
@@ -90,7 +92,7 @@ def test_e7_centre_entry_needs_an_exact_1_r11() -> None:
     alone = build(tokens={RED: {4: "3.6"}, BLUE: {1: "1.30"}}, rest=CAPTURED)
     s2, events = GAME.apply(roll(alone, 1, 4), mv(4, 1, "b"))
     assert [e.type for e in events][-3:] == ["dice_lapsed", "turn_ended", "turn_started"]
-    assert events[-3].data["dice"] == [4] and s2.current == BLUE
+    assert fact(events[-3], DiceLapsed).dice == [4] and s2.current == BLUE
     # alternative order: the same token takes both dice (R5)
     s3 = act(act(s, 4, 4), 4, 1, "b")
     assert s3.tokens[RED][3] == "C5"
@@ -130,7 +132,7 @@ def test_e10_the_game_ends_mid_turn_r17a() -> None:
     assert s2.tokens[RED][0] == "C1" and len(s2.centre) == 5
     assert GAME.is_over(s2) and s2.end_reason == EndReason.CENTRE_FULL
     assert [e.type for e in events][-2:] == ["dice_lapsed", "game_over"]
-    assert events[-2].data["dice"] == [6]
+    assert fact(events[-2], DiceLapsed).dice == [6]
     assert GAME.to_act(s2) is None and GAME.legal_actions(s2) == []
 
 
@@ -169,7 +171,7 @@ def test_e12_no_legal_use_the_dice_lapse_r6() -> None:
     s = build(tokens=tokens, rest=CAPTURED)
     s2, events = GAME.apply(rig(s, 5, 2), GAME.decode_action("R"))
     assert [e.type for e in events] == ["rolled", "dice_lapsed", "turn_ended", "turn_started"]
-    assert events[1].data["dice"] == [5, 2]
+    assert fact(events[1], DiceLapsed).dice == [5, 2]
     assert s2.tokens == s.tokens and s2.current == BLUE and s2.phase == Phase.ROLL
 
 
@@ -192,7 +194,7 @@ def test_e14_pair_entering_the_centre_with_one_field_free_r15() -> None:
     assert s2.tokens[RED][:2] == ["C1", "3.10"]
     assert GAME.is_over(s2) and s2.end_reason == EndReason.CENTRE_FULL
     assert score(s2, RED) == 1
-    assert [e.data["field"] for e in events if e.type == "entered_centre"] == [1]
+    assert [x.field for x in facts(events, EnteredCentre)] == [1]
 
 
 def test_every_worked_example_of_the_spec_is_a_test() -> None:

@@ -10,7 +10,9 @@ from pydantic import ValidationError
 import games.hypnosia.engine as engine
 from games import IllegalAction
 from games.hypnosia import CODES, GAME, Action, ActionType, Phase, Route, State, View
+from games.hypnosia.events import Captured, Moved
 
+from ..facts import fact
 from .builder import BLUE, RED, act, build, mv, roll
 
 ALL_ACTIONS = [Action(type=ActionType.ROLL)] + [
@@ -117,8 +119,8 @@ def test_apply_is_pure_and_counts_versions() -> None:
     assert s.model_dump_json() == before
     assert s2.version == s.version + 1
     assert [e.type for e in events] == ["moved", "captured"]
-    assert events[0].seat == RED and events[0].data["to"] == "1.9"
-    assert events[1].data == {"victim": BLUE, "tokens": [1], "at": "1.9"}
+    assert events[0].seat == RED and fact(events[0], Moved).to == "1.9"
+    assert events[1].data == Captured(victim=BLUE, tokens=[1], at="1.9")
 
 
 def test_every_refusal_code_is_listed() -> None:

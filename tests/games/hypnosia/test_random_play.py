@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 from games import IllegalAction
 from games.hypnosia import CODES, GAME, Action, ActionType, Route, State
+from games.hypnosia.events import Moved
 from games.hypnosia.model import parse_cell
 
+from ..facts import fact
 from .invariants import check
 
 MAX_STEPS = 4000  # the round limit (R17c) ends any game well before
@@ -65,9 +67,10 @@ def play(n: int, seed: int, options: dict[str, object] | None = None) -> tuple[S
         check(s2, s)
         assert events and {e.type for e in events} <= EVENT_TYPES
         if preview is not None:
-            assert events[0].data["to"] == preview.dest
+            moved = fact(events[0], Moved)
+            assert moved.to == preview.dest
             assert s2.captured[s.current] - s.captured[s.current] == preview.captures
-            assert events[0].data.get("fields", []) == preview.fields
+            assert moved.fields == preview.fields
         if not cross:  # I7: a pair never crosses, so it never arrives on an inner ring whole
             for seat, row in enumerate(s2.tokens):
                 for t1, t2 in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)):

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from games import IllegalAction
 from games.hypnosia import GAME, Action, ActionType, EndReason, Phase
 from games.hypnosia.engine import score
+from games.hypnosia.events import DiceLapsed, EnteredCentre, GameOver
 from games.hypnosia.model import (
     BOARD_SEATS,
     CAPTURED,
@@ -22,6 +23,7 @@ from games.hypnosia.model import (
     is_bridge,
 )
 
+from ..facts import fact, facts
 from ..spec import missing_rules
 from .builder import BLUE, RED, act, build, codes, mv, refused, roll
 
@@ -123,7 +125,7 @@ def test_r6_a_usable_die_must_be_used_and_an_unusable_one_lapses() -> None:
     u.tokens[RED][1:] = [CAPTURED] * 3
     u = roll(u, 6, 2)
     u2, events = GAME.apply(u, mv(1, 2))
-    assert events[-3].type == "dice_lapsed" and events[-3].data["dice"] == [6]
+    assert fact(events[-3], DiceLapsed).dice == [6]
     assert u2.current == BLUE
 
 
@@ -278,7 +280,7 @@ def test_r15_variant_option_default_and_pair_entering_two_fields() -> None:
     s = roll(build(tokens={RED: {1: "3.6", 2: "3.6"}}, options=opts), 1, 2)
     s2, events = GAME.apply(s, mv(1, 1, "b", pair=True))
     assert s2.tokens[RED][:2] == ["C5", "C4"] and score(s2, RED) == 9
-    assert [e.data["field"] for e in events if e.type == "entered_centre"] == [5, 4]
+    assert [x.field for x in facts(events, EnteredCentre)] == [5, 4]
     with pytest.raises(ValidationError):
         GAME.new([1, 2], seed=0, options={"pairs_cross_bridges": "maybe"})
 
@@ -297,7 +299,7 @@ def test_r17a_centre_full_ends_the_game_at_once() -> None:
     s = roll(build(tokens={RED: {1: "3.2", 2: "1.0"}}, centre=[BLUE] * 4), 1, 1)
     s, events = GAME.apply(s, mv(1, 1, "b"))
     assert s.end_reason == EndReason.CENTRE_FULL and events[-1].type == "game_over"
-    assert events[-1].data["reason"] == "centre_full"
+    assert fact(events[-1], GameOver).reason == "centre_full"
 
 
 def test_r17b_no_tokens_in_play_ends_the_game_start_counts() -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from games.sea_cross import GAME, Phase, engine, rolloff_events
+from games.sea_cross.events import Jumped, Passed
 from games.sea_cross.model import cell_of
 
+from ..facts import fact, facts
 from ..spec import missing_examples
 from .builder import B, act, act_ev, build, codes, refused, rel, roll, roll_ev, types
 
@@ -25,8 +27,8 @@ def test_e1_entering_with_a_six_r8() -> None:
 def test_e2_nothing_legal_no_double_r6() -> None:
     s, events = roll_ev(build(), 5, 3)
     assert "passed" in types(events)
-    passed = next(e for e in events if e.type == "passed")
-    assert passed.data["reason"] == "no_move" and passed.data["unused"] == [5, 3]
+    passed = facts(events, Passed)[0]
+    assert passed.reason == "no_move" and passed.unused == [5, 3]
     assert s.phase == Phase.AWAIT_ROLL and s.current == 1
     assert codes(s) == ["R"]
 
@@ -96,7 +98,7 @@ def test_e8_double_one_jumps_past_the_home_r17_r18() -> None:
     assert s.forced_jumps == 2 and codes(s) == ["J,1"]
     s, events = act_ev(s, "J,1")
     assert s.tokens[0][0] == 4 and cell_of(0, 4, 0) == (4, 6)
-    assert events[0].data["past_home"] is True
+    assert fact(events[0], Jumped).past_home is True
     assert codes(s) == ["J,1"]
     s, events = act_ev(s, "J,1")
     assert s.tokens[0][0] == 14 and cell_of(0, 14, 0) == (6, 6)

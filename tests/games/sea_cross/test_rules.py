@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from games import IllegalAction
 from games.sea_cross import GAME, Phase, engine
+from games.sea_cross.events import Captured, DiceLapsed, Rolled
 from games.sea_cross.model import (
     ARMS,
     RED_CELLS,
@@ -21,6 +22,7 @@ from games.sea_cross.model import (
     threshold_index,
 )
 
+from ..facts import fact
 from ..spec import missing_rules
 from .builder import PLAYERS, B, act, act_ev, build, codes, refused, rel, roll, roll_ev, types
 
@@ -78,8 +80,8 @@ def test_r3_two_six_sided_dice() -> None:
             s, _ = GAME.apply(s, GAME.legal_actions(s)[0])
             continue
         s, events = GAME.apply(s, GAME.decode_action("R"))
-        dice = events[0].data["dice"]
-        assert events[0].type == "rolled" and len(dice) == 2
+        dice = fact(events[0], Rolled).dice
+        assert len(dice) == 2
         seen.update(dice)
     assert seen == {1, 2, 3, 4, 5, 6}
 
@@ -165,7 +167,7 @@ def test_r6_an_order_may_leave_the_second_die_unusable() -> None:
     assert codes(start) == ["M,1,2", "M,1,3"]
     s, events = act_ev(start, "M,1,2")
     assert types(events)[-2:] == ["dice_lapsed", "turn"] and s.current == 1
-    assert events[1].data["unused"] == [3]
+    assert fact(events[1], DiceLapsed).unused == [3]
     s = act(act(start, "M,1,3"), "M,1,2")  # the other order uses both dice
     assert s.tokens[0][0] == 35 and s.tokens[1][:2] == [B, rel(1, 34)]
 
@@ -288,8 +290,8 @@ def test_r12_a_block_wraps_round_g39_g0_and_exists_only_on_the_loop() -> None:
 def test_r13_capture_sends_the_token_to_its_reserve_to_enter_again() -> None:
     s = roll(build({0: [8], 1: [rel(1, 10)]}), 2, 5)  # yellow on his own кон
     s, events = act_ev(s, "M,1,2")
-    cap = events[1]
-    assert cap.type == "captured" and cap.data["victim"] == 102 and cap.data["token"] == 1
+    cap = fact(events[1], Captured)
+    assert cap.victim == 102 and cap.token == 1
     assert s.tokens[1] == [B] * 4
 
 

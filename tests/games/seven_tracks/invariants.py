@@ -6,14 +6,11 @@ from collections import Counter
 
 from games.seven_tracks import engine
 from games.seven_tracks.model import (
-    BLACK,
     COLOURS,
-    FIRST_MOVE,
-    UNIVERSAL,
-    WHITE,
     Phase,
     State,
     Status,
+    TileKind,
     expected_colour,
     is_white_like,
     kind_of,
@@ -40,16 +37,16 @@ def check(s: State, prev: State | None = None) -> None:
     for k, tr in enumerate(s.tracks, start=1):
         assert 0 <= len(tr.slots) <= 6, "I2 slot count"
         for i, t in enumerate(tr.slots, start=1):
-            assert kind_of(t) in (expected_colour(k, i), WHITE, UNIVERSAL), "I2 slot colour"
+            assert kind_of(t) == expected_colour(k, i) or is_white_like(t), "I2 slot colour"
         for a, b in zip(tr.slots, tr.slots[1:], strict=False):
             assert not (is_white_like(a) and is_white_like(b)), "I3 two whites in a row"
         if tr.block:
             assert tr.slots, "I4 block on an empty track"
-            assert kind_of(tr.block.tile) in (BLACK, UNIVERSAL), "I4 block tile"
+            assert kind_of(tr.block.tile) in (TileKind.BLACK, TileKind.UNIVERSAL), "I4 block tile"
     t7k = [kind_of(t) for t in s.t7]
     assert len(t7k) <= 6 and len(set(t7k)) == len(t7k), "I5 t7 distinct"
     assert all(k in COLOURS for k in t7k), "I5 t7 colours"
-    assert all(kind_of(t) in (WHITE, UNIVERSAL) for t in s.store), "I6 store"
+    assert all(is_white_like(t) for t in s.store), "I6 store"
     assert all(x >= 0 for x in s.scores), "I8 scores >= 0"
     for seat, st in enumerate(s.status):
         if st != Status.ACTIVE:
@@ -77,8 +74,8 @@ def check(s: State, prev: State | None = None) -> None:
         if same_round:
             assert len(s.bank) <= len(prev.bank), "I13 bank grows during a round"
             if prev.phase != Phase.FIRST_MOVE:
-                gained = [t for h in s.hands for t in h if kind_of(t) == FIRST_MOVE]
-                had = [t for h in prev.hands for t in h if kind_of(t) == FIRST_MOVE]
+                gained = [t for h in s.hands for t in h if kind_of(t) == TileKind.FIRST_MOVE]
+                had = [t for h in prev.hands for t in h if kind_of(t) == TileKind.FIRST_MOVE]
                 assert set(gained) <= set(had), "I12 FM entered a hand after the window"
         for seat in range(len(s.scores)):
             if s.scores[seat] < prev.scores[seat]:

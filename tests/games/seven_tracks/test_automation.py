@@ -5,13 +5,14 @@ himself ends his turn himself, as the bot always did."""
 from __future__ import annotations
 
 from games import Event
-from games.automation import FORCED, settle
+from games.automation import Forced, settle
 from games.seven_tracks import GAME, Action, Phase, engine
+from tests.games.facts import facts
 from tests.games.seven_tracks.builder import T, act, build, roll
 
 
 def forced_actions(events: list[Event]) -> list[str]:
-    return [str(e.data["action"]) for e in events if e.type == FORCED]
+    return [f.action for f in facts(events, Forced)]
 
 
 def test_a_turn_dead_after_drawing_is_ended_r66() -> None:

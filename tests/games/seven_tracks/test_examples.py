@@ -88,7 +88,7 @@ def test_e5_removing_a_block_r35() -> None:
     s = act(s, T.UNBLOCK, kind="W", track=6)
     assert s.tracks[5].block is None and track(s, 6) == ["B", "V", "R"]
     assert kinds(s.out) == ["K", "W"]
-    assert GAME.view(s, None).turn["obligation_met"] is True
+    assert GAME.view(s, None).turn.obligation_met is True
     s = act(s, T.PLACE, kind="O", track=6)
     s = act(s, T.PLACE, kind="Y", track=6)
     assert track(s, 6) == ["B", "V", "R", "O", "Y"]

@@ -10,7 +10,14 @@ from pydantic import ValidationError
 
 from games import IllegalAction
 from games.seven_tracks import GAME, Action, ActionType, Phase, State, Status, engine
-from games.seven_tracks.model import COLOURS, DEFAULT_TILE_SET, expected_colour, kind_of
+from games.seven_tracks.events import DrewTile
+from games.seven_tracks.model import (
+    COLOURS,
+    DEFAULT_TILE_SET,
+    TileKind,
+    expected_colour,
+    kind_of,
+)
 
 from ..spec import missing_rules
 from .builder import act, build, kinds, refused, roll, track
@@ -28,12 +35,13 @@ def test_r2_default_tile_set_has_111_tiles() -> None:
     counts = Counter(kind_of(t) for t in locations(s))
     assert sum(counts.values()) == 111
     assert all(counts[c] == 12 for c in COLOURS)
-    assert counts["W"] == counts["K"] == 7 and counts["FM"] == 1 and counts["U"] == 2
+    assert counts[TileKind.WHITE] == counts[TileKind.BLACK] == 7
+    assert counts[TileKind.FIRST_MOVE] == 1 and counts[TileKind.UNIVERSAL] == 2
     assert dict(counts) == {k: v for k, v in DEFAULT_TILE_SET.items() if v}
 
 
 def test_r3_tile_values_option_changes_the_score() -> None:
-    values = {**GAME.new([1, 2], seed=0).options.tile_values, "V": 100}
+    values = {**GAME.new([1, 2], seed=0).options.tile_values, TileKind.VIOLET: 100}
     s = build(n=2, hands={0: ["R"], 1: ["V"]}, options={"tile_values": values})
     s = act(roll(s, 1), T.PLACE, kind="R", track=1)
     assert s.scores == [0, 100]
@@ -327,7 +335,9 @@ def test_r73_view_hides_other_hands_and_private_events() -> None:
     assert "bank" not in table.model_dump() and "seed" not in table.model_dump()
     s = roll(build(hands={0: ["K"]}, tracks={1: ["R"]}), 1)
     _, events = GAME.apply(s, Action(type=T.DRAW))
-    assert all("tile" not in e.data for e in events if e.private_to is None)
+    public = [e for e in events if e.private_to is None]
+    assert public and all("#" not in e.model_dump_json() for e in public)  # no tile's id
+    assert [type(e.data) for e in events if e.private_to is not None] == [DrewTile]
 
 
 def test_r74_leaving_player_in_turn_hand_out_next_clockwise() -> None:
