@@ -8,6 +8,11 @@ Everything runs on one event loop: the fake Bot API server (on a free port of
 snapshot and then every change of a message (sent, edited, deleted) as server-sent
 events; its clicks become the updates Telegram would send (a member's message, a
 member's button press, whose `answerCallbackQuery` is returned to the page).
+
+Why one module of ~480 lines: it is one object, `Playground` — its start and stop, the
+snapshot and the live events it keeps, and the six HTTP routes that read and change that
+same state — plus its command line (`main`); split, each half would reach into the
+other's fields.
 """
 
 from __future__ import annotations
