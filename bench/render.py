@@ -47,7 +47,7 @@ def renderers() -> list[Renderer]:
     warm_up where the module has them), with 4 players (fewer if the game allows)."""
     import importlib
 
-    from render.common import encode_png
+    from render.png import encode_png
 
     out: list[Renderer] = []
     for game_id in games.ids():

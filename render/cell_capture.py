@@ -37,26 +37,11 @@ from games.cell_capture.model import (
     side,
 )
 from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
-from render.common import (
-    HIGHLIGHT,
-    INK,
-    INK_SOFT,
-    MUTED,
-    PAPER,
-    RGB,
-    WHITE,
-    Canvas,
-    contrast_ink,
-    disc,
-    draw_text,
-    encode_on_palette,
-    fit_flat_palette,
-    mix,
-    paste,
-    round_box,
-    stamp_text,
-    text_width,
-)
+from render.colours import HIGHLIGHT, INK, INK_SOFT, MUTED, PAPER, RGB, WHITE, contrast_ink, mix
+from render.palette import fit_flat_palette
+from render.png import encode_on_palette
+from render.shapes import Canvas, disc, paste, round_box
+from render.text import draw_text, stamp_text, text_width
 
 WIDTH = 1000
 PAD = 22  # outer margin
@@ -650,7 +635,7 @@ def palette() -> Image.Image:
     return fit_flat_palette(_palette_pictures())
 
 
-# zlib level of this game's PNGs: a few tenths of a ms less than common's 3, for 2-4 %
+# zlib level of this game's PNGs: a few tenths of a ms less than render/png.py's 3, for 2-4 %
 # more bytes (a picture stays far under 150 KB).
 PNG_LEVEL = 2
 

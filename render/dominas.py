@@ -35,7 +35,7 @@ from games.dominas.engine import run_of
 from games.dominas.model import POS_MARK, Fill, Mode, Phase, Placed, Pos, View
 from games.dominas.tiles import ALL_TILES, COLOURS, NAMED, colour_of, is_samohod, number_of
 from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
-from render.common import (
+from render.colours import (
     HIGHLIGHT,
     INK,
     INK_SOFT,
@@ -45,20 +45,12 @@ from render.common import (
     PAPER_DARK,
     RGB,
     WHITE,
-    Canvas,
-    Layer,
-    Point,
-    blit,
-    clean_text,
     contrast_ink,
-    encode_on_palette,
-    fit_flat_palette,
-    font,
-    make_layer,
-    round_box,
-    stamp_text,
-    text_width,
 )
+from render.palette import fit_flat_palette
+from render.png import encode_on_palette
+from render.shapes import Canvas, Layer, Point, blit, make_layer, round_box
+from render.text import clean_text, font, stamp_text, text_width
 
 WIDTH = 1000
 PAD = 22
@@ -776,7 +768,7 @@ def palette() -> Image.Image:
     return fit_flat_palette(_palette_pictures())
 
 
-# zlib level of this game's PNGs: a few tenths of a ms less than common's 3, for 2-4 %
+# zlib level of this game's PNGs: a few tenths of a ms less than render/png.py's 3, for 2-4 %
 # more bytes (a picture stays far under 150 KB).
 PNG_LEVEL = 2
 

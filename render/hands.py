@@ -32,19 +32,10 @@ from games.dominas.tiles import colour_of, symbols_of
 from games.seven_tracks.model import KINDS
 from locales import get_translator
 from render import dominas as dom
-from render.common import (
-    INK,
-    INK_SOFT,
-    PAPER,
-    WHITE,
-    Canvas,
-    Layer,
-    blit,
-    encode_png,
-    make_layer,
-    paste,
-)
+from render.colours import INK, INK_SOFT, PAPER, WHITE
+from render.png import encode_png
 from render.seven_tracks import tile_sprite
+from render.shapes import Canvas, Layer, blit, make_layer, paste
 
 __all__ = ["dominas_hand", "seven_tracks_hand"]
 

@@ -53,7 +53,7 @@ from games.seven_tracks.model import (
     kind_of,
 )
 from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
-from render.common import (
+from render.colours import (
     BAD,
     BLACK,
     GOOD,
@@ -66,20 +66,13 @@ from render.common import (
     RGB,
     SPECTRUM,
     WHITE,
-    Canvas,
-    Point,
-    clean_text,
     contrast_ink,
-    encode_indexed_png,
-    fit_palette,
-    fit_text,
-    fit_text_cached,
     mix,
-    new_image,
-    stamp_text,
-    text_mask,
-    text_width,
 )
+from render.palette import fit_palette
+from render.png import encode_indexed_png
+from render.shapes import Canvas, Point, new_image
+from render.text import clean_text, fit_text, fit_text_cached, stamp_text, text_mask, text_width
 
 # ---------------------------------------------------------------- geometry (pixels)
 
@@ -240,8 +233,9 @@ def _draw_centre(c: Canvas, lit: bool) -> None:
 # The empty field and the lit lanes are most of a cold picture's cost (~0.4 s of
 # supersampled drawing and downscaling). They are drawn once per machine and kept as
 # lossless PNG files in `NASTOLKA_RENDER_CACHE` (default ~/.cache/nastolka; "0" turns it
-# off), in a folder named after a hash of everything that draws them (this module,
-# render/common.py, the fonts, Pillow's version): the very same pixels, read in ~10 ms.
+# off), in a folder named after a hash of everything that draws them (this module, the
+# colours, shapes and text it draws with, the fonts, Pillow's version): the very same
+# pixels, read in ~10 ms.
 
 CACHE_ENV = "NASTOLKA_RENDER_CACHE"
 
@@ -259,7 +253,8 @@ def _cache_dir() -> Path | None:
             base = Path(home) / "nastolka"
         here = Path(__file__).resolve().parent
         digest = hashlib.sha1(PIL.__version__.encode())
-        for f in (Path(__file__), here / "common.py", *sorted((here / "fonts").glob("*"))):
+        drawn_with = [here / f"{name}.py" for name in ("colours", "shapes", "text")]
+        for f in (Path(__file__), *drawn_with, *sorted((here / "fonts").glob("*"))):
             digest.update(f.name.encode())
             digest.update(f.read_bytes())
     except (OSError, RuntimeError):  # no home, an unreadable file: no file cache

@@ -9,7 +9,7 @@ from PIL import Image
 
 from games.cell_capture import GAME, Action, ActionType, State
 from games.cell_capture.model import View, parse_cell
-from render import cell_capture, common
+from render import cell_capture, shapes
 from render.cell_capture import (
     CENTRE_RGB,
     FREE_RGB,
@@ -20,7 +20,7 @@ from render.cell_capture import (
     image_size,
     render,
 )
-from render.common import HIGHLIGHT, INK
+from render.colours import HIGHLIGHT, INK
 from tests.render.pixels import MAX_BYTES, decode, near, px, rgb_colours
 
 PIDS = [101, 102, 103, 104, 105, 106]
@@ -206,7 +206,7 @@ def test_warm_up_leaves_nothing_supersampled_for_a_new_state() -> None:
     tile: every move makes a new state."""
     cell_capture.warm_up()
     caches = (
-        common._disc_sprite,
+        shapes._disc_sprite,
         cell_capture._star_sprite,
         cell_capture._hatch_tile,
         cell_capture._numbered_cell,

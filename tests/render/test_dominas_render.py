@@ -10,7 +10,7 @@ from PIL import Image
 from games.dominas import GAME, Action, ActionType, State
 from games.dominas.model import Pos, View
 from render import dominas
-from render.common import HIGHLIGHT, PAPER
+from render.colours import HIGHLIGHT, PAPER
 from render.dominas import NEST_FILL, TILE_RGB, WIDTH, image_size, player_box, render, triangle
 from tests.render.pixels import MAX_BYTES, decode, near, px
 

@@ -10,7 +10,7 @@ from PIL import Image
 from games.hypnosia import GAME, Action, ActionType, Route, State
 from games.hypnosia.model import RING_SIZES, View, is_bridge
 from render import hypnosia
-from render.common import HIGHLIGHT
+from render.colours import HIGHLIGHT
 from render.hypnosia import (
     CENTRE_RGB,
     HALF,

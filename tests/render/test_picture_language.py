@@ -42,7 +42,7 @@ def test_russian_pictures_are_pixel_identical(i: int) -> None:
 # The caches that hold words: glyphs and fitted lines, text patches and layers, and the
 # backgrounds with words on them (the others hold digits and shapes only).
 WORD_CACHES = {
-    "common": ("glyph_mask", "fit_text_cached", "text_length"),
+    "text": ("glyph_mask", "fit_text_cached", "text_length"),
     "seven_tracks": ("_text_on", "_text_at"),
     "dominas": ("_aa_text",),
     "hypnosia": ("_background",),

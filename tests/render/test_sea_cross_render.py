@@ -11,7 +11,7 @@ from games.sea_cross import GAME, State
 from games.sea_cross.engine import start_roll
 from games.sea_cross.model import BASE, RED_CELLS, View, home_cell, loop_cell, start_index
 from render import sea_cross
-from render.common import HIGHLIGHT, INK
+from render.colours import HIGHLIGHT, INK
 from render.sea_cross import (
     ARM_RGB,
     HEADER,
