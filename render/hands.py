@@ -7,8 +7,8 @@ message, bot/service/hands.py): the tiles drawn as the board draws them.
   yellow rim (the rim of the last placed tile). 10 tiles: 562 × 294 px, readable on a
   360-px phone screen.
 - «Семидорожник»: each kind the hand holds once, as the board's tile disc
-  (`render/seven_tracks.tile_sprite`; the priority tiles as labelled cards), with the
-  count under it, six to a row.
+  (`render/seven_tracks.tile_sprite`, cached with the board's sprites; the priority tiles
+  as labelled cards), with the count under it, six to a row.
 
 Only the owner's tiles are drawn; nothing else of the game is needed.
 
@@ -34,7 +34,7 @@ from locales import get_translator
 from render import dominas as dom
 from render.colours import INK, INK_SOFT, PAPER, WHITE
 from render.png import encode_png
-from render.seven_tracks import tile_sprite
+from render.seven_tracks import PICTURE as SEVEN_TRACKS
 from render.shapes import Canvas, Layer, blit, make_layer, paste
 
 __all__ = ["dominas_hand", "seven_tracks_hand"]
@@ -120,7 +120,10 @@ def draw_seven_tracks(kinds: Sequence[str], language: str = "ru") -> Image.Image
     for i, kind in enumerate(shown):
         line, j = divmod(i, PER_LINE)
         x, y = PAD + j * CELL_W, PAD + line * CELL_H
-        sprite = _card(kind, language) if kind in CARD_TEXT else tile_sprite(kind, None, DISC_R)
+        if kind in CARD_TEXT:
+            sprite = _card(kind, language)
+        else:  # the board's tile, cached with the board's sprites
+            sprite = SEVEN_TRACKS.sprite(("tile", kind, None, DISC_R))
         paste(img, sprite, (x + (CELL_W - sprite.width) // 2, y + 4))
         blit(img, _count(counts[kind]), (x, y + 2 * DISC_R + 12))
     return img

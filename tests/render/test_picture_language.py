@@ -43,7 +43,7 @@ def test_russian_pictures_are_pixel_identical(i: int) -> None:
 # backgrounds with words on them (the others hold digits and shapes only).
 WORD_CACHES = {
     "text": ("glyph_mask", "fit_text_cached", "text_length"),
-    "seven_tracks": ("_text_on", "_text_at"),
+    "seven_tracks": ("PICTURE._text_on", "PICTURE._text_at"),
     "dominas": ("_aa_text",),
     "hypnosia": ("_background",),
     "sea_cross": ("_base", "_arm_patches", "_label_plate"),
@@ -55,8 +55,11 @@ def _drop_text_caches() -> None:
     so that whatever word an English picture shows is drawn while it is drawn."""
     for name, caches in WORD_CACHES.items():
         module = importlib.import_module(f"render.{name}")
-        for attr in caches:
-            getattr(module, attr).cache_clear()
+        for path in caches:
+            cache = module
+            for attr in path.split("."):
+                cache = getattr(cache, attr)
+            cache.cache_clear()
 
 
 def test_english_pictures_are_drawn_in_english(monkeypatch: pytest.MonkeyPatch) -> None:

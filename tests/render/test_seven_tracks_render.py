@@ -378,16 +378,8 @@ def test_assembled_picture_is_the_whole_drawing_on_the_palette() -> None:
 def test_bytes_do_not_depend_on_the_caches() -> None:
     v = samples()["02_midgame_blocks"]
     first = render(v, NAMES)
-    for cached in (
-        st._patch,
-        st._lit_patch,
-        st._text_on,
-        st._text_at,
-        st._background_indices,
-        text.glyph_mask,
-        text.fit_text_cached,
-        text.text_length,
-    ):
+    st.PICTURE.clear()  # every piece, the palette and the field too
+    for cached in (text.glyph_mask, text.fit_text_cached, text.text_length):
         cached.cache_clear()
     assert render(v, NAMES) == first
     st.warm_up()
