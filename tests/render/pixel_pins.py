@@ -3,11 +3,11 @@
 `pixel_pins.jsonl` holds, one line each, a view of every game at the start of each phase
 of a seeded random game, a third and two thirds through it and at its end (the view
 itself, so a change of an engine's play does not change the case), with the hash of the
-decoded pixels of its Russian and its English picture. For «Семидорожник» it also pins
-the sample states of `tests/render/seven_tracks_samples.py` and, for every case, the
-picture drawn whole in RGB (`draw_rgb`, the slow reference path) besides the one
-assembled on the palette (`render`, the fast path). The players' hands and a replay's
-standings frame are pinned too. Regenerate only on purpose, when a picture is meant to
+decoded pixels of its Russian and its English picture, and of the same picture drawn
+whole in RGB before it is mapped onto the palette (`draw_rgb`, the reference path, for
+«Семидорожник» beside the picture assembled on the palette: `render`, the fast path). It
+pins the sample states of `tests/render/seven_tracks_samples.py`, the players' hands and
+a replay's standings frame too. Regenerate only on purpose, when a picture is meant to
 change:
 
     python -m tests.render.pixel_pins   # rewrites pixel_pins.jsonl
@@ -115,16 +115,25 @@ def renderer(game_id: str) -> Any:
     return importlib.import_module(f"render.{game_id}")
 
 
+def draw_rgb(game_id: str) -> Any:
+    """The renderer's picture drawn whole in RGB: `draw_rgb`, or `draw` where that is what
+    it draws."""
+    module = renderer(game_id)
+    return getattr(module, "draw_rgb", None) or module.draw
+
+
 def board_pictures(game_id: str, view: Any, ids: str = "seeded") -> dict[str, str]:
-    """The hashes a board case pins: the PNG in each language, and for «Семидорожник» the
-    picture drawn whole in RGB too."""
+    """The hashes a board case pins: the PNG in each language (for «Семидорожник» the
+    picture assembled on the palette), and the picture drawn whole in RGB before it is
+    mapped onto the palette."""
     module = renderer(game_id)
     out: dict[str, str] = {}
     for language in LANGUAGES:
         who = names(language, ids)
         out[language] = png_hash(module.render(view, who, language=language))
-        if game_id == "seven_tracks":
-            out[f"{language}_rgb"] = pixel_hash(module.draw_rgb(view, who, language=language))
+        rgb = draw_rgb(game_id)(view, who, language=language)
+        assert rgb.mode == "RGB"
+        out[f"{language}_rgb"] = pixel_hash(rgb)
     return out
 
 
