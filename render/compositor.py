@@ -8,7 +8,8 @@ A renderer declares what its pictures are made of, once (a `Compositor`):
   lies below it;
 - *overlays*: RGBA sprites at fixed places over the field that a state may turn on, in
   drawing order (a lit lane);
-- *sprites*: RGBA images named by a hashable spec (a tile, a die), drawn once;
+- *sprites*: RGBA images named by a hashable spec (a tile, a die), drawn once (discs,
+  `render.shapes.Disc`, need no declaring);
 - its palette: a function fitting it to a few pictures of the game.
 
 and, per state, a `Scene`: the variant, the overlays on, groups of placed sprites (the
@@ -57,8 +58,8 @@ from PIL import Image, ImageDraw
 from render.colours import INK, PAPER, RGB
 from render.filecache import FileCache
 from render.png import PNG_LEVEL, encode_indexed_png
-from render.shapes import Point, new_image
-from render.text import fit_text_cached, stamp_text, text_mask, text_width
+from render.shapes import Disc, Point, new_image
+from render.text import fit_text_cached, glyph_mask, stamp_text, text_mask, text_width
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive)
 Spec = Hashable  # names a sprite: the renderer's `sprite(spec)` draws it
@@ -66,6 +67,7 @@ Placed = tuple[Spec, int, int]  # a sprite and its top-left corner in the pictur
 Group = tuple[Placed, ...]  # sprites drawn together, in order: one patch
 Patch = tuple[Image.Image, Image.Image, int, int]  # indices, the mask of ink, top-left
 Run = tuple[str, int, bool, RGB]  # a piece of a line of text: text, size, bold, fill
+Under = tuple[Hashable, tuple[Hashable, ...]]  # the field's variant and the overlays on
 T = TypeVar("T")
 
 
@@ -105,12 +107,12 @@ class Compositor:
     pieces, and the two ways of drawing a `Scene`.
 
     `field(variant)` draws the field of a variant (an RGB image `width` wide);
-    `variants` lists them all, the first the usual one (a patch that looks the same over
-    every variant is made once, over it); `overlay(item)` says where an overlay goes and
-    how to draw it ((x, y), a function drawing the RGBA sprite); `sprite(spec)` draws a
-    sprite; `palette()` fits the palette (once). With `files` the field and the overlays
-    are kept on disk. The cached pieces: `field(variant)`, `overlay(item)` ((sprite,
-    (x, y))), `sprite(spec)`, `palette()`.
+    `variants` lists those that differ only in places, the usual one first (a piece that
+    looks the same over each of them is made once, over the first); `overlay(item)` says
+    where an overlay goes and how to draw it ((x, y), a function drawing the RGBA
+    sprite); `sprite(spec)` draws a sprite; `palette()` fits the palette (once). With
+    `files` the field and the overlays are kept on disk. The cached pieces:
+    `field(variant)`, `overlay(item)` ((sprite, (x, y))), `sprite(spec)`, `palette()`.
     """
 
     def __init__(
@@ -120,7 +122,7 @@ class Compositor:
         field: Callable[[Hashable], Image.Image],
         sprite: Callable[[Spec], Image.Image],
         palette: Callable[[], Image.Image],
-        variants: Sequence[Hashable] = (None,),
+        variants: Sequence[Hashable] = (),
         overlay: Callable[[Hashable], tuple[tuple[int, int], Callable[[], Image.Image]]]
         | None = None,
         files: FileCache | None = None,
@@ -140,7 +142,7 @@ class Compositor:
         # The pieces, drawn (supersampled) once each.
         self.field = _cache(max(2, len(self.variants)), self._field)
         self.overlay = _cache(64, self._overlay)
-        self.sprite = _cache(sprites, self._draw_sprite)
+        self.sprite = _cache(sprites, self._make_sprite)
         self.palette = _cache(1, self._fit_palette)
         # What the fast path pastes, each mapped onto the palette once.
         self._palette_bytes = _cache(1, lambda: bytes(self.palette().getpalette() or []))
@@ -151,6 +153,8 @@ class Compositor:
         self._background = _cache(8, self._make_background)
         self._patch = _cache(4096, self._make_patch)
         self._group_mask = _cache(2048, self._make_group_mask)
+        self._patch_on = _cache(1024, self._make_patch_on)
+        self._stamp = _cache(512, self._make_stamp)
         self._lit_patch = _cache(128, self._make_lit_patch)
         self._lit_mask = _cache(16, lambda item: ink_mask(self.overlay(item)[0]))
         self._lit_box = _cache(16, self._make_lit_box)
@@ -169,6 +173,9 @@ class Compositor:
         if self.files is None:
             return draw(), xy
         return self.files.get(f"overlay-{item}", draw), xy
+
+    def _make_sprite(self, spec: Spec) -> Image.Image:
+        return spec.image() if isinstance(spec, Disc) else self._draw_sprite(spec)
 
     def place(self, spec: Spec, centre: Point) -> Placed:
         """`spec`'s sprite centred on `centre` (rounded as `paste_centred` does)."""
@@ -198,6 +205,8 @@ class Compositor:
     def _make_canonical(self, box: Box, variant: Hashable) -> Hashable:
         """The first variant whose field looks in `box` as `variant`'s does (a piece there
         is cached once for all of them)."""
+        if variant not in self.variants:
+            return variant
         field = self.field(variant)
         if box[1] >= field.height:
             return self.variants[0]
@@ -208,7 +217,7 @@ class Compositor:
                 return other
         return variant
 
-    def under(self, box: Box, scene: Scene) -> tuple[Hashable, tuple[Hashable, ...]]:
+    def under(self, box: Box, scene: Scene) -> Under:
         """What lies under `box` in `scene`: the variant that shows there and the overlays."""
         return self._canonical(box, scene.variant), self.lit_under(box, scene.lit)
 
@@ -328,6 +337,26 @@ class Compositor:
             mask.paste(255, (x - box[0], y - box[1]), ink_mask(self.sprite(spec)))
         return mask
 
+    def _make_patch_on(self, group: Group, bg: RGB) -> Patch:
+        """Sprites on a flat `bg` as palette indices, the mask of their ink and the
+        top-left corner (placed relative to the first sprite: cached wherever it is)."""
+        box = self.group_box(group)
+        rgb = new_image((box[2] - box[0], box[3] - box[1]), bg)
+        for spec, x, y in group:
+            sprite = self.sprite(spec)
+            rgb.paste(sprite, (x - box[0], y - box[1]), sprite)
+        return self.indices(rgb), self._group_mask(group), box[0], box[1]
+
+    def _make_stamp(self, spec: Spec) -> tuple[Image.Image, Image.Image | None]:
+        """An opaque sprite as palette indices and the mask of where it is drawn (None:
+        everywhere)."""
+        sprite = self.sprite(spec)
+        if sprite.mode != "RGBA":
+            return self.indices(sprite.convert("RGB")), None
+        alpha = sprite.getchannel("A")
+        assert not any(alpha.histogram()[1:255]), f"{spec!r} is not opaque"
+        return self.indices(sprite.convert("RGB")), alpha.convert("1", dither=Image.Dither.NONE)
+
     def _make_lit_patch(
         self, item: Hashable, variant: Hashable, under: tuple[Hashable, ...]
     ) -> tuple[Image.Image, Image.Image]:
@@ -359,7 +388,7 @@ class Compositor:
             pix, mask, x, y = self.group_patch(group, scene)
             img.paste(pix, (x, y), mask)
         for box, paint in scene.parts:
-            paint(IndexSurface(img, self, *self.under(box, scene)))
+            paint(IndexSurface(img, self, scene, self.under(box, scene)))
         img.putpalette(self._palette_bytes())
         return img
 
@@ -374,17 +403,17 @@ class Compositor:
 
     def warm(
         self,
-        heights: Iterable[int] = (),
+        backgrounds: Iterable[tuple[int, Hashable]] = (),
         lit: Iterable[tuple[Hashable, tuple[Hashable, ...]]] = (),
         groups: Iterable[tuple[Group, Hashable, tuple[Hashable, ...]]] = (),
     ) -> None:
-        """Build the palette, the empty pictures of `heights` in every variant, the patches
-        of the overlays `lit` ((variant, overlays on)) and of the sprite `groups` ((group,
-        variant, overlays on)), so that the pictures a game usually shows cost milliseconds."""
+        """Build the palette, the empty pictures `backgrounds` ((height, variant)), the
+        patches of the overlays `lit` ((variant, overlays on)) and of the sprite `groups`
+        ((group, variant, overlays on)), so that the pictures a game usually shows cost
+        milliseconds."""
         self.palette()
-        for height in heights:
-            for variant in self.variants:
-                self._background(height, variant)
+        for height, variant in backgrounds:
+            self._background(height, variant)
         for variant, on in lit:
             scene = Scene(height=0, variant=variant, lit=on)
             for i in range(len(on)):
@@ -392,10 +421,11 @@ class Compositor:
         for group, variant, on in groups:
             self.group_patch(group, Scene(height=0, variant=variant, lit=on))
 
-    def scratch(self, size: tuple[int, int]) -> IndexSurface:
-        """A surface on an empty picture of `size` over the usual field and no overlay: what
-        parts draw there fills the text caches (a warm-up)."""
-        return IndexSurface(Image.new("L", size), self, self.variants[0], ())
+    def scratch(self, size: tuple[int, int], variant: Hashable = None) -> IndexSurface:
+        """A surface on an empty picture of `size` over the field of `variant` and no
+        overlay: what parts draw there fills the caches of their pieces (a warm-up)."""
+        scene = Scene(height=size[1], variant=variant)
+        return IndexSurface(Image.new("L", size), self, scene, (variant, ()))
 
     def drawn(self) -> int:
         """How many pieces were drawn from scratch (supersampled): the field, overlays and
@@ -414,7 +444,14 @@ class Compositor:
 
 class Surface:
     """What the parts of a picture draw with, in the picture's coordinates: `RGBSurface`
-    draws on an RGB picture, `IndexSurface` pastes cached patches of palette indices."""
+    draws on an RGB picture, `IndexSurface` pastes cached patches of palette indices.
+
+    Text and sprites are antialiased: their pixels depend on what is under them, which
+    is the field (and the overlays on), unless a flat colour `bg` is named (a card, a
+    cell drawn for this state). A `stamp` (an opaque sprite) and the flat shapes
+    (`rectangle`, `rounded_rectangle`, `line`, `ellipse`: Pillow's, not antialiased)
+    depend on nothing under them.
+    """
 
     def __init__(self, comp: Compositor) -> None:
         self.comp = comp
@@ -432,28 +469,12 @@ class Surface:
         min_size: int = 14,
         bg: RGB | None = None,
     ) -> int:
-        """Like `draw_text` (without a stroke); `bg` is the flat colour under the text when
-        something drawn for this state (a card, a pill) is under it. Returns the width."""
+        """Like `draw_text` (without a stroke): shrunk, then ellipsized to fit `max_width`.
+        Returns the drawn width."""
         if max_width is not None:
             text, size = fit_text_cached(text, size, max_width, bold, min_size)
-        self.line(xy, text, size, bold, fill, anchor, bg)
+        self.line_of_text(xy, text, size, bold, fill, anchor, bg)
         return text_width(text, size, bold)
-
-    def line(
-        self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
-    ) -> None:
-        """One line of text, already fitted."""
-        raise NotImplementedError
-
-    def sprite(self, spec: Spec, centre: Point) -> None:
-        """A sprite centred on `centre`, over the field."""
-        raise NotImplementedError
-
-    def rounded_rectangle(
-        self, box: Box, *, radius: int, fill: RGB, outline: RGB | None = None, width: int = 0
-    ) -> None:
-        """`ImageDraw.rounded_rectangle` (not antialiased: its colours are exact)."""
-        raise NotImplementedError
 
     def runs(
         self,
@@ -482,6 +503,73 @@ class Surface:
             x += text_width(text, sz, bold)
         return x - xy[0]
 
+    def sprite(self, spec: Spec, centre: Point, *, bg: RGB | None = None) -> None:
+        """A sprite centred on `centre`."""
+        self.sprites((self.comp.place(spec, centre),), bg=bg)
+
+    def disc(
+        self,
+        centre: Point,
+        radius: float,
+        fill: RGB,
+        outline: RGB | None = None,
+        width: float = 0,
+        *,
+        bg: RGB | None = None,
+    ) -> None:
+        """An antialiased disc: the pixels of `render.shapes.disc`."""
+        spec, (x, y) = Disc.at(centre, radius, fill, outline, width)
+        self.sprites(((spec, x, y),), bg=bg)
+
+    def line_of_text(
+        self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
+    ) -> None:
+        """One line of text, already fitted."""
+        raise NotImplementedError
+
+    def sprites(self, group: Group, *, bg: RGB | None = None) -> None:
+        """Placed sprites, in order (sprites whose ink touches must be drawn together)."""
+        raise NotImplementedError
+
+    def stamp(self, spec: Spec, xy: tuple[int, int]) -> None:
+        """An opaque sprite (RGB, or RGBA with alpha 0 or 255 only) with its top-left
+        corner at `xy`: its pixels do not depend on what is under it."""
+        raise NotImplementedError
+
+    def rectangle(
+        self, box: Box, *, fill: RGB | None = None, outline: RGB | None = None, width: int = 1
+    ) -> None:
+        """`ImageDraw.rectangle` (corners inclusive)."""
+        self.draw.rectangle(box, fill=self.ink(fill), outline=self.ink(outline), width=width)
+
+    def rounded_rectangle(
+        self,
+        box: Box,
+        *,
+        radius: int,
+        fill: RGB | None = None,
+        outline: RGB | None = None,
+        width: int = 1,
+    ) -> None:
+        """`ImageDraw.rounded_rectangle` (corners inclusive)."""
+        self.draw.rounded_rectangle(
+            box, radius=radius, fill=self.ink(fill), outline=self.ink(outline), width=width
+        )
+
+    def line(self, points: Sequence[Point], *, fill: RGB, width: int = 1) -> None:
+        """`ImageDraw.line`."""
+        self.draw.line(list(points), fill=self.ink(fill), width=width)
+
+    def ellipse(self, box: tuple[float, float, float, float], *, fill: RGB) -> None:
+        """`ImageDraw.ellipse`, filled."""
+        self.draw.ellipse(box, fill=self.ink(fill))
+
+    draw: ImageDraw.ImageDraw
+
+    def ink(self, colour: RGB | None) -> Any:
+        """What the flat shapes are drawn with for `colour` on this surface."""
+        raise NotImplementedError
+
 
 class RGBSurface(Surface):
     """Draws on an RGB picture: the reference."""
@@ -491,36 +579,46 @@ class RGBSurface(Surface):
         self.img = img
         self.draw = ImageDraw.Draw(img)
 
-    def line(
+    def ink(self, colour: RGB | None) -> Any:
+        return colour
+
+    def line_of_text(
         self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
     ) -> None:
         stamp_text(self.img, xy, text, size=size, bold=bold, fill=fill, anchor=anchor)
 
-    def sprite(self, spec: Spec, centre: Point) -> None:
-        _, x, y = self.comp.place(spec, centre)
-        sprite = self.comp.sprite(spec)
-        self.img.paste(sprite, (x, y), sprite)
+    def sprites(self, group: Group, *, bg: RGB | None = None) -> None:
+        for spec, x, y in group:
+            sprite = self.comp.sprite(spec)
+            self.img.paste(sprite, (x, y), sprite)
 
-    def rounded_rectangle(
-        self, box: Box, *, radius: int, fill: RGB, outline: RGB | None = None, width: int = 0
-    ) -> None:
-        self.draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+    def stamp(self, spec: Spec, xy: tuple[int, int]) -> None:
+        sprite = self.comp.sprite(spec)
+        self.img.paste(sprite, xy, sprite if sprite.mode == "RGBA" else None)
 
 
 class IndexSurface(Surface):
-    """Pastes onto an "L" image of palette indices, with the field of `variant` and the
-    overlays `lit` under this part."""
+    """Pastes onto an "L" image of palette indices; `under` is what lies under the whole
+    part (the variant of the field that shows there and the overlays): each piece is
+    cached over what lies under it alone."""
 
-    def __init__(
-        self, img: Image.Image, comp: Compositor, variant: Hashable, lit: tuple[Hashable, ...]
-    ) -> None:
+    def __init__(self, img: Image.Image, comp: Compositor, scene: Scene, under: Under) -> None:
         super().__init__(comp)
         self.img = img
-        self.variant = variant
-        self.lit = lit
+        self.scene = scene
+        self.part_under = under
+        # Nothing to tell apart in the part: every piece has the same field under it.
+        variant, lit = under
+        self.plain = not lit and (variant not in comp.variants or variant == comp.variants[0])
         self.draw = ImageDraw.Draw(img)
 
-    def line(
+    def ink(self, colour: RGB | None) -> Any:
+        return None if colour is None else self.comp._index(colour)
+
+    def under(self, box: Box) -> Under:
+        return self.part_under if self.plain else self.comp.under(box, self.scene)
+
+    def line_of_text(
         self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
     ) -> None:
         x, y = xy
@@ -531,25 +629,27 @@ class IndexSurface(Surface):
             t = comp._text_on(text, size, bold, anchor, fx, fy, fill, bg)
             if t is not None:
                 self.img.paste(t[0], (ix + t[2], iy + t[3]), t[1])
-        else:
-            t = comp._text_at(
-                text, size, bold, anchor, ix, iy, fx, fy, fill, self.variant, self.lit
-            )
-            if t is not None:
-                self.img.paste(t[0], (t[2], t[3]), t[1])
+            return
+        under = self.part_under
+        if not self.plain:  # where the glyphs can be: what `ImageDraw.text` would draw
+            mask, (ox, oy) = glyph_mask(text, size, bold, anchor, x - int(x), y - int(y))
+            w, h = mask.size
+            under = self.under((int(x) + ox, int(y) + oy, int(x) + ox + w, int(y) + oy + h))
+        t = comp._text_at(text, size, bold, anchor, ix, iy, fx, fy, fill, *under)
+        if t is not None:
+            self.img.paste(t[0], (t[2], t[3]), t[1])
 
-    def sprite(self, spec: Spec, centre: Point) -> None:
-        pix, mask, x, y = self.comp._patch((self.comp.place(spec, centre),), self.variant, self.lit)
-        self.img.paste(pix, (x, y), mask)
+    def sprites(self, group: Group, *, bg: RGB | None = None) -> None:
+        comp = self.comp
+        if bg is None:
+            pix, mask, x, y = comp._patch(group, *self.under(comp.group_box(group)))
+            self.img.paste(pix, (x, y), mask)
+            return
+        _, x0, y0 = group[0]
+        rel = tuple((spec, x - x0, y - y0) for spec, x, y in group)
+        pix, mask, x, y = comp._patch_on(rel, bg)
+        self.img.paste(pix, (x0 + x, y0 + y), mask)
 
-    def rounded_rectangle(
-        self, box: Box, *, radius: int, fill: RGB, outline: RGB | None = None, width: int = 0
-    ) -> None:
-        index = self.comp._index
-        self.draw.rounded_rectangle(
-            box,
-            radius=radius,
-            fill=index(fill),
-            outline=None if outline is None else index(outline),
-            width=width,
-        )
+    def stamp(self, spec: Spec, xy: tuple[int, int]) -> None:
+        pix, mask = self.comp._stamp(spec)
+        self.img.paste(pix, xy, mask)

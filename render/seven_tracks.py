@@ -883,7 +883,7 @@ def _warm_text(t: Translator) -> None:
         winners=[],
     )
     # The text parts show no dimmed lane nor highlight (the compositor's `under`).
-    part = PICTURE.scratch(image_size(4))
+    part = PICTURE.scratch(image_size(4), False)
 
     for s in range(0, 204, 4):  # scores 0..203 and 0..40 tiles in hand, on both cards
         cards = [
@@ -930,7 +930,8 @@ def warm_up() -> None:
     groups: list[tuple[Group, Hashable, tuple[Hashable, ...]]] = []
     for group, on in _usual_groups():
         groups += [(group, False, ()), (group, True, ()), (group, True, on)]
-    PICTURE.warm(heights=[image_size(n)[1] for n in range(2, 7, 2)], lit=lit, groups=groups)
+    backgrounds = [(image_size(n)[1], dim) for n in range(2, 7, 2) for dim in (False, True)]
+    PICTURE.warm(backgrounds=backgrounds, lit=lit, groups=groups)
     for language in LANGUAGES:
         _warm_text(get_translator(language))
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -201,6 +201,42 @@ def round_box(
     )
 
 
+class Disc(NamedTuple):
+    """An antialiased disc as a sprite (a hashable spec of it): its centre inside the
+    sprite, its radius, colours and outline width, and the sprite's margin `pad` (its
+    side is 2·pad + 1). `Disc.at` makes the one for a disc centred anywhere in a picture."""
+
+    cx: float
+    cy: float
+    radius: float
+    fill: RGB
+    outline: RGB | None
+    width: float
+    pad: float
+
+    @staticmethod
+    def at(
+        centre: Point, radius: float, fill: RGB, outline: RGB | None = None, width: float = 0
+    ) -> tuple[Disc, tuple[int, int]]:
+        """The disc centred on `centre` and the top-left corner of its sprite: a sprite
+        depends only on the disc and where its centre falls inside a pixel."""
+        pad = radius + width + 2
+        ox, oy = round(centre[0] - pad), round(centre[1] - pad)
+        spec = Disc(
+            round(centre[0] - ox, 3), round(centre[1] - oy, 3), radius, fill, outline, width, pad
+        )
+        return spec, (ox, oy)
+
+    def image(self) -> Image.Image:
+        """The sprite (RGBA), drawn supersampled."""
+        side = round(2 * self.pad) + 1
+        c = Canvas((side, side))
+        c.circle(
+            (self.cx, self.cy), self.radius, fill=self.fill, outline=self.outline, width=self.width
+        )
+        return c.image()
+
+
 def disc(
     img: Image.Image,
     centre: Point,
@@ -210,32 +246,18 @@ def disc(
     width: float = 0,
 ) -> None:
     """An antialiased disc, pasted from a cached sprite."""
-    pad = radius + width + 2
-    ox, oy = round(centre[0] - pad), round(centre[1] - pad)
-    # A sprite depends only on the disc and where its centre falls inside a pixel.
-    core, w, h = _disc_sprite(
-        round(centre[0] - ox, 3), round(centre[1] - oy, 3), radius, fill, outline, width, pad
-    )
+    spec, (ox, oy) = Disc.at(centre, radius, fill, outline, width)
+    core = _disc_sprite(spec)
+    w, h = core.size
     img.im.paste(core, (ox, oy, ox + w, oy + h), core)
 
 
 # Big enough for every game's discs at once (a process draws several games): one evicting
 # another's would draw them supersampled again.
 @lru_cache(maxsize=768)
-def _disc_sprite(
-    cx: float,
-    cy: float,
-    radius: float,
-    fill: RGB,
-    outline: RGB | None,
-    width: float,
-    pad: float,
-) -> tuple[Any, int, int]:
-    side = round(2 * pad) + 1
-    c = Canvas((side, side))
-    c.circle((cx, cy), radius, fill=fill, outline=outline, width=width)
+def _disc_sprite(spec: Disc) -> Any:
     # Only Pillow's core image is kept: the `Image` around it is not needed to paste it.
-    return c.image().im, side, side
+    return spec.image().im
 
 
 def paste_centred(dst: Image.Image, sprite: Image.Image, centre: Point) -> None:
