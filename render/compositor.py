@@ -4,8 +4,7 @@ pieces (the fast path), and the very same picture drawn whole in RGB (the refere
 A renderer declares what its pictures are made of, once (a `Compositor`):
 
 - the *field*: the static top of the picture (a board), drawn once per variant (say,
-  lanes dimmed or not) and optionally kept on disk (`render/filecache.py`); plain paper
-  lies below it;
+  lanes dimmed or not, or the language of its words); plain paper lies below it;
 - *overlays*: RGBA sprites at fixed places over the field that a state may turn on, in
   drawing order (a lit lane);
 - *sprites*: RGBA images named by a hashable spec (a tile, a die), drawn once (discs,
@@ -56,7 +55,6 @@ from typing import Any, TypeVar
 from PIL import Image, ImageDraw
 
 from render.colours import INK, PAPER, RGB
-from render.filecache import FileCache
 from render.png import PNG_LEVEL, encode_indexed_png
 from render.shapes import Disc, Point, new_image
 from render.text import fit_text_cached, glyph_mask, stamp_text, text_mask, text_width
@@ -109,10 +107,10 @@ class Compositor:
     `field(variant)` draws the field of a variant (an RGB image `width` wide);
     `variants` lists those that differ only in places, the usual one first (a piece that
     looks the same over each of them is made once, over the first); `overlay(item)` says
-    where an overlay goes and how to draw it ((x, y), a function drawing the RGBA
-    sprite); `sprite(spec)` draws a sprite; `palette()` fits the palette (once). With
-    `files` the field and the overlays are kept on disk. The cached pieces:
-    `field(variant)`, `overlay(item)` ((sprite, (x, y))), `sprite(spec)`, `palette()`.
+    draws an overlay and says where it goes ((RGBA sprite, (x, y))); `sprite(spec)` draws
+    a sprite; `palette()` fits the palette. Each is called once (and may read what it
+    draws from a `render.filecache.FileCache`): the cached pieces are `field(variant)`,
+    `overlay(item)`, `sprite(spec)` and `palette()`.
     """
 
     def __init__(
@@ -123,9 +121,7 @@ class Compositor:
         sprite: Callable[[Spec], Image.Image],
         palette: Callable[[], Image.Image],
         variants: Sequence[Hashable] = (),
-        overlay: Callable[[Hashable], tuple[tuple[int, int], Callable[[], Image.Image]]]
-        | None = None,
-        files: FileCache | None = None,
+        overlay: Callable[[Hashable], tuple[Image.Image, tuple[int, int]]] | None = None,
         png_level: int = PNG_LEVEL,
         paper: RGB = PAPER,
         sprites: int = 128,
@@ -134,13 +130,11 @@ class Compositor:
         self.variants = tuple(variants)
         self.png_level = png_level
         self.paper = paper
-        self._draw_field = field
         self._draw_overlay = overlay
         self._draw_sprite = sprite
         self._fit_palette = palette
-        self.files = files
         # The pieces, drawn (supersampled) once each.
-        self.field = _cache(max(2, len(self.variants)), self._field)
+        self.field = _cache(max(2, len(self.variants)), field)
         self.overlay = _cache(64, self._overlay)
         self.sprite = _cache(sprites, self._make_sprite)
         self.palette = _cache(1, self._fit_palette)
@@ -162,17 +156,9 @@ class Compositor:
 
     # ---------------------------------------------------------------- the pieces
 
-    def _field(self, variant: Hashable) -> Image.Image:
-        if self.files is None:
-            return self._draw_field(variant)
-        return self.files.get(f"field-{variant}", lambda: self._draw_field(variant))
-
     def _overlay(self, item: Hashable) -> tuple[Image.Image, tuple[int, int]]:
         assert self._draw_overlay is not None, "no overlays declared"
-        xy, draw = self._draw_overlay(item)
-        if self.files is None:
-            return draw(), xy
-        return self.files.get(f"overlay-{item}", draw), xy
+        return self._draw_overlay(item)
 
     def _make_sprite(self, spec: Spec) -> Image.Image:
         return spec.image() if isinstance(spec, Disc) else self._draw_sprite(spec)

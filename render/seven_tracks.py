@@ -28,7 +28,7 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Hashable, Mapping
 from functools import partial
 from itertools import combinations
 from typing import Any, cast
@@ -227,8 +227,10 @@ def _draw_centre(c: Canvas, lit: bool) -> None:
 # ---------------------------------------------------------------- the static field
 #
 # The empty field and the lit lanes are most of a cold picture's cost (~0.4 s of
-# supersampled drawing and downscaling): the compositor draws them once per machine and
-# keeps them on disk (`render/filecache.py`).
+# supersampled drawing and downscaling): they are drawn once per machine and kept on
+# disk (`render/filecache.py`).
+
+FILES = FileCache("seven_tracks", [__file__])
 
 
 def _draw_board(dim: bool) -> Image.Image:
@@ -257,9 +259,8 @@ def _bbox(points: list[Point], pad: int) -> tuple[int, int, int, int]:
     )
 
 
-def _overlay(item: Hashable) -> tuple[tuple[int, int], Callable[[], Image.Image]]:
-    """A highlighted lane (main track 1–6) or centre (7): where its sprite goes, and how
-    to draw it."""
+def _overlay(item: Hashable) -> tuple[Image.Image, tuple[int, int]]:
+    """A highlighted lane (main track 1–6) or centre (7), and where it goes."""
     if item == 7:
         r = CENTRE_R + 12
 
@@ -268,7 +269,7 @@ def _overlay(item: Hashable) -> tuple[tuple[int, int], Callable[[], Image.Image]
             _draw_centre(c, lit=True)
             return c.image()
 
-        return (CX - r, CY - r), centre
+        return FILES.get("lit-centre", centre), (CX - r, CY - r)
     track = cast(int, item)
     pts = [*_lane_points(track, 10), badge_centre(track)]
     x0, y0, x1, y1 = _bbox(pts, BADGE_R + 14)
@@ -278,7 +279,7 @@ def _overlay(item: Hashable) -> tuple[tuple[int, int], Callable[[], Image.Image]
         _draw_lane(c, track, "lit")
         return c.image()
 
-    return (x0, y0), lane
+    return FILES.get(f"lit-{track}", lane), (x0, y0)
 
 
 # ---------------------------------------------------------------- sprites
@@ -950,11 +951,12 @@ def render(
 
 PICTURE = Compositor(
     width=WIDTH,
-    field=lambda dim: _draw_board(bool(dim)),
+    field=lambda dim: FILES.get(
+        f"board-{'dim' if dim else 'normal'}", lambda: _draw_board(bool(dim))
+    ),
     variants=(False, True),
     overlay=_overlay,
     sprite=_sprite,
     palette=lambda: fit_palette([draw_rgb(v) for v in _palette_views()]),
-    files=FileCache("seven_tracks", [__file__]),
     png_level=PNG_LEVEL,
 )

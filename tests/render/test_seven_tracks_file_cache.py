@@ -19,8 +19,7 @@ PICTURE = st.PICTURE
 def forget() -> None:
     PICTURE.field.cache_clear()
     PICTURE.overlay.cache_clear()
-    assert PICTURE.files is not None
-    PICTURE.files.folder.cache_clear()
+    st.FILES.folder.cache_clear()
 
 
 @pytest.fixture
@@ -49,14 +48,14 @@ def test_the_files_hold_the_same_pixels_as_the_drawing(
         assert a.tobytes() == b.tobytes()
     monkeypatch.setenv(CACHE_ENV, "0")  # no files at all: drawn, the same again
     forget()
-    assert PICTURE.files is not None and PICTURE.files.folder() is None
+    assert st.FILES.folder() is None
     for a, b in zip(drawn, pieces(), strict=True):
         assert a.tobytes() == b.tobytes()
 
 
 def test_a_torn_file_is_drawn_anew(cache: Path) -> None:
     board = PICTURE.field(False)
-    (path,) = cache.rglob("field-False.png")
+    (path,) = cache.rglob("board-normal.png")
     path.write_bytes(path.read_bytes()[:1000])
     forget()
     assert PICTURE.field(False).tobytes() == board.tobytes()
