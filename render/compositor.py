@@ -46,11 +46,13 @@ Example:
 
 from __future__ import annotations
 
+import hashlib
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import _lru_cache_wrapper, lru_cache
-from typing import Any, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -66,7 +68,9 @@ Group = tuple[Placed, ...]  # sprites drawn together, in order: one patch
 Patch = tuple[Image.Image, Image.Image, int, int]  # indices, the mask of ink, top-left
 Run = tuple[str, int, bool, RGB]  # a piece of a line of text: text, size, bold, fill
 Under = tuple[Hashable, tuple[Hashable, ...]]  # the field's variant and the overlays on
+Line = tuple[Point, str, int, bool, RGB, str]  # a fitted line: xy, text, size, bold, fill, anchor
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 
 
 def meets(a: Box, b: Box) -> bool:
@@ -91,6 +95,43 @@ def paste(dst: Any, src: Image.Image, xy: tuple[int, int], mask: Image.Image | N
         dst.paste(src.im, box)
     else:
         dst.paste(src.im, box, mask.im)
+
+
+class CacheInfo(NamedTuple):
+    hits: int
+    misses: int
+    maxsize: int
+    currsize: int
+
+
+class LRU(Generic[K, T]):
+    """A least-recently-used cache whose value for a key is made by a function handed to
+    `get` (what makes it need not be part of the key)."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self.data: OrderedDict[K, T] = OrderedDict()
+        self.hits = self.misses = 0
+
+    def get(self, key: K, make: Callable[[], T]) -> T:
+        try:
+            value = self.data[key]
+        except KeyError:
+            self.misses += 1
+            value = self.data[key] = make()
+            if len(self.data) > self.maxsize:
+                self.data.popitem(last=False)
+            return value
+        self.hits += 1
+        self.data.move_to_end(key)
+        return value
+
+    def cache_info(self) -> CacheInfo:
+        return CacheInfo(self.hits, self.misses, self.maxsize, len(self.data))
+
+    def cache_clear(self) -> None:
+        self.data.clear()
+        self.hits = self.misses = 0
 
 
 def _cache(maxsize: int, fn: Callable[..., T]) -> _lru_cache_wrapper[T]:
@@ -155,11 +196,13 @@ class Compositor:
         self._text_on = _cache(2048, self._make_text_on)
         self._text_at = _cache(1024, self._make_text_at)
         self._background = _cache(8, self._make_background)
-        self._patch = _cache(4096, self._make_patch)
+        self._ground = _cache(4096, self._make_ground)
+        self._patches: LRU[tuple[Group, bytes], tuple[Image.Image, Image.Image]] = LRU(4096)
         self._group_mask = _cache(2048, self._make_group_mask)
         self._patch_on = _cache(1024, self._make_patch_on)
         self._stamp = _cache(512, self._make_stamp)
         self._rounded = _cache(256, self._make_rounded)
+        self._texts = _cache(256, self._make_texts)
         self._lit_patch = _cache(512, self._make_lit_patch)
         self._lit_mask = _cache(256, lambda item: ink_mask(self.overlay(item)[0]))
         self._lit_box = _cache(256, self._make_lit_box)
@@ -343,16 +386,28 @@ class Compositor:
         """The empty picture of a height, as palette indices."""
         return self.indices(self.rgb_base((0, 0, self.width, height), variant, ()))
 
-    def _make_patch(self, group: Group, variant: Hashable, lit: tuple[Hashable, ...]) -> Patch:
+    def _make_ground(self, box: Box, variant: Hashable, lit: tuple[Hashable, ...]) -> bytes:
+        """A digest of the pixels under `box` (patches over equal grounds are shared)."""
+        return hashlib.blake2b(self.rgb_base(box, variant, lit).tobytes(), digest_size=16).digest()
+
+    def patch(self, group: Group, variant: Hashable, lit: tuple[Hashable, ...]) -> Patch:
         """Sprites over the field (with the overlays `lit`) as palette indices, the mask of
         their ink and the top-left corner: pasting one is a few microseconds, compositing
-        and mapping the sprites a hundred."""
+        and mapping the sprites a hundred. Cached by the sprites' places relative to each
+        other and the pixels under them (a token on any white cell is one patch)."""
         box = self.group_box(group)
-        rgb = self.rgb_base(box, variant, lit)
-        for spec, x, y in group:
-            sprite = self.sprite(spec)
-            rgb.paste(sprite, (x - box[0], y - box[1]), sprite)
-        return self.indices(rgb), self._group_mask(group), box[0], box[1]
+        x0, y0 = box[0], box[1]
+        rel = tuple((spec, x - x0, y - y0) for spec, x, y in group)
+
+        def make() -> tuple[Image.Image, Image.Image]:
+            rgb = self.rgb_base(box, variant, lit)
+            for spec, x, y in rel:
+                sprite = self.sprite(spec)
+                rgb.paste(sprite, (x, y), sprite)
+            return self.indices(rgb), self._group_mask(rel)
+
+        pix, mask = self._patches.get((rel, self._ground(box, variant, lit)), make)
+        return pix, mask, x0, y0
 
     def _make_group_mask(self, group: Group) -> Image.Image:
         """Where a group of sprites has ink (shared by its patches over different fields)."""
@@ -371,6 +426,29 @@ class Compositor:
             sprite = self.sprite(spec)
             rgb.paste(sprite, (x - box[0], y - box[1]), sprite)
         return self.indices(rgb), self._group_mask(group), box[0], box[1]
+
+    def _make_texts(self, lines: tuple[Line, ...], bg: RGB) -> Patch | None:
+        """Lines of text on a flat `bg`, in order, as palette indices, the mask of their ink
+        and its top-left corner (relative to the lines' places)."""
+        masks = []
+        for (x, y), text, size, bold, fill, anchor in lines:
+            ix, iy = math.floor(x), math.floor(y)
+            found = text_mask(text, size, bold, anchor, x - ix, y - iy)
+            if found is not None:
+                masks.append((found[0], ix + found[1], iy + found[2], fill))
+        if not masks:
+            return None
+        x0 = min(x for _, x, _, _ in masks)
+        y0 = min(y for _, _, y, _ in masks)
+        x1 = max(x + m.width for m, x, _, _ in masks)
+        y1 = max(y + m.height for m, _, y, _ in masks)
+        rgb = new_image((x1 - x0, y1 - y0), bg)
+        ink = Image.new("L", rgb.size, 0)
+        for mask, x, y, fill in masks:
+            box = (x - x0, y - y0, x - x0 + mask.width, y - y0 + mask.height)
+            rgb.paste(fill, box, mask)
+            ink.paste(255, box, mask.point(ANY))
+        return self.indices(rgb), ink, x0, y0
 
     def _make_rounded(
         self, w: int, h: int, radius: int, fill: RGB | None, outline: RGB | None, width: int
@@ -415,7 +493,7 @@ class Compositor:
 
     def group_patch(self, group: Group, scene: Scene) -> Patch:
         """The cached patch of a group of sprites as `scene` shows it."""
-        return self._patch(group, *self.under(self.group_box(group), scene))
+        return self.patch(group, *self.under(self.group_box(group), scene))
 
     def lit_patch(self, i: int, scene: Scene) -> tuple[Image.Image, Image.Image]:
         """The cached patch of the `i`-th overlay of `scene` over what is under it."""
@@ -480,9 +558,9 @@ class Compositor:
         sprites (a test checks that a warm renderer draws none for a new state)."""
         return sum(c.cache_info().misses for c in (self.field, self.overlay, self.sprite))
 
-    def caches(self) -> list[_lru_cache_wrapper[Any]]:
+    def caches(self) -> list[_lru_cache_wrapper[Any] | LRU[Any, Any]]:
         """Every cache of this compositor."""
-        return [v for v in vars(self).values() if isinstance(v, _lru_cache_wrapper)]
+        return [v for v in vars(self).values() if isinstance(v, _lru_cache_wrapper | LRU)]
 
     def clear(self) -> None:
         """Forget every cached piece (tests: the bytes do not depend on the caches)."""
@@ -550,6 +628,11 @@ class Surface:
             self.text((x, y), text, size=sz, bold=bold, fill=fill, anchor=anchor, bg=bg)
             x += text_width(text, sz, bold)
         return x - xy[0]
+
+    def texts(self, lines: Sequence[Line], *, bg: RGB) -> None:
+        """Lines of text (already fitted) on a flat `bg`, in order, whose ink may touch
+        (one patch: a line's antialiasing is blended over the one before)."""
+        raise NotImplementedError
 
     def sprite(self, spec: Spec, centre: Point, *, bg: RGB | None = None) -> None:
         """A sprite centred on `centre`."""
@@ -635,6 +718,10 @@ class RGBSurface(Surface):
     ) -> None:
         stamp_text(self.img, xy, text, size=size, bold=bold, fill=fill, anchor=anchor)
 
+    def texts(self, lines: Sequence[Line], *, bg: RGB) -> None:
+        for xy, text, size, bold, fill, anchor in lines:
+            stamp_text(self.img, xy, text, size=size, bold=bold, fill=fill, anchor=anchor)
+
     def sprites(self, group: Group, *, bg: RGB | None = None) -> None:
         for spec, x, y in group:
             sprite = self.comp.sprite(spec)
@@ -704,7 +791,7 @@ class IndexSurface(Surface):
     def sprites(self, group: Group, *, bg: RGB | None = None) -> None:
         comp = self.comp
         if bg is None:
-            pix, mask, x, y = comp._patch(group, *self.under(comp.group_box(group)))
+            pix, mask, x, y = comp.patch(group, *self.under(comp.group_box(group)))
             paste(self.core, pix, (x, y), mask)
             return
         _, x0, y0 = group[0]
@@ -715,3 +802,13 @@ class IndexSurface(Surface):
     def stamp(self, spec: Spec, xy: tuple[int, int]) -> None:
         pix, mask = self.comp._stamp(spec)
         paste(self.core, pix, xy, mask)
+
+    def texts(self, lines: Sequence[Line], *, bg: RGB) -> None:
+        if not lines:
+            return
+        ox, oy = math.floor(lines[0][0][0]), math.floor(lines[0][0][1])
+        rel = tuple(((x - ox, y - oy), *rest) for (x, y), *rest in lines)
+        patch = self.comp._texts(rel, bg)
+        if patch is not None:
+            pix, mask, x, y = patch
+            paste(self.core, pix, (ox + x, oy + y), mask)
