@@ -45,7 +45,6 @@ def test_russian_pictures_are_pixel_identical(i: int) -> None:
 WORD_CACHES = {
     "text": ("glyph_mask", "fit_text_cached", "text_length"),
     "dominas": ("_aa_text",),
-    "sea_cross": ("_base", "_arm_patches", "_label_plate"),
 }
 
 

@@ -181,32 +181,6 @@ def test_every_phase_and_ending_renders() -> None:
     assert len(pictures) == 5
 
 
-def test_warm_up_leaves_nothing_supersampled_for_a_new_state() -> None:
-    """After `warm_up` no state, however new, draws a supersampled sprite or a patch:
-    every move makes a new state."""
-    sea_cross.warm_up()
-    caches = (
-        sea_cross._token_sprite,
-        sea_cross._die_sprite,
-        sea_cross._arm_patches,
-        sea_cross._label_plate,
-        sea_cross._tag_sprite,
-        sea_cross._disc_sprite,
-        sea_cross._ring_sprite,
-        sea_cross._centre_sprite,
-        sea_cross._arrow_sprite,
-    )
-    misses = [c.cache_info().misses for c in caches]
-    states = [random_game(n, n + steps, steps) for n in (2, 3, 4) for steps in (0, 3, 30, 300)]
-    states += [random_game(4, 9, 20_000), placed(3, {0: [14]}, dice=[1, 5])]
-    for s in states:
-        render(GAME.view(s, None), NAMES)
-        if not GAME.is_over(s) and len(s.players) > 2:
-            left, _ = GAME.remove(s, s.players[1])
-            render(GAME.view(left, None), NAMES)
-    assert [c.cache_info().misses for c in caches] == misses
-
-
 def test_the_palette_keeps_the_colours() -> None:
     """The fixed palette holds every arm's colour and the board's."""
 
