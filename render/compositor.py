@@ -16,7 +16,7 @@ sprites whose ink may touch are one group: each group is one cached patch), and 
 boxes with a function drawing text and flat shapes on a `Surface`, with nothing but the
 field under them (or a flat colour the function names as `bg`).
 
-`draw(scene)` writes palette indices straight into an "L" image from caches of index
+`draw(scene)` writes palette indices straight into a "P" image from caches of index
 patches, each made once by drawing in RGB over the field and mapping the result onto the
 palette, so its pixels are exactly `draw_rgb(scene)`'s mapped onto the palette: mapping a
 whole RGB picture costs ~1.5 ms, drawing it ~3 ms, pasting the patches ~1 ms. The
@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from functools import _lru_cache_wrapper, lru_cache
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.colours import INK, PAPER, RGB
 from render.png import PNG_LEVEL, encode_indexed_png
@@ -197,6 +197,11 @@ class Compositor:
         self._text_at = _cache(1024, self._make_text_at)
         self._background = _cache(8, self._make_background)
         self._ground = _cache(4096, self._make_ground)
+        self._placed = _cache(4096, self._make_placed)
+        self.group_box = _cache(4096, self._make_group_box)
+        self._regions: LRU[tuple[Hashable, Box, Hashable, tuple[Hashable, ...]], Image.Image] = LRU(
+            8
+        )
         self._patches: LRU[tuple[Group, bytes], tuple[Image.Image, Image.Image]] = LRU(4096)
         self._group_mask = _cache(2048, self._make_group_mask)
         self._patch_on = _cache(1024, self._make_patch_on)
@@ -207,6 +212,7 @@ class Compositor:
         self._lit_mask = _cache(256, lambda item: ink_mask(self.overlay(item)[0]))
         self._lit_box = _cache(256, self._make_lit_box)
         self._ink_box = _cache(sprites, self._make_ink_box)
+        self._ink_mask = _cache(sprites, lambda spec: ink_mask(self.sprite(spec)))
         self._canonical = _cache(1024, self._make_canonical)
 
     # ---------------------------------------------------------------- the pieces
@@ -223,7 +229,13 @@ class Compositor:
         w, h = self.sprite(spec).size
         return spec, round(centre[0] - w / 2), round(centre[1] - h / 2)
 
-    def group_box(self, group: Group) -> Box:
+    def at(self, spec: Spec, origin: tuple[int, int]) -> Placed:
+        """`spec`'s sprite placed by its own offset from `origin` (`info["origin"]` of the
+        sprite: a layer cut to its ink keeps where it was; none: its top-left corner)."""
+        ox, oy = self.sprite(spec).info.get("origin", (0, 0))
+        return spec, origin[0] + ox, origin[1] + oy
+
+    def _make_group_box(self, group: Group) -> Box:
         """Where a group's sprites are, in the picture."""
         boxes = [(x, y, *self.sprite(spec).size) for spec, x, y in group]
         return (
@@ -237,31 +249,58 @@ class Compositor:
         """Where a sprite has any ink, in the sprite."""
         return self.sprite(spec).getchannel("A").getbbox() or (0, 0, 0, 0)
 
-    def touching(self, placed: Sequence[Placed]) -> list[Group]:
-        """`placed` sprites in groups of those whose ink may touch (their ink's boxes meet,
-        at one remove or more), each group in drawing order, the groups in the order of
-        their first sprite."""
+    def touching(self, groups: Sequence[Group]) -> list[Group]:
+        """`groups` of sprites (each drawn together) merged where their ink meets, at one
+        remove or more: each merged group keeps the drawing order, the groups come in the
+        order of their first member. Sprites whose ink never shares a pixel may be pasted
+        in any order, each over the field."""
+        n = len(groups)
         boxes = []
-        for spec, x, y in placed:
-            ink = self._ink_box(spec)
-            boxes.append((x + ink[0], y + ink[1], x + ink[2], y + ink[3]))
-        group = list(range(len(placed)))  # union-find: each sprite's group
+        for group in groups:
+            inks = [self._ink_box(spec) for spec, _, _ in group]
+            boxes.append(
+                (
+                    min(x + b[0] for (_, x, _), b in zip(group, inks, strict=True)),
+                    min(y + b[1] for (_, _, y), b in zip(group, inks, strict=True)),
+                    max(x + b[2] for (_, x, _), b in zip(group, inks, strict=True)),
+                    max(y + b[3] for (_, _, y), b in zip(group, inks, strict=True)),
+                )
+            )
+        parent = list(range(n))  # union-find: the first member of each one's group
 
         def root(i: int) -> int:
-            while group[i] != i:
-                group[i] = group[group[i]]
-                i = group[i]
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
             return i
 
-        for i in range(len(placed)):
-            for j in range(i):
+        active: list[int] = []  # a sweep from left to right
+        for i in sorted(range(n), key=lambda k: boxes[k][0]):
+            active = [j for j in active if boxes[j][2] > boxes[i][0]]
+            for j in active:
                 ri, rj = root(i), root(j)
-                if ri != rj and meets(boxes[i], boxes[j]):
-                    group[max(ri, rj)] = min(ri, rj)
+                if ri != rj and meets(boxes[i], boxes[j]) and self._inks_meet(groups[i], groups[j]):
+                    parent[max(ri, rj)] = min(ri, rj)
+            active.append(i)
         out: dict[int, list[Placed]] = {}
-        for i, p in enumerate(placed):
-            out.setdefault(root(i), []).append(p)
+        for i, group in enumerate(groups):
+            out.setdefault(root(i), []).extend(group)
         return [tuple(g) for g in out.values()]
+
+    def _inks_meet(self, a: Group, b: Group) -> bool:
+        """Whether two groups of sprites have ink on a common pixel."""
+        box_a, box_b = self.group_box(a), self.group_box(b)
+        x0, y0 = max(box_a[0], box_b[0]), max(box_a[1], box_b[1])
+        x1, y1 = min(box_a[2], box_b[2]), min(box_a[3], box_b[3])
+        if x0 >= x1 or y0 >= y1:
+            return False
+        masks = []
+        for group, box in ((a, box_a), (b, box_b)):
+            rel = tuple((spec, x - box[0], y - box[1]) for spec, x, y in group)
+            masks.append(
+                self._group_mask(rel).crop((x0 - box[0], y0 - box[1], x1 - box[0], y1 - box[1]))
+            )
+        return ImageChops.logical_and(masks[0], masks[1]).getbbox() is not None
 
     def _make_lit_box(self, item: Hashable) -> Box:
         """Where an overlay's sprite has any ink, in the picture."""
@@ -271,6 +310,8 @@ class Compositor:
 
     def lit_under(self, box: Box, lit: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
         """The overlays of `lit` that reach into `box`."""
+        if not lit:
+            return ()
         return tuple(item for item in lit if meets(box, self._lit_box(item)))
 
     def _make_canonical(self, box: Box, variant: Hashable) -> Hashable:
@@ -319,9 +360,8 @@ class Compositor:
     # ---------------------------------------------------------------- on the palette
 
     def indices(self, img: Image.Image) -> Image.Image:
-        """Palette indices of an RGB image, as an "L" image."""
-        pal = img.quantize(palette=self.palette(), dither=Image.Dither.NONE)
-        return Image.frombytes("L", pal.size, pal.tobytes())
+        """An RGB image mapped onto the palette: a "P" image of palette indices."""
+        return img.quantize(palette=self.palette(), dither=Image.Dither.NONE)
 
     def _make_index(self, colour: RGB) -> int:
         return self.indices(new_image((1, 1), colour)).tobytes()[0]
@@ -350,12 +390,8 @@ class Compositor:
         if m is None:
             return None
         mask, dx, dy = m
-        return (
-            mask.point(self._coverage_lut(fill, bg)),
-            mask.point(ANY),
-            dx,
-            dy,
-        )
+        pix = Image.frombytes("P", mask.size, mask.point(self._coverage_lut(fill, bg)).tobytes())
+        return pix, mask.point(ANY), dx, dy
 
     def _make_text_at(
         self,
@@ -393,8 +429,12 @@ class Compositor:
     def patch(self, group: Group, variant: Hashable, lit: tuple[Hashable, ...]) -> Patch:
         """Sprites over the field (with the overlays `lit`) as palette indices, the mask of
         their ink and the top-left corner: pasting one is a few microseconds, compositing
-        and mapping the sprites a hundred. Cached by the sprites' places relative to each
-        other and the pixels under them (a token on any white cell is one patch)."""
+        and mapping the sprites a hundred. Cached where they are, and made once for all
+        places by the sprites' places relative to each other and the pixels under them (a
+        token on any white cell is one patch)."""
+        return self._placed(group, variant, lit)
+
+    def _make_placed(self, group: Group, variant: Hashable, lit: tuple[Hashable, ...]) -> Patch:
         box = self.group_box(group)
         x0, y0 = box[0], box[1]
         rel = tuple((spec, x - x0, y - y0) for spec, x, y in group)
@@ -409,12 +449,30 @@ class Compositor:
         pix, mask = self._patches.get((rel, self._ground(box, variant, lit)), make)
         return pix, mask, x0, y0
 
+    def region(
+        self,
+        key: Hashable,
+        box: Box,
+        variant: Hashable,
+        lit: tuple[Hashable, ...],
+        paint: Callable[[Image.Image, tuple[int, int]], object],
+    ) -> Image.Image:
+        """What `paint` draws in `box` over the field (with the overlays `lit`), as the
+        palette indices of the whole box; `key` names what it draws."""
+
+        def make() -> Image.Image:
+            rgb = self.rgb_base(box, variant, lit)
+            paint(rgb, (box[0], box[1]))
+            return self.indices(rgb)
+
+        return self._regions.get((key, box, variant, lit), make)
+
     def _make_group_mask(self, group: Group) -> Image.Image:
         """Where a group of sprites has ink (shared by its patches over different fields)."""
         box = self.group_box(group)
         mask = Image.new("1", (box[2] - box[0], box[3] - box[1]), 0)
         for spec, x, y in group:
-            mask.paste(255, (x - box[0], y - box[1]), ink_mask(self.sprite(spec)))
+            mask.paste(255, (x - box[0], y - box[1]), self._ink_mask(spec))
         return mask
 
     def _make_patch_on(self, group: Group, bg: RGB) -> Patch:
@@ -455,7 +513,7 @@ class Compositor:
     ) -> tuple[Image.Image, Image.Image]:
         """A rounded rectangle (0, 0, w, h) in palette indices and the mask of its pixels:
         Pillow draws it the same wherever it is (it costs ~20 µs to draw, 2 to paste)."""
-        pix, mask = Image.new("L", (w + 1, h + 1)), Image.new("L", (w + 1, h + 1))
+        pix, mask = Image.new("P", (w + 1, h + 1)), Image.new("L", (w + 1, h + 1))
         index = self._index
         ImageDraw.Draw(pix).rounded_rectangle(
             (0, 0, w, h),
@@ -551,7 +609,7 @@ class Compositor:
         """A surface on an empty picture of `size` over the field of `variant` and no
         overlay: what parts draw there fills the caches of their pieces (a warm-up)."""
         scene = Scene(height=size[1], variant=variant)
-        return IndexSurface(Image.new("L", size), self, scene, (variant, ()))
+        return IndexSurface(Image.new("P", size), self, scene, (variant, ()))
 
     def drawn(self) -> int:
         """How many pieces were drawn from scratch (supersampled): the field, overlays and
@@ -662,6 +720,16 @@ class Surface:
         """Placed sprites, in order (sprites whose ink touches must be drawn together)."""
         raise NotImplementedError
 
+    def region(
+        self, key: Hashable, box: Box, paint: Callable[[Image.Image, tuple[int, int]], object]
+    ) -> None:
+        """Whatever `paint(img, origin)` draws on an RGB `img` whose top-left corner is the
+        picture's point `origin`, inside `box`, over the field: one opaque rectangle, so
+        nothing else drawn for the state may lie in `box` before it. For much that
+        changes together (a figure of tiles: pasting its pieces one by one costs more than
+        drawing them); `key` names what it draws (a few are cached)."""
+        raise NotImplementedError
+
     def stamp(self, spec: Spec, xy: tuple[int, int]) -> None:
         """An opaque sprite (RGB, or RGBA with alpha 0 or 255 only) with its top-left
         corner at `xy`: its pixels do not depend on what is under it."""
@@ -727,13 +795,18 @@ class RGBSurface(Surface):
             sprite = self.comp.sprite(spec)
             self.img.paste(sprite, (x, y), sprite)
 
+    def region(
+        self, key: Hashable, box: Box, paint: Callable[[Image.Image, tuple[int, int]], object]
+    ) -> None:
+        paint(self.img, (0, 0))
+
     def stamp(self, spec: Spec, xy: tuple[int, int]) -> None:
         sprite = self.comp.sprite(spec)
         self.img.paste(sprite, xy, sprite if sprite.mode == "RGBA" else None)
 
 
 class IndexSurface(Surface):
-    """Pastes onto an "L" image of palette indices; `under` is what lies under the whole
+    """Pastes onto a "P" image of palette indices; `under` is what lies under the whole
     part (the variant of the field that shows there and the overlays): each piece is
     cached over what lies under it alone."""
 
@@ -787,6 +860,12 @@ class IndexSurface(Surface):
         t = comp._text_at(text, size, bold, anchor, ix, iy, fx, fy, fill, *under)
         if t is not None:
             paste(self.core, t[0], (t[2], t[3]), t[1])
+
+    def region(
+        self, key: Hashable, box: Box, paint: Callable[[Image.Image, tuple[int, int]], object]
+    ) -> None:
+        pix = self.comp.region(key, box, *self.under(box), paint)
+        paste(self.core, pix, (box[0], box[1]), None)
 
     def sprites(self, group: Group, *, bg: RGB | None = None) -> None:
         comp = self.comp
