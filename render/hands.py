@@ -28,11 +28,12 @@ from functools import lru_cache
 from PIL import Image
 
 from games.dominas.model import Pos
-from games.dominas.tiles import colour_of, symbols_of
+from games.dominas.tiles import symbols_of
 from games.seven_tracks.model import KINDS
 from locales import get_translator
 from render import dominas as dom
 from render.colours import INK, INK_SOFT, PAPER, WHITE
+from render.compositor import RGBSurface
 from render.png import encode_png
 from render.seven_tracks import PICTURE as SEVEN_TRACKS
 from render.shapes import Canvas, Layer, blit, make_layer, paste
@@ -59,20 +60,14 @@ def dominas_size(n: int) -> tuple[int, int]:
 def draw_dominas(tiles: Sequence[tuple[str, bool]]) -> Image.Image:
     """The hand as an RGB image; `tiles` are (tile id, fits now) in the order shown."""
     img = Image.new("RGB", dominas_size(len(tiles)), PAPER)
+    paint = RGBSurface(img, dom.PICTURE)
     for i, (tile, fits) in enumerate(tiles):
         row, j = divmod(i, PER_ROW)
         pos = Pos.TOP if j % 2 == 0 else Pos.CENTRE
         top = PAD + row * (TRI_H + ROW_GAP)
         # the triangles' boxes in a floor box: TOP spans x 75..225, y 0..130; CENTRE y 130..260
         origin = (PAD + j * HALF - dom.SIDE // 2, top if pos is Pos.TOP else top - TRI_H)
-        colour = colour_of(tile)
-        blit(img, dom._tile_body(colour, pos, fits), origin)
-        symbols = symbols_of(tile)
-        if symbols is not None:
-            for k, edge in enumerate(_WHERE[pos]):
-                blit(img, dom._symbol(colour, pos, edge, symbols[k]), origin)
-        for layer in dom._tile_face(tile, pos):
-            blit(img, layer, origin)
+        paint.sprites(dom.tile(origin, tile, symbols_of(tile), _WHERE[pos], pos, fits))
     return img
 
 

@@ -383,7 +383,7 @@ def _tokens(view: View) -> list[Group]:
             a = angle(k, j)
             for n, dr in zip(cv.tokens[:2], (+PAIR_R, -PAIR_R), strict=False):
                 placed.append(_token(polar(RADIUS[k] + dr, a), col, n, PAIR_R, ring))
-    return PICTURE.touching(placed)
+    return PICTURE.touching([(p,) for p in placed])
 
 
 # ---------------------------------------------------------------- move marks

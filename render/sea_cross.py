@@ -46,7 +46,7 @@ from games.sea_cross.model import (
 )
 from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
 from render.colours import HIGHLIGHT, INK, INK_SOFT, MUTED, PAPER, RGB, WHITE, contrast_ink, mix
-from render.compositor import Compositor, Placed, RGBSurface, Scene, Surface
+from render.compositor import Compositor, Group, RGBSurface, Scene, Surface
 from render.palette import fit_flat_palette
 from render.shapes import Canvas, paste, paste_centred
 from render.text import clean_text, draw_text, fit_text_cached, text_width
@@ -469,19 +469,22 @@ def _token_sprite(arm: int, number: int, odd_x: bool, odd_y: bool) -> Image.Imag
     return sprite
 
 
-def _tokens(view: View) -> list[Placed]:
+def _tokens(view: View) -> list[Group]:
     """The tokens in play, each after the ring of a token that must jump."""
     jumping = view.phase == Phase.AWAIT_MOVE and view.forced_jumps > 0
-    out: list[Placed] = []
+    out: list[Group] = []
     for p in view.players:
         if not p.active:
             continue
         for t in p.tokens:
             cx, cy = cell_centre(reserve_slot(p.arm, t.number) if t.where == "reserve" else t.cell)
-            if jumping and p.seat == view.to_act_seat and t.on_red_corner:
-                out.append(PICTURE.place(("ring", TOKEN_R + 8, HIGHLIGHT, 6), (cx, cy)))
             spec = ("token", p.arm, t.number, cx % 2 == 1, cy % 2 == 1)
-            out.append(PICTURE.place(spec, (cx, cy)))
+            token = PICTURE.place(spec, (cx, cy))
+            if jumping and p.seat == view.to_act_seat and t.on_red_corner:
+                ring = PICTURE.place(("ring", TOKEN_R + 8, HIGHLIGHT, 6), (cx, cy))
+                out.append((ring, token))
+            else:
+                out.append((token,))
     return out
 
 

@@ -20,7 +20,7 @@ from render.compositor import Compositor, Scene, Surface
 from render.palette import fit_palette
 from tests.render.language_samples import NAMES_EN, NAMES_RU
 
-ON_THE_COMPOSITOR = ["seven_tracks", "cell_capture", "hypnosia", "sea_cross"]
+ON_THE_COMPOSITOR = ["seven_tracks", "cell_capture", "dominas", "hypnosia", "sea_cross"]
 TWO = {"cell_capture": {"allow_two_players": True}}  # R1: two players only as a house rule
 
 

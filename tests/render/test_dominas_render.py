@@ -116,25 +116,6 @@ def test_the_player_to_move_is_highlighted() -> None:
     assert not near(px(im, (x0 + 6, y0 + 20)), HIGHLIGHT, 20)
 
 
-def test_warm_up_leaves_nothing_supersampled_for_a_new_state() -> None:
-    """After `warm_up` no state, however new, draws a supersampled layer: they cost
-    milliseconds each, and every move makes a new state."""
-    dominas.warm_up()
-    caches = (
-        dominas._tile_body,
-        dominas._aa_text,
-        dominas._nest_body,
-        dominas._arrow_sprite,
-        dominas._chip_sprite,
-    )
-    misses = [c.cache_info().misses for c in caches]
-    teams: dict[str, object] = {"mode": "teams"}
-    for n, options in ((2, None), (5, None), (8, teams)):
-        for steps in (1, 9, 40, 10_000):
-            render(GAME.view(play(n, n + steps, steps, options), None), NAMES)
-    assert [c.cache_info().misses for c in caches] == misses
-
-
 def test_the_palette_keeps_the_colours() -> None:
     """The fixed palette holds the tiles' colours and the light fill of an open nest,
     which a fitted bucket would merge into the paper."""

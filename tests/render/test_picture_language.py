@@ -44,7 +44,6 @@ def test_russian_pictures_are_pixel_identical(i: int) -> None:
 # the palette is dropped): glyphs and fitted lines, layers and backgrounds with words.
 WORD_CACHES = {
     "text": ("glyph_mask", "fit_text_cached", "text_length"),
-    "dominas": ("_aa_text",),
 }
 
 
