@@ -36,7 +36,7 @@ from render.colours import INK, INK_SOFT, PAPER, WHITE
 from render.compositor import RGBSurface
 from render.png import encode_png
 from render.seven_tracks import PICTURE as SEVEN_TRACKS
-from render.shapes import Canvas, Layer, blit, make_layer, paste
+from render.shapes import Canvas, paste
 
 __all__ = ["dominas_hand", "seven_tracks_hand"]
 
@@ -99,10 +99,10 @@ def _card(kind: str, language: str) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def _count(n: int) -> Layer:
+def _count(n: int) -> Image.Image:
     c = Canvas((CELL_W, 24))
     c.text((CELL_W / 2, 12), f"×{n}", size=20, bold=True, fill=INK)
-    return make_layer(c.image(), 0, 0)
+    return c.image()
 
 
 def draw_seven_tracks(kinds: Sequence[str], language: str = "ru") -> Image.Image:
@@ -120,7 +120,7 @@ def draw_seven_tracks(kinds: Sequence[str], language: str = "ru") -> Image.Image
         else:  # the board's tile, cached with the board's sprites
             sprite = SEVEN_TRACKS.sprite(("tile", kind, None, DISC_R))
         paste(img, sprite, (x + (CELL_W - sprite.width) // 2, y + 4))
-        blit(img, _count(counts[kind]), (x, y + 2 * DISC_R + 12))
+        paste(img, _count(counts[kind]), (x, y + 2 * DISC_R + 12))
     return img
 
 

@@ -1,13 +1,12 @@
 """Antialiased shapes and sprites: `Canvas` (a supersampled layer to draw smooth discs,
-polygons and text on), the cached discs and rounded boxes every game draws, and the
-fast ways to put a sprite on a picture (`paste`, and `blit` of a cut `Layer`).
+polygons and text on), the cached discs games draw (`Disc`, `disc`), and the fast way to
+put a sprite on a picture (`paste`).
 
 Example:
     >>> img = new_image((100, 60))
     >>> disc(img, (30.5, 30), 20, (229, 57, 53), INK, 2)
-    >>> round_box(img, (60, 10, 95, 50), 8, (255, 196, 0))
-    >>> img.getpixel((30, 30)), img.getpixel((78, 30)), img.getpixel((2, 2)) == PAPER
-    ((229, 57, 53), (255, 196, 0), True)
+    >>> img.getpixel((30, 30)), img.getpixel((2, 2)) == PAPER
+    ((229, 57, 53), True)
 """
 
 from __future__ import annotations
@@ -152,53 +151,6 @@ def paste(dst: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
     x, y = xy
     # Pillow's core paste: `Image.paste`'s checks cost as much as pasting a small sprite.
     dst.im.paste(sprite.im, (x, y, x + sprite.width, y + sprite.height), sprite.im)
-
-
-# A cached RGBA sprite ready to paste: Pillow's core image, its offset and its size.
-Layer = tuple[Any, int, int, int, int]
-
-
-def make_layer(sprite: Image.Image, ox: int, oy: int) -> Layer:
-    """An RGBA `sprite` cut to what it covers, placed at (ox, oy)."""
-    box = sprite.getchannel("A").getbbox() or (0, 0, 1, 1)
-    sprite = sprite.crop(box)
-    return sprite.im, ox + box[0], oy + box[1], sprite.width, sprite.height
-
-
-def blit(img: Image.Image, piece: Layer, origin: tuple[int, int] = (0, 0)) -> None:
-    """Alpha-composite `piece` onto `img`, its offset counted from `origin`."""
-    core, ox, oy, w, h = piece
-    x, y = origin[0] + ox, origin[1] + oy
-    img.im.paste(core, (x, y, x + w, y + h), core)
-
-
-# Room for every game's boxes (three games kept 128 each).
-@lru_cache(maxsize=512)
-def _box_sprite(
-    w: int, h: int, radius: int, fill: RGB, outline: RGB | None, width: int, bg: RGB
-) -> Any:
-    im = Image.new("RGB", (w + 1, h + 1), bg)
-    ImageDraw.Draw(im).rounded_rectangle(
-        (0, 0, w, h), radius=radius, fill=fill, outline=outline, width=width
-    )
-    return im.im
-
-
-def round_box(
-    img: Image.Image,
-    box: tuple[int, int, int, int],
-    radius: int,
-    fill: RGB,
-    outline: RGB | None = None,
-    width: int = 1,
-    bg: RGB = PAPER,
-) -> None:
-    """`ImageDraw.rounded_rectangle` on a plain `bg`, copied from a cached picture of it
-    (the same pixels, a fraction of the time)."""
-    x0, y0, x1, y1 = box
-    img.im.paste(
-        _box_sprite(x1 - x0, y1 - y0, radius, fill, outline, width, bg), (x0, y0, x1 + 1, y1 + 1)
-    )
 
 
 class Disc(NamedTuple):

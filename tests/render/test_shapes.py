@@ -1,15 +1,13 @@
-"""render/shapes.py: the cached shapes and the paste helpers give Pillow's own pixels."""
+"""render/shapes.py: the cached discs and the paste helper give Pillow's own pixels."""
 
 from __future__ import annotations
 
-from PIL import ImageDraw
-
-from render.colours import HIGHLIGHT, INK, SPECTRUM
-from render.shapes import Canvas, blit, make_layer, new_image, paste, round_box
+from render.colours import INK, SPECTRUM
+from render.shapes import Canvas, Disc, disc, new_image, paste
 from tests.render.pixels import sample_picture as picture
 
 
-def test_shared_paste_helpers_have_the_pixels_of_image_paste() -> None:
+def test_paste_has_the_pixels_of_image_paste() -> None:
     sprite = Canvas((60, 40))
     sprite.rounded_rect((2, 2, 58, 38), 9, fill=(*SPECTRUM["C"], 200), outline=INK, width=2)
     rgba = sprite.image()
@@ -18,11 +16,22 @@ def test_shared_paste_helpers_have_the_pixels_of_image_paste() -> None:
     expected.paste(rgba, (250, 30), rgba)
     got = picture()
     paste(got, rgba, (-7, 50))
-    blit(got, make_layer(rgba, 250, 30))
+    paste(got, rgba, (250, 30))
     assert got.tobytes() == expected.tobytes()
-    boxed, drawn = new_image((120, 60)), new_image((120, 60))
-    round_box(boxed, (10, 5, 110, 50), 12, HIGHLIGHT, INK, 3)
-    ImageDraw.Draw(drawn).rounded_rectangle(
-        (10, 5, 110, 50), radius=12, fill=HIGHLIGHT, outline=INK, width=3
-    )
-    assert boxed.tobytes() == drawn.tobytes()
+
+
+def test_a_disc_is_its_sprite_pasted_where_disc_at_says() -> None:
+    for centre in ((30, 30), (30.5, 29.25), (31.75, 30.5)):
+        drawn = new_image((60, 60))
+        disc(drawn, centre, 12.5, SPECTRUM["V"], INK, 2)
+        spec, xy = Disc.at(centre, 12.5, SPECTRUM["V"], INK, 2)
+        pasted = new_image((60, 60))
+        sprite = spec.image()
+        pasted.paste(sprite, xy, sprite)
+        assert drawn.tobytes() == pasted.tobytes()
+        direct = Canvas((60, 60))
+        direct.circle(centre, 12.5, fill=SPECTRUM["V"], outline=INK, width=2)
+        alone = new_image((60, 60))
+        image = direct.image()
+        alone.paste(image, (0, 0), image)
+        assert drawn.tobytes() == alone.tobytes()  # the sprite is the disc drawn in place
