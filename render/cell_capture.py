@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Mapping
 from functools import partial
 from itertools import pairwise
-from typing import Any, cast
+from typing import cast
 
 from PIL import Image, ImageDraw
 
@@ -38,9 +38,10 @@ from games.cell_capture.model import (
 )
 from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
 from render.colours import HIGHLIGHT, INK, INK_SOFT, MUTED, PAPER, RGB, WHITE, contrast_ink, mix
-from render.compositor import Compositor, Scene, Surface
+from render.compositor import Compositor, Scene
 from render.palette import fit_flat_palette
 from render.shapes import Canvas, Disc, paste
+from render.surface import Surface
 from render.text import draw_text, stamp_text, text_width
 
 WIDTH = 1000
@@ -175,21 +176,6 @@ def _star(img: Image.Image, centre: tuple[int, int], radius: float, fill: RGB) -
     c = Canvas((2 * pad, 2 * pad))
     c.polygon(pts, fill=fill)
     paste(img, c.image(), (centre[0] - pad, centre[1] - pad))
-
-
-def _sprite(spec: Hashable) -> Image.Image:
-    """The tiles a picture stamps: ("cell", size, colour, number, mark, inset) a captured
-    cell,
-    ("hatch", w, h, colour), ("draft", size, colour, number) a cell of the path being
-    drawn, ("dot", size, colour, right, up) an end's dot on the last capture."""
-    what, *args = cast(tuple[Any, ...], spec)
-    if what == "cell":
-        return _numbered_cell(*args)
-    if what == "hatch":
-        return _hatch_tile(*args)
-    if what == "draft":
-        return _draft_cell(*args)
-    return _last_dot(*args)
 
 
 def _numbered_cell(size: int, colour: RGB, number: int, mark: str, inset: int) -> Image.Image:
@@ -575,23 +561,6 @@ def _scene(view: View, names: Mapping[int, str] | None, language: str) -> Scene:
     return Scene(height=size[1], variant=view.size, parts=[((0, 0, *size), paint)])
 
 
-def draw_rgb(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` drawn whole as an RGB image, its words in `language`
-    (locales/: `render.*`): what `draw` assembles on the palette, and what the palette
-    is fitted to."""
-    return PICTURE.draw_rgb(_scene(view, names, language))
-
-
-def draw(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` as a "P" image on the game's palette (see `render` for the
-    bytes): exactly `draw_rgb` mapped onto `palette()`, assembled from cached pieces."""
-    return PICTURE.draw(_scene(view, names, language))
-
-
 def _palette_pictures() -> Iterator[Image.Image]:
     """Pictures that between them show every colour a table can have: six players (every
     colour; seat s always plays COLOURS[s]) early, with a path being drawn in each colour,
@@ -604,7 +573,7 @@ def _palette_pictures() -> Iterator[Image.Image]:
     names = dict.fromkeys(ids, get_translator(DEFAULT_LANGUAGE)("render.sample_name"))
     s = GAME.new(players=ids, seed=1)
     rng = random.Random(1)
-    yield draw_rgb(GAME.view(s, None), names)
+    yield PICTURE.draw_rgb(GAME.view(s, None), names)
     drafted: set[int] = set()
     back = (ActionType.UNDO, ActionType.CANCEL, ActionType.BACK)
     for _ in range(4000):
@@ -616,20 +585,8 @@ def _palette_pictures() -> Iterator[Image.Image]:
         v = GAME.view(s, None)
         if v.draft is not None and len(v.draft.path) >= 2 and v.draft.seat not in drafted:
             drafted.add(v.draft.seat)
-            yield draw_rgb(v, names)
-    yield draw_rgb(GAME.view(s, None), names)
-
-
-def palette() -> Image.Image:
-    """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
-    few times cheaper than fitting a palette to every picture, and the six player
-    colours are fixed (seat s plays COLOURS[s]), so nothing a table shows is missing."""
-    return PICTURE.palette()
-
-
-def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a picture made by `draw` (or `draw_rgb`)."""
-    return PICTURE.encode(img)
+            yield PICTURE.draw_rgb(v, names)
+    yield PICTURE.draw_rgb(GAME.view(s, None), names)
 
 
 def warm_up() -> None:
@@ -670,22 +627,17 @@ def warm_up() -> None:
         _draw_key(s, 0, get_translator(language))
 
 
-def render(
-    view: View, names: dict[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> bytes:
-    """PNG bytes of the table picture for the public `view`, its words in `language`.
-
-    `names` maps player ids to display names; a missing one is shown as "Игрок N"
-    (N = seat + 1). The same view, names and language give the same bytes.
-    """
-    return encode(draw(view, names, language=language))
-
-
 PICTURE = Compositor(
     width=WIDTH,
     field=lambda size: _field(cast(int, size)),
-    sprite=_sprite,
+    sprites={"cell": _numbered_cell, "hatch": _hatch_tile, "draft": _draft_cell, "dot": _last_dot},
     palette=lambda: fit_flat_palette(_palette_pictures()),
+    scene=_scene,
     png_level=2,  # a few tenths of a ms less than render/png.py's 3, for 2-4 % more bytes
-    sprites=512,
+    sprite_cache=512,
 )
+
+# The entry points: `render(view, names, language=...)` the PNG, `draw` the picture on the
+# palette, `draw_rgb` the same drawn whole, `palette()`, `encode(picture)`.
+render, draw, draw_rgb = PICTURE.render, PICTURE.draw, PICTURE.draw_rgb
+palette, encode = PICTURE.palette, PICTURE.encode

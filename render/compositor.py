@@ -7,40 +7,42 @@ A renderer declares what its pictures are made of, once (a `Compositor`):
   lanes dimmed or not, or the language of its words); plain paper lies below it;
 - *overlays*: RGBA sprites at fixed places over the field that a state may turn on, in
   drawing order (a lit lane);
-- *sprites*: RGBA images named by a hashable spec (a tile, a die), drawn once (discs,
-  `render.shapes.Disc`, need no declaring);
-- its palette: a function fitting it to a few pictures of the game.
+- *sprites*: RGBA images named by a spec `(kind, *args)` (a tile, a die), drawn once
+  (discs, `render.shapes.Disc`, need no declaring);
+- its palette: a function fitting it to a few pictures of the game;
+- its *scene*: a function saying what the picture of a view is made of (a `Scene`): the
+  variant, the overlays on, groups of placed sprites (the sprites whose ink may touch
+  are one group: each group is one cached patch), and parts: boxes with a function
+  drawing text and flat shapes on a `Surface`, with nothing but the field under them
+  (or a flat colour the function names as `bg`).
 
-and, per state, a `Scene`: the variant, the overlays on, groups of placed sprites (the
-sprites whose ink may touch are one group: each group is one cached patch), and parts:
-boxes with a function drawing text and flat shapes on a `Surface`, with nothing but the
-field under them (or a flat colour the function names as `bg`).
-
-`draw(scene)` writes palette indices straight into a "P" image from caches of index
+`draw(view)` writes palette indices straight into a "P" image from caches of index
 patches, each made once by drawing in RGB over the field and mapping the result onto the
-palette, so its pixels are exactly `draw_rgb(scene)`'s mapped onto the palette: mapping a
+palette, so its pixels are exactly `draw_rgb(view)`'s mapped onto the palette: mapping a
 whole RGB picture costs ~1.5 ms, drawing it ~3 ms, pasting the patches ~1 ms. The
 `Surface` is the one drawing code of both: `IndexSurface` pastes cached patches,
-`RGBSurface` draws.
+`RGBSurface` draws. `render(view)` is the PNG.
 
 Example:
     >>> from PIL import Image
     >>> from render.palette import fit_palette
     >>> from render.shapes import Canvas
-    >>> def field(variant: object) -> Image.Image:
-    ...     return Image.new("RGB", (60, 40), (236, 226, 206))
-    >>> def sprite(spec: object) -> Image.Image:
+    >>> def dot() -> Image.Image:
     ...     c = Canvas((20, 20))
     ...     c.circle((10, 10), 8, fill=(229, 57, 53))
     ...     return c.image()
-    >>> comp = Compositor(width=60, field=field, sprite=sprite,
-    ...                   palette=lambda: fit_palette([comp.draw_rgb(scene)]))
-    >>> def words(s: Surface) -> None:
-    ...     s.text((4, 44), "7", size=12)
-    >>> scene = Scene(height=60, groups=[(comp.place("dot", (30, 20)),)],
-    ...               parts=[((0, 40, 60, 60), words)])
-    >>> comp.draw(scene).convert("RGB").tobytes() == comp.draw_rgb(scene).quantize(
+    >>> def scene(view: int, names: object, language: str) -> Scene:
+    ...     def words(s: Surface) -> None:
+    ...         s.text((4, 44), str(view), size=12)
+    ...     return Scene(height=60, groups=[(comp.place(("dot",), (30, 20)),)],
+    ...                  parts=[((0, 40, 60, 60), words)])
+    >>> comp = Compositor(width=60, field=lambda _: Image.new("RGB", (60, 40), (236, 226, 206)),
+    ...                   sprites={"dot": dot}, scene=scene,
+    ...                   palette=lambda: fit_palette([comp.draw_rgb(7)]))
+    >>> comp.draw(7).convert("RGB").tobytes() == comp.draw_rgb(7).quantize(
     ...     palette=comp.palette(), dither=Image.Dither.NONE).convert("RGB").tobytes()
+    True
+    >>> comp.render(7)[:4] == b"\\x89PNG"
     True
 """
 
@@ -49,26 +51,32 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import _lru_cache_wrapper, lru_cache
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 from PIL import Image, ImageChops, ImageDraw
 
-from render.colours import INK, PAPER, RGB
+from locales import DEFAULT_LANGUAGE
+from render.colours import PAPER, RGB
 from render.png import PNG_LEVEL, encode_indexed_png
 from render.shapes import Disc, Point, new_image
-from render.text import fit_text_cached, glyph_mask, stamp_text, text_mask, text_width
+from render.surface import (
+    Box,
+    Group,
+    IndexSurface,
+    Line,
+    Patch,
+    Placed,
+    RGBSurface,
+    Spec,
+    Surface,
+    Under,
+    paste,
+)
+from render.text import text_mask
 
-Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive)
-Spec = Hashable  # names a sprite: the renderer's `sprite(spec)` draws it
-Placed = tuple[Spec, int, int]  # a sprite and its top-left corner in the picture
-Group = tuple[Placed, ...]  # sprites drawn together, in order: one patch
-Patch = tuple[Image.Image, Image.Image, int, int]  # indices, the mask of ink, top-left
-Run = tuple[str, int, bool, RGB]  # a piece of a line of text: text, size, bold, fill
-Under = tuple[Hashable, tuple[Hashable, ...]]  # the field's variant and the overlays on
-Line = tuple[Point, str, int, bool, RGB, str]  # a fitted line: xy, text, size, bold, fill, anchor
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
@@ -84,17 +92,6 @@ ANY = [0] + [255] * 255  # a `point` table: on wherever there is anything
 def ink_mask(sprite: Image.Image) -> Image.Image:
     """A mask, on wherever an RGBA `sprite` has any ink (alpha > 0)."""
     return sprite.getchannel("A").point(ANY).convert("1", dither=Image.Dither.NONE)
-
-
-def paste(dst: Any, src: Image.Image, xy: tuple[int, int], mask: Image.Image | None) -> None:
-    """`src` onto Pillow's core image `dst` at `xy` through `mask` (`Image.paste`'s checks
-    cost more than pasting a small patch)."""
-    x, y = xy
-    box = (x, y, x + src.width, y + src.height)
-    if mask is None:
-        dst.paste(src.im, box)
-    else:
-        dst.paste(src.im, box, mask.im)
 
 
 class CacheInfo(NamedTuple):
@@ -157,11 +154,13 @@ class Compositor:
 
     `field(variant)` draws the field of a variant (an RGB image `width` wide);
     `variants` lists those that differ only in places, the usual one first (a piece that
-    looks the same over another as over it is made once, over it); `overlay(item)` says
-    draws an overlay and says where it goes ((RGBA sprite, (x, y))); `sprite(spec)` draws
-    a sprite; `palette()` fits the palette. Each is called once (and may read what it
-    draws from a `render.filecache.FileCache`): the cached pieces are `field(variant)`,
-    `overlay(item)`, `sprite(spec)` and `palette()`.
+    looks the same over another as over it is made once, over it). A sprite's spec and
+    an overlay's item are tuples `(kind, *args)`: `sprites[kind](*args)` draws the RGBA
+    sprite, `overlays[kind](*args)` the overlay and where it goes ((sprite, (x, y))).
+    `palette()` fits the palette. Each is called once (and may read what it draws from a
+    `render.filecache.FileCache`): the cached pieces are `field(variant)`,
+    `overlay(item)`, `sprite(spec)` and `palette()`. `scene(view, names, language)`
+    says what a view's picture is made of: `draw`, `draw_rgb` and `render` take views.
     """
 
     def __init__(
@@ -169,25 +168,27 @@ class Compositor:
         *,
         width: int,
         field: Callable[[Hashable], Image.Image],
-        sprite: Callable[[Spec], Image.Image],
+        sprites: Mapping[str, Callable[..., Image.Image]],
         palette: Callable[[], Image.Image],
+        scene: Callable[[Any, Mapping[int, str] | None, str], Scene],
         variants: Sequence[Hashable] = (),
-        overlay: Callable[[Hashable], tuple[Image.Image, tuple[int, int]]] | None = None,
+        overlays: Mapping[str, Callable[..., tuple[Image.Image, tuple[int, int]]]] = {},
         png_level: int = PNG_LEVEL,
         paper: RGB = PAPER,
-        sprites: int = 128,
+        sprite_cache: int = 128,
     ) -> None:
         self.width = width
         self.variants = tuple(variants)
         self.png_level = png_level
         self.paper = paper
-        self._draw_overlay = overlay
-        self._draw_sprite = sprite
+        self._overlays = dict(overlays)
+        self._sprites = dict(sprites)
         self._fit_palette = palette
+        self.scene = scene
         # The pieces, drawn (supersampled) once each.
         self.field = _cache(max(2, len(self.variants)), field)
         self.overlay = _cache(256, self._overlay)
-        self.sprite = _cache(sprites, self._make_sprite)
+        self.sprite = _cache(sprite_cache, self._make_sprite)
         self.palette = _cache(1, self._fit_palette)
         # What the fast path pastes, each mapped onto the palette once.
         self._palette_bytes = _cache(1, lambda: bytes(self.palette().getpalette() or []))
@@ -211,18 +212,21 @@ class Compositor:
         self._lit_patch = _cache(512, self._make_lit_patch)
         self._lit_mask = _cache(256, lambda item: ink_mask(self.overlay(item)[0]))
         self._lit_box = _cache(256, self._make_lit_box)
-        self._ink_box = _cache(sprites, self._make_ink_box)
-        self._ink_mask = _cache(sprites, lambda spec: ink_mask(self.sprite(spec)))
+        self._ink_box = _cache(sprite_cache, self._make_ink_box)
+        self._ink_mask = _cache(sprite_cache, lambda spec: ink_mask(self.sprite(spec)))
         self._canonical = _cache(1024, self._make_canonical)
 
     # ---------------------------------------------------------------- the pieces
 
     def _overlay(self, item: Hashable) -> tuple[Image.Image, tuple[int, int]]:
-        assert self._draw_overlay is not None, "no overlays declared"
-        return self._draw_overlay(item)
+        kind, *args = cast(tuple[Any, ...], item)
+        return self._overlays[kind](*args)
 
     def _make_sprite(self, spec: Spec) -> Image.Image:
-        return spec.image() if isinstance(spec, Disc) else self._draw_sprite(spec)
+        if isinstance(spec, Disc):
+            return spec.image()
+        kind, *args = cast(tuple[Any, ...], spec)
+        return self._sprites[kind](*args)
 
     def place(self, spec: Spec, centre: Point) -> Placed:
         """`spec`'s sprite centred on `centre` (rounded as `paste_centred` does)."""
@@ -344,9 +348,9 @@ class Compositor:
             img.paste(sprite, (x - x0, y - y0), sprite)
         return img
 
-    def draw_rgb(self, scene: Scene) -> Image.Image:
-        """The picture of `scene` drawn whole as an RGB image: what `draw` assembles on the
-        palette from cached pieces, and what the palette is fitted to."""
+    def draw_whole(self, scene: Scene) -> Image.Image:
+        """The picture of `scene` drawn whole as an RGB image: what `assemble` puts
+        together on the palette from cached pieces, and what the palette is fitted to."""
         img = self.rgb_base((0, 0, self.width, scene.height), scene.variant, scene.lit)
         for group in scene.groups:
             for spec, x, y in group:
@@ -560,10 +564,10 @@ class Compositor:
         variant = self._canonical(box, scene.variant)
         return self._lit_patch(item, variant, self.lit_under(box, scene.lit[:i]))
 
-    def draw(self, scene: Scene) -> Image.Image:
-        """The picture of `scene` as a "P" image on the palette: exactly `draw_rgb(scene)`
-        mapped onto `palette()`, assembled from cached pieces (text patches are cached by
-        their text, so by language too)."""
+    def assemble(self, scene: Scene) -> Image.Image:
+        """The picture of `scene` as a "P" image on the palette: exactly
+        `draw_whole(scene)` mapped onto `palette()`, assembled from cached pieces (text
+        patches are cached by their text, so by language too)."""
         img = self._background(scene.height, scene.variant).copy()
         for i, item in enumerate(scene.lit):
             pix, mask = self.lit_patch(i, scene)
@@ -582,6 +586,30 @@ class Compositor:
         if img.mode != "P":
             img = img.convert("RGB").quantize(palette=self.palette(), dither=Image.Dither.NONE)
         return encode_indexed_png(img, self.png_level)
+
+    # ---------------------------------------------------------------- a game's entry points
+
+    def draw(
+        self, view: Any, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+    ) -> Image.Image:
+        """The picture of the public `view` as a "P" image on the game's palette (see
+        `render` for the bytes): exactly `draw_rgb` mapped onto `palette()`, assembled from
+        cached pieces. `names` maps player ids to display names (a missing one is shown as
+        "Игрок N", N = seat + 1); its words are in `language` (locales/: `render.*`)."""
+        return self.assemble(self.scene(view, names, language))
+
+    def draw_rgb(
+        self, view: Any, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+    ) -> Image.Image:
+        """The picture of `view` drawn whole as an RGB image (see `draw`)."""
+        return self.draw_whole(self.scene(view, names, language))
+
+    def render(
+        self, view: Any, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
+    ) -> bytes:
+        """PNG bytes of the table picture of `view` (see `draw`): the same view, names and
+        language give the same bytes."""
+        return self.encode(self.draw(view, names, language=language))
 
     # ---------------------------------------------------------------- warming up
 
@@ -624,270 +652,3 @@ class Compositor:
         """Forget every cached piece (tests: the bytes do not depend on the caches)."""
         for cache in self.caches():
             cache.cache_clear()
-
-
-class Surface:
-    """What the parts of a picture draw with, in the picture's coordinates: `RGBSurface`
-    draws on an RGB picture, `IndexSurface` pastes cached patches of palette indices.
-
-    Text and sprites are antialiased: their pixels depend on what is under them, which
-    is the field (and the overlays on), unless a flat colour `bg` is named (a card, a
-    cell drawn for this state). A `stamp` (an opaque sprite) and the flat shapes
-    (`rectangle`, `rounded_rectangle`, `line`, `ellipse`: Pillow's, not antialiased)
-    depend on nothing under them.
-    """
-
-    def __init__(self, comp: Compositor) -> None:
-        self.comp = comp
-
-    def text(
-        self,
-        xy: Point,
-        text: str,
-        *,
-        size: int,
-        bold: bool = False,
-        fill: RGB = INK,
-        anchor: str = "la",
-        max_width: int | None = None,
-        min_size: int = 14,
-        bg: RGB | None = None,
-    ) -> int:
-        """Like `draw_text` (without a stroke): shrunk, then ellipsized to fit `max_width`.
-        Returns the drawn width."""
-        if max_width is not None:
-            text, size = fit_text_cached(text, size, max_width, bold, min_size)
-        self.line_of_text(xy, text, size, bold, fill, anchor, bg)
-        return text_width(text, size, bold)
-
-    def runs(
-        self,
-        xy: tuple[int, int],
-        runs: Sequence[Run],
-        *,
-        max_width: int,
-        anchor: str = "ls",
-        bg: RGB | None = None,
-    ) -> int:
-        """Pieces of text of different sizes, weights and colours one after another, each
-        starting on a whole pixel (a piece's text is then the same cached image whatever
-        precedes it); the line is scaled down in step until it fits `max_width` (sizes
-        never below 60 %). Returns the drawn width."""
-        scale = 1.0
-
-        def width(k: float) -> int:
-            return sum(text_width(t, max(1, round(sz * k)), b) for t, sz, b, _ in runs)
-
-        while scale > 0.6 and width(scale) > max_width:
-            scale -= 0.04
-        x, y = xy
-        for text, size, bold, fill in runs:
-            sz = max(1, round(size * scale))
-            self.text((x, y), text, size=sz, bold=bold, fill=fill, anchor=anchor, bg=bg)
-            x += text_width(text, sz, bold)
-        return x - xy[0]
-
-    def texts(self, lines: Sequence[Line], *, bg: RGB) -> None:
-        """Lines of text (already fitted) on a flat `bg`, in order, whose ink may touch
-        (one patch: a line's antialiasing is blended over the one before)."""
-        raise NotImplementedError
-
-    def sprite(self, spec: Spec, centre: Point, *, bg: RGB | None = None) -> None:
-        """A sprite centred on `centre`."""
-        self.sprites((self.comp.place(spec, centre),), bg=bg)
-
-    def disc(
-        self,
-        centre: Point,
-        radius: float,
-        fill: RGB,
-        outline: RGB | None = None,
-        width: float = 0,
-        *,
-        bg: RGB | None = None,
-    ) -> None:
-        """An antialiased disc: the pixels of `render.shapes.disc`."""
-        spec, (x, y) = Disc.at(centre, radius, fill, outline, width)
-        self.sprites(((spec, x, y),), bg=bg)
-
-    def line_of_text(
-        self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
-    ) -> None:
-        """One line of text, already fitted."""
-        raise NotImplementedError
-
-    def sprites(self, group: Group, *, bg: RGB | None = None) -> None:
-        """Placed sprites, in order (sprites whose ink touches must be drawn together)."""
-        raise NotImplementedError
-
-    def region(
-        self, key: Hashable, box: Box, paint: Callable[[Image.Image, tuple[int, int]], object]
-    ) -> None:
-        """Whatever `paint(img, origin)` draws on an RGB `img` whose top-left corner is the
-        picture's point `origin`, inside `box`, over the field: one opaque rectangle, so
-        nothing else drawn for the state may lie in `box` before it. For much that
-        changes together (a figure of tiles: pasting its pieces one by one costs more than
-        drawing them); `key` names what it draws (a few are cached)."""
-        raise NotImplementedError
-
-    def stamp(self, spec: Spec, xy: tuple[int, int]) -> None:
-        """An opaque sprite (RGB, or RGBA with alpha 0 or 255 only) with its top-left
-        corner at `xy`: its pixels do not depend on what is under it."""
-        raise NotImplementedError
-
-    def rectangle(
-        self, box: Box, *, fill: RGB | None = None, outline: RGB | None = None, width: int = 1
-    ) -> None:
-        """`ImageDraw.rectangle` (corners inclusive)."""
-        self.draw.rectangle(box, fill=self.ink(fill), outline=self.ink(outline), width=width)
-
-    def rounded_rectangle(
-        self,
-        box: Box,
-        *,
-        radius: int,
-        fill: RGB | None = None,
-        outline: RGB | None = None,
-        width: int = 1,
-    ) -> None:
-        """`ImageDraw.rounded_rectangle` (corners inclusive)."""
-        self.draw.rounded_rectangle(
-            box, radius=radius, fill=self.ink(fill), outline=self.ink(outline), width=width
-        )
-
-    def line(self, points: Sequence[Point], *, fill: RGB, width: int = 1) -> None:
-        """`ImageDraw.line`."""
-        self.draw.line(list(points), fill=self.ink(fill), width=width)
-
-    def ellipse(self, box: tuple[float, float, float, float], *, fill: RGB) -> None:
-        """`ImageDraw.ellipse`, filled."""
-        self.draw.ellipse(box, fill=self.ink(fill))
-
-    draw: ImageDraw.ImageDraw
-
-    def ink(self, colour: RGB | None) -> Any:
-        """What the flat shapes are drawn with for `colour` on this surface."""
-        raise NotImplementedError
-
-
-class RGBSurface(Surface):
-    """Draws on an RGB picture: the reference."""
-
-    def __init__(self, img: Image.Image, comp: Compositor) -> None:
-        super().__init__(comp)
-        self.img = img
-        self.draw = ImageDraw.Draw(img)
-
-    def ink(self, colour: RGB | None) -> Any:
-        return colour
-
-    def line_of_text(
-        self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
-    ) -> None:
-        stamp_text(self.img, xy, text, size=size, bold=bold, fill=fill, anchor=anchor)
-
-    def texts(self, lines: Sequence[Line], *, bg: RGB) -> None:
-        for xy, text, size, bold, fill, anchor in lines:
-            stamp_text(self.img, xy, text, size=size, bold=bold, fill=fill, anchor=anchor)
-
-    def sprites(self, group: Group, *, bg: RGB | None = None) -> None:
-        for spec, x, y in group:
-            sprite = self.comp.sprite(spec)
-            self.img.paste(sprite, (x, y), sprite)
-
-    def region(
-        self, key: Hashable, box: Box, paint: Callable[[Image.Image, tuple[int, int]], object]
-    ) -> None:
-        paint(self.img, (0, 0))
-
-    def stamp(self, spec: Spec, xy: tuple[int, int]) -> None:
-        sprite = self.comp.sprite(spec)
-        self.img.paste(sprite, xy, sprite if sprite.mode == "RGBA" else None)
-
-
-class IndexSurface(Surface):
-    """Pastes onto a "P" image of palette indices; `under` is what lies under the whole
-    part (the variant of the field that shows there and the overlays): each piece is
-    cached over what lies under it alone."""
-
-    def __init__(self, img: Image.Image, comp: Compositor, scene: Scene, under: Under) -> None:
-        super().__init__(comp)
-        self.img = img
-        self.core = img.im
-        self.scene = scene
-        self.part_under = under
-        # Nothing to tell apart in the part: every piece has the same field under it.
-        variant, lit = under
-        self.plain = not lit and (variant not in comp.variants or variant == comp.variants[0])
-        self.draw = ImageDraw.Draw(img)
-
-    def ink(self, colour: RGB | None) -> Any:
-        return None if colour is None else self.comp._index(colour)
-
-    def rounded_rectangle(
-        self,
-        box: Box,
-        *,
-        radius: int,
-        fill: RGB | None = None,
-        outline: RGB | None = None,
-        width: int = 1,
-    ) -> None:
-        x0, y0, x1, y1 = box
-        pix, mask = self.comp._rounded(x1 - x0, y1 - y0, radius, fill, outline, width)
-        paste(self.core, pix, (x0, y0), mask)
-
-    def under(self, box: Box) -> Under:
-        return self.part_under if self.plain else self.comp.under(box, self.scene)
-
-    def line_of_text(
-        self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
-    ) -> None:
-        x, y = xy
-        ix, iy = math.floor(x), math.floor(y)
-        fx, fy = x - ix, y - iy
-        comp = self.comp
-        if bg is not None:
-            t = comp._text_on(text, size, bold, anchor, fx, fy, fill, bg)
-            if t is not None:
-                paste(self.core, t[0], (ix + t[2], iy + t[3]), t[1])
-            return
-        under = self.part_under
-        if not self.plain:  # where the glyphs can be: what `ImageDraw.text` would draw
-            mask, (ox, oy) = glyph_mask(text, size, bold, anchor, x - int(x), y - int(y))
-            w, h = mask.size
-            under = self.under((int(x) + ox, int(y) + oy, int(x) + ox + w, int(y) + oy + h))
-        t = comp._text_at(text, size, bold, anchor, ix, iy, fx, fy, fill, *under)
-        if t is not None:
-            paste(self.core, t[0], (t[2], t[3]), t[1])
-
-    def region(
-        self, key: Hashable, box: Box, paint: Callable[[Image.Image, tuple[int, int]], object]
-    ) -> None:
-        pix = self.comp.region(key, box, *self.under(box), paint)
-        paste(self.core, pix, (box[0], box[1]), None)
-
-    def sprites(self, group: Group, *, bg: RGB | None = None) -> None:
-        comp = self.comp
-        if bg is None:
-            pix, mask, x, y = comp.patch(group, *self.under(comp.group_box(group)))
-            paste(self.core, pix, (x, y), mask)
-            return
-        _, x0, y0 = group[0]
-        rel = tuple((spec, x - x0, y - y0) for spec, x, y in group)
-        pix, mask, x, y = comp._patch_on(rel, bg)
-        paste(self.core, pix, (x0 + x, y0 + y), mask)
-
-    def stamp(self, spec: Spec, xy: tuple[int, int]) -> None:
-        pix, mask = self.comp._stamp(spec)
-        paste(self.core, pix, xy, mask)
-
-    def texts(self, lines: Sequence[Line], *, bg: RGB) -> None:
-        if not lines:
-            return
-        ox, oy = math.floor(lines[0][0][0]), math.floor(lines[0][0][1])
-        rel = tuple(((x - ox, y - oy), *rest) for (x, y), *rest in lines)
-        patch = self.comp._texts(rel, bg)
-        if patch is not None:
-            pix, mask, x, y = patch
-            paste(self.core, pix, (ox + x, oy + y), mask)

@@ -28,7 +28,6 @@ import math
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from functools import partial
 from itertools import pairwise
-from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
@@ -48,10 +47,11 @@ from render.colours import (
     WHITE,
     contrast_ink,
 )
-from render.compositor import Compositor, Group, RGBSurface, Scene, Surface
-from render.compositor import Placed as Layer
+from render.compositor import Compositor, Scene
 from render.palette import fit_flat_palette
 from render.shapes import Canvas, Point, paste
+from render.surface import Group, RGBSurface, Surface
+from render.surface import Placed as Layer
 from render.text import clean_text, font, text_width
 
 WIDTH = 1000
@@ -449,21 +449,6 @@ def _chip_sprite(tile: str) -> Image.Image:
     return _layer(c.image(), -2, -2)
 
 
-def _sprite(spec: Hashable) -> Image.Image:
-    """The layers: ("body", colour, pos, last), ("text", text, size, bold, fill, at[,
-    stroke, stroke fill]), ("nest", pos), ("arrow", a, b, colour), ("chip", tile)."""
-    what, *args = cast(tuple[Any, ...], spec)
-    if what == "body":
-        return _tile_body(*args)
-    if what == "text":
-        return _aa_text(*args)
-    if what == "nest":
-        return _nest_body(*args)
-    if what == "arrow":
-        return _arrow_sprite(*args)
-    return _chip_sprite(*args)
-
-
 # ---------------------------------------------------------------- figure
 
 
@@ -692,32 +677,6 @@ def _scene(view: View, names: Mapping[int, str] | None, language: str) -> Scene:
     return Scene(height=size[1], parts=[((0, 0, *size), paint)])
 
 
-def draw_rgb(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` drawn whole as an RGB image, its words in `language`
-    (locales/: `render.*`): what `draw` assembles on the palette, and what the palette
-    is fitted to."""
-    return PICTURE.draw_rgb(_scene(view, names, language))
-
-
-def draw(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` as a "P" image on the game's palette (see `render` for the
-    bytes): exactly `draw_rgb` mapped onto `palette()`, assembled from cached pieces."""
-    return PICTURE.draw(_scene(view, names, language))
-
-
-def render(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> bytes:
-    """PNG bytes of the table picture for the public `view`, its words in `language` (the
-    same input, the same bytes). `names` maps player ids to display names ("Игрок N"
-    when missing)."""
-    return encode(draw(view, names, language=language))
-
-
 def _palette_pictures() -> Iterator[Image.Image]:
     """Pictures that between them show every colour a table can have: 8 players alone
     and in teams, mid-match (with a bonus series when one comes up) and at the end, and
@@ -740,7 +699,9 @@ def _palette_pictures() -> Iterator[Image.Image]:
                 mid = v
             if bonus is None and v.bonus is not None:
                 bonus = v
-        yield from (draw_rgb(v, names) for v in (mid, bonus, GAME.view(s, None)) if v is not None)
+        yield from (
+            PICTURE.draw_rgb(v, names) for v in (mid, bonus, GAME.view(s, None)) if v is not None
+        )
     swatch = Image.new("RGB", (WIDTH, 2 * FLOOR_H + CHIP[1] + 40), PAPER)
     paint = RGBSurface(swatch, PICTURE)
     for k, colour in enumerate(TILE_RGB):
@@ -755,18 +716,6 @@ def _palette_pictures() -> Iterator[Image.Image]:
         t = get_translator(DEFAULT_LANGUAGE)
         paint.sprites(_nest((j * 200, 2 * FLOOR_H - 200), pos, j, True, t))
     yield swatch
-
-
-def palette() -> Image.Image:
-    """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
-    few times cheaper than fitting a palette to every picture, and the colours of tiles,
-    teams and the highlight are fixed, so nothing a table shows is missing from it."""
-    return PICTURE.palette()
-
-
-def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a picture made by `draw` (or `draw_rgb`)."""
-    return PICTURE.encode(img)
 
 
 def warm_up() -> None:
@@ -824,8 +773,20 @@ __all__ = [
 PICTURE = Compositor(
     width=WIDTH,
     field=lambda _: Image.new("RGB", (WIDTH, 0), PAPER),
-    sprite=_sprite,
+    sprites={
+        "body": _tile_body,
+        "text": _aa_text,
+        "nest": _nest_body,
+        "arrow": _arrow_sprite,
+        "chip": _chip_sprite,
+    },
     palette=lambda: fit_flat_palette(_palette_pictures()),
+    scene=_scene,
     png_level=2,  # a few tenths of a ms less than render/png.py's 3, for 2-4 % more bytes
-    sprites=2048,
+    sprite_cache=2048,
 )
+
+# The entry points: `render(view, names, language=...)` the PNG, `draw` the picture on the
+# palette, `draw_rgb` the same drawn whole, `palette()`, `encode(picture)`.
+render, draw, draw_rgb = PICTURE.render, PICTURE.draw, PICTURE.draw_rgb
+palette, encode = PICTURE.palette, PICTURE.encode

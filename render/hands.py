@@ -33,10 +33,10 @@ from games.seven_tracks.model import KINDS
 from locales import get_translator
 from render import dominas as dom
 from render.colours import INK, INK_SOFT, PAPER, WHITE
-from render.compositor import RGBSurface
 from render.png import encode_png
 from render.seven_tracks import PICTURE as SEVEN_TRACKS
 from render.shapes import Canvas, paste
+from render.surface import RGBSurface
 
 __all__ = ["dominas_hand", "seven_tracks_hand"]
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from functools import partial
-from typing import Any, cast
+from typing import cast
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -42,9 +42,10 @@ from games.hypnosia.model import (
 )
 from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
 from render.colours import HIGHLIGHT, INK, INK_SOFT, MUTED, PAPER, RGB, WHITE, contrast_ink, mix
-from render.compositor import Compositor, Group, Placed, RGBSurface, Scene, Surface
+from render.compositor import Compositor, Scene
 from render.palette import fit_flat_palette
 from render.shapes import Canvas, disc, paste
+from render.surface import Group, Placed, RGBSurface, Surface
 from render.text import clean_text, draw_text, font, text_width
 
 WIDTH = 1000
@@ -284,30 +285,6 @@ def _changes(paint: Callable[[Image.Image], None]) -> tuple[Image.Image, tuple[i
     changed = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 255 if v else 0)
     sprite.putalpha(changed)
     return sprite, (box[0], box[1])
-
-
-def _overlay(item: Hashable) -> tuple[Image.Image, tuple[int, int]]:
-    """What sits at a fixed place: ("start", board seat, colour) a player's start column,
-    ("field", value, holder's colour or None) a centre field, ("die", i, value, used) die
-    `i` of the header, ("turn", colour) the disc of the player to act."""
-    what, *args = cast(tuple[Any, ...], item)
-    if what == "start":
-        return _changes(lambda img: _paint_start_column(img, *args))
-    if what == "field":
-        return _changes(lambda img: _paint_field(img, *args))
-    if what == "die":
-        i, value, used = args
-        return _changes(lambda img: _paint_die(img, _die_xy(i), value, used))
-    return _changes(lambda img: disc(img, (PAD + 18, 42), 17, args[0], INK, 2.5))
-
-
-def _sprite(spec: Hashable) -> Image.Image:
-    """("token", colour, number, radius, ring) a token, ("tag", text, captures, edge) a
-    move's mark."""
-    what, *args = cast(tuple[Any, ...], spec)
-    if what == "token":
-        return _token_sprite(*args)
-    return _tag_sprite(*args)
 
 
 def _token_sprite(colour: RGB, number: int, radius: float, ring: RGB | None) -> Image.Image:
@@ -640,23 +617,6 @@ def _scene(view: View, names: Mapping[int, str] | None, language: str) -> Scene:
     )
 
 
-def draw_rgb(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` drawn whole as an RGB image, its words in `language`
-    (locales/: `render.*`): what `draw` assembles on the palette, and what the palette
-    is fitted to."""
-    return PICTURE.draw_rgb(_scene(view, names, language))
-
-
-def draw(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` as a "P" image on the game's palette (see `render` for the
-    bytes): exactly `draw_rgb` mapped onto `palette()`, assembled from cached pieces."""
-    return PICTURE.draw(_scene(view, names, language))
-
-
 def _palette_pictures() -> Iterator[Image.Image]:
     """Pictures that between them show every colour a table can have: six players (every
     colour) early, mid-game and at the end, and a swatch of every token, field and die."""
@@ -668,14 +628,14 @@ def _palette_pictures() -> Iterator[Image.Image]:
     names = dict.fromkeys(ids, get_translator(DEFAULT_LANGUAGE)("render.sample_name"))
     s = GAME.new(players=ids, seed=1)
     rng = random.Random(1)
-    yield draw_rgb(GAME.view(s, None), names)
+    yield PICTURE.draw_rgb(GAME.view(s, None), names)
     for step in range(4000):
         if GAME.is_over(s):
             break
         s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
         if step in (40, 200):
-            yield draw_rgb(GAME.view(s, None), names)
-    yield draw_rgb(GAME.view(s, None), names)
+            yield PICTURE.draw_rgb(GAME.view(s, None), names)
+    yield PICTURE.draw_rgb(GAME.view(s, None), names)
     swatch = Image.new("RGB", (WIDTH, HEADER + BOARD + 8 + 3 * LEGEND_ROW + PAD), PAPER)
     swatch.paste(PICTURE.field(DEFAULT_LANGUAGE), (0, 0))
     paint = RGBSurface(swatch, PICTURE)
@@ -693,18 +653,6 @@ def _palette_pictures() -> Iterator[Image.Image]:
     sprite, xy = PICTURE.overlay(("die", 1, 6, True))
     swatch.paste(sprite, xy, sprite)
     yield swatch
-
-
-def palette() -> Image.Image:
-    """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
-    few times cheaper than fitting a palette to every picture, and the six player
-    colours are fixed, so nothing a table shows is missing from it."""
-    return PICTURE.palette()
-
-
-def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a picture made by `draw` (or `draw_rgb`)."""
-    return PICTURE.encode(img)
 
 
 def warm_up() -> None:
@@ -733,24 +681,26 @@ def warm_up() -> None:
     PICTURE.warm(backgrounds=backgrounds, lit=lit)
 
 
-def render(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> bytes:
-    """PNG bytes of the table picture for the public `view`, its words in `language`.
-
-    `names` maps player ids to display names; a missing one is shown as "Игрок N"
-    (N = seat + 1). The same view, names and language give the same bytes.
-    """
-    return encode(draw(view, names, language=language))
-
-
 PICTURE = Compositor(
     width=WIDTH,
     field=_field,
     variants=(None, *LANGUAGES),  # the notes in the corners are the only words
-    overlay=_overlay,
-    sprite=_sprite,
+    overlays={
+        "start": lambda *args: _changes(lambda img: _paint_start_column(img, *args)),
+        "field": lambda *args: _changes(lambda img: _paint_field(img, *args)),
+        "die": lambda i, value, used: _changes(
+            lambda img: _paint_die(img, _die_xy(i), value, used)
+        ),
+        "turn": lambda col: _changes(lambda img: disc(img, (PAD + 18, 42), 17, col, INK, 2.5)),
+    },
+    sprites={"token": _token_sprite, "tag": _tag_sprite},
     palette=lambda: fit_flat_palette(_palette_pictures()),
+    scene=_scene,
     png_level=2,  # a few tenths of a ms less than render/png.py's 3, for 2-4 % more bytes
-    sprites=256,
+    sprite_cache=256,
 )
+
+# The entry points: `render(view, names, language=...)` the PNG, `draw` the picture on the
+# palette, `draw_rgb` the same drawn whole, `palette()`, `encode(picture)`.
+render, draw, draw_rgb = PICTURE.render, PICTURE.draw, PICTURE.draw_rgb
+palette, encode = PICTURE.palette, PICTURE.encode

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
 from functools import partial
-from typing import Any, cast
+from typing import cast
 
 from PIL import Image, ImageDraw
 
@@ -46,9 +46,10 @@ from games.sea_cross.model import (
 )
 from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
 from render.colours import HIGHLIGHT, INK, INK_SOFT, MUTED, PAPER, RGB, WHITE, contrast_ink, mix
-from render.compositor import Compositor, Group, RGBSurface, Scene, Surface
+from render.compositor import Compositor, Scene
 from render.palette import fit_flat_palette
 from render.shapes import Canvas, paste, paste_centred
+from render.surface import Group, RGBSurface, Surface
 from render.text import clean_text, draw_text, fit_text_cached, text_width
 
 WIDTH = 1000
@@ -292,6 +293,12 @@ def _label_colours(arm: int, active: bool, lit: bool) -> tuple[RGB, RGB]:
     return fill, border
 
 
+def _centre(arms: tuple[bool, ...]) -> tuple[Image.Image, tuple[int, int]]:
+    """The centre with the arms in play, and where it goes."""
+    x0, y0, _, _ = cell_box((CENTRE, CENTRE), 0)
+    return _centre_sprite(arms), (x0, y0)
+
+
 def _frame(cell: Cell, kind: str) -> tuple[Image.Image, tuple[int, int]]:
     """The last move's frame on its origin (thin) or its target (thick), and where it goes."""
     x0, y0, _, _ = cell_box(cell, 0)
@@ -315,41 +322,6 @@ def _bar(box: tuple[int, int, int, int]) -> tuple[Image.Image, tuple[int, int]]:
     """A блок's dark bar (corners inclusive), and where it goes."""
     x0, y0, x1, y1 = box
     return Image.new("RGBA", (x1 - x0 + 1, y1 - y0 + 1), (*BLOCK_RGB, 255)), (x0, y0)
-
-
-def _overlay(item: Hashable) -> tuple[Image.Image, tuple[int, int]]:
-    """("arm", arm, state, language) an arm not in play, ("centre", arms in play),
-    ("plate", arm, fill, border) a corner box, ("frame", cell, "origin" or "target") the
-    last move, ("bar", box) a блок."""
-    what, *args = cast(tuple[Any, ...], item)
-    if what == "arm":
-        return _arm_patch(*args)
-    if what == "centre":
-        x0, y0, _, _ = cell_box((CENTRE, CENTRE), 0)
-        return _centre_sprite(*args), (x0, y0)
-    if what == "plate":
-        return _label_plate(*args)
-    if what == "frame":
-        return _frame(*args)
-    return _bar(*args)
-
-
-def _sprite(spec: Hashable) -> Image.Image:
-    """("token", arm, number, odd x, odd y), ("ring", radius, colour, width), ("disc",
-    radius, fill, outline, width), ("die", value, used, double), ("burnt", value) and
-    ("tag", text, captures, edge) (opaque)."""
-    what, *args = cast(tuple[Any, ...], spec)
-    if what == "token":
-        return _token_sprite(*args)
-    if what == "ring":
-        return _ring_sprite(*args)
-    if what == "disc":
-        return _disc_sprite(*args)
-    if what == "die":
-        return _die_sprite(*args)
-    if what == "burnt":
-        return _burnt_die_sprite(*args)
-    return _tag_sprite(*args)
 
 
 def _arm_states(view: View, language: str) -> list[Hashable]:
@@ -662,23 +634,6 @@ def _scene(view: View, names: Mapping[int, str] | None, language: str) -> Scene:
     )
 
 
-def draw_rgb(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` drawn whole as an RGB image, its words in `language`
-    (locales/: `render.*`): what `draw` assembles on the palette, and what the palette
-    is fitted to."""
-    return PICTURE.draw_rgb(_scene(view, names, language))
-
-
-def draw(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` as a "P" image on the game's palette (see `render` for the
-    bytes): exactly `draw_rgb` mapped onto `palette()`, assembled from cached pieces."""
-    return PICTURE.draw(_scene(view, names, language))
-
-
 def _palette_pictures() -> Iterator[Image.Image]:
     """Pictures that between them show every colour a table can have: four players
     (every arm) early, mid-game, after one has left and at the end, and a swatch of the
@@ -696,13 +651,13 @@ def _palette_pictures() -> Iterator[Image.Image]:
             break
         s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
         if step in (30, 300):
-            yield draw_rgb(GAME.view(s, None), names)
-    yield draw_rgb(GAME.view(s, None), names)
+            yield PICTURE.draw_rgb(GAME.view(s, None), names)
+    yield PICTURE.draw_rgb(GAME.view(s, None), names)
     s = GAME.new(players=ids, seed=2)
     for _ in range(40):
         s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
     s, _events = GAME.remove(s, 2)
-    yield draw_rgb(GAME.view(s, None), names)
+    yield PICTURE.draw_rgb(GAME.view(s, None), names)
     swatch = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     _paint_board(swatch, (UNUSED, LEFT_GAME, UNUSED, LEFT_GAME), get_translator(DEFAULT_LANGUAGE))
     paint = RGBSurface(swatch, PICTURE)
@@ -723,18 +678,6 @@ def _palette_pictures() -> Iterator[Image.Image]:
     for i, colour in enumerate((BLOCK_RGB, STAR_RGB)):  # small flat areas: a блок, the ★
         swatch.paste(colour, (300 + i * 40, y, 330 + i * 40, y + 20))
     yield swatch
-
-
-def palette() -> Image.Image:
-    """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
-    few times cheaper than fitting a palette to every picture, and the four arms'
-    colours are fixed, so nothing a table shows is missing from it."""
-    return PICTURE.palette()
-
-
-def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a picture made by `draw` (or `draw_rgb`)."""
-    return PICTURE.encode(img)
 
 
 def warm_up() -> None:
@@ -766,24 +709,32 @@ def warm_up() -> None:
                 PICTURE.sprite(("die", value, used, double))
 
 
-def render(
-    view: View, names: dict[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> bytes:
-    """PNG bytes of the table picture for the public `view`, its words in `language`.
-
-    `names` maps player ids to display names; a missing one is shown as "Игрок N".
-    The same view, names and language give the same bytes.
-    """
-    return encode(draw(view, names, language=language))
-
-
 PICTURE = Compositor(
     width=WIDTH,
     field=_field,
     variants=(None, *LANGUAGES),  # the home cells' labels are the board's only words
-    overlay=_overlay,
-    sprite=_sprite,
+    overlays={
+        "arm": _arm_patch,
+        "centre": _centre,
+        "plate": _label_plate,
+        "frame": _frame,
+        "bar": _bar,
+    },
+    sprites={
+        "token": _token_sprite,
+        "ring": _ring_sprite,
+        "disc": _disc_sprite,
+        "die": _die_sprite,
+        "burnt": _burnt_die_sprite,
+        "tag": _tag_sprite,
+    },
     palette=lambda: fit_flat_palette(_palette_pictures()),
+    scene=_scene,
     png_level=2,  # a few tenths of a ms less than render/png.py's 3, for 2-4 % more bytes
-    sprites=256,
+    sprite_cache=256,
 )
+
+# The entry points: `render(view, names, language=...)` the PNG, `draw` the picture on the
+# palette, `draw_rgb` the same drawn whole, `palette()`, `encode(picture)`.
+render, draw, draw_rgb = PICTURE.render, PICTURE.draw, PICTURE.draw_rgb
+palette, encode = PICTURE.palette, PICTURE.encode

@@ -31,7 +31,7 @@ import math
 from collections.abc import Hashable, Mapping
 from functools import partial
 from itertools import combinations
-from typing import Any, cast
+from typing import Any
 
 from PIL import Image
 
@@ -47,7 +47,7 @@ from games.seven_tracks.model import (
     expected_colour,
     kind_of,
 )
-from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
+from locales import LANGUAGES, Translator, get_translator
 from render.colours import (
     BAD,
     BLACK,
@@ -64,10 +64,11 @@ from render.colours import (
     contrast_ink,
     mix,
 )
-from render.compositor import Compositor, Group, Placed, Scene, Surface
+from render.compositor import Compositor, Scene
 from render.filecache import FileCache
 from render.palette import fit_palette
 from render.shapes import Canvas, Point
+from render.surface import Group, Placed, Surface
 from render.text import clean_text, fit_text, text_width
 
 # ---------------------------------------------------------------- geometry (pixels)
@@ -259,18 +260,8 @@ def _bbox(points: list[Point], pad: int) -> tuple[int, int, int, int]:
     )
 
 
-def _overlay(item: Hashable) -> tuple[Image.Image, tuple[int, int]]:
-    """A highlighted lane (main track 1–6) or centre (7), and where it goes."""
-    if item == 7:
-        r = CENTRE_R + 12
-
-        def centre() -> Image.Image:
-            c = Canvas((2 * r, 2 * r), origin=(CX - r, CY - r))
-            _draw_centre(c, lit=True)
-            return c.image()
-
-        return FILES.get("lit-centre", centre), (CX - r, CY - r)
-    track = cast(int, item)
+def _lit_lane(track: int) -> tuple[Image.Image, tuple[int, int]]:
+    """A highlighted lane of main track 1–6, and where it goes."""
     pts = [*_lane_points(track, 10), badge_centre(track)]
     x0, y0, x1, y1 = _bbox(pts, BADGE_R + 14)
 
@@ -280,6 +271,23 @@ def _overlay(item: Hashable) -> tuple[Image.Image, tuple[int, int]]:
         return c.image()
 
     return FILES.get(f"lit-{track}", lane), (x0, y0)
+
+
+def _lit_centre() -> tuple[Image.Image, tuple[int, int]]:
+    """The highlighted centre (track 7), and where it goes."""
+    r = CENTRE_R + 12
+
+    def centre() -> Image.Image:
+        c = Canvas((2 * r, 2 * r), origin=(CX - r, CY - r))
+        _draw_centre(c, lit=True)
+        return c.image()
+
+    return FILES.get("lit-centre", centre), (CX - r, CY - r)
+
+
+def _lit_item(track: int) -> Hashable:
+    """The overlay that highlights main track 1–6 or the centre (7)."""
+    return ("centre",) if track == 7 else ("lane", track)
 
 
 # ---------------------------------------------------------------- sprites
@@ -393,20 +401,6 @@ def _modes(turn: Mapping[str, Any]) -> dict[int, str]:
 def _player_name(p: PlayerView, names: Mapping[int, str] | None, t: Translator) -> str:
     name = clean_text(names.get(p.player, "")) if names else ""
     return name or t("render.player", n=p.seat + 1)
-
-
-def _sprite(spec: Hashable) -> Image.Image:
-    """The sprite a spec names (a hashable spec, so that what a patch of the picture shows
-    can be a cache key): ("tile", kind, stands_for, radius), ("block", kind), ("marker",
-    colour), ("die", value, size)."""
-    what, *args = cast(tuple[Any, ...], spec)
-    if what == "tile":
-        return tile_sprite(*args)
-    if what == "block":
-        return block_sprite(*args)
-    if what == "die":
-        return die_sprite(*args)
-    return next_marker(*args)
 
 
 def _placed(spec: Hashable, centre: Point) -> Placed:
@@ -712,13 +706,13 @@ _PARTS = (
 )
 
 
-def _lit(view: View) -> tuple[bool, tuple[int, ...]]:
+def _lit(view: View) -> tuple[bool, tuple[Hashable, ...]]:
     """Whether the lanes are dimmed (dice rolled), and what is highlighted: main tracks
     1–6 and 7 for the centre, in drawing order."""
     modes = _modes(view.turn)
     lanes = tuple(k for k in sorted(modes) if 1 <= k <= 6)
     centre = 7 in modes or bool(view.turn.get("is_double"))
-    return bool(modes), lanes + ((7,) if centre else ())
+    return bool(modes), tuple(map(_lit_item, lanes + ((7,) if centre else ())))
 
 
 def _scene(view: View, names: Mapping[int, str] | None, language: str) -> Scene:
@@ -731,24 +725,6 @@ def _scene(view: View, names: Mapping[int, str] | None, language: str) -> Scene:
         groups=_track_layers(view),
         parts=[(box, partial(fn, view=view, names=names, t=t)) for box, fn in _PARTS],
     )
-
-
-def draw_rgb(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` drawn whole as an RGB image: what `draw` assembles on the
-    palette from cached pieces, and what the palette is fitted to. Its words are in
-    `language` (locales/: `render.*`); the cached field under them has none."""
-    return PICTURE.draw_rgb(_scene(view, names, language))
-
-
-def draw(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` as a "P" image on the game's palette (see `render` for the
-    bytes): exactly `draw_rgb` mapped onto `palette()`, assembled from cached pieces
-    (`render/compositor.py`)."""
-    return PICTURE.draw(_scene(view, names, language))
 
 
 def _palette_views() -> list[View]:
@@ -821,35 +797,25 @@ def _palette_views() -> list[View]:
     ]
 
 
-def palette() -> Image.Image:
-    """The fixed PNG palette of this game's pictures, fitted once."""
-    return PICTURE.palette()
-
-
-def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a picture made by `draw` (or `draw_rgb`)."""
-    return PICTURE.encode(img)
-
-
-def _usual_groups() -> list[tuple[Group, tuple[int, ...]]]:
+def _usual_groups() -> list[tuple[Group, tuple[Hashable, ...]]]:
     """The sprite groups of `_track_layers` that games show, each with the highlight
     that can be under it."""
-    out: list[tuple[Group, tuple[int, ...]]] = []
+    out: list[tuple[Group, tuple[Hashable, ...]]] = []
     for k in range(1, 7):
         for i in range(TRACK_LEN + 1):
             ends: list[Placed] = [_placed(("block", b), block_centre(k, max(i, 1))) for b in "KU"]
             if i < TRACK_LEN:
                 ends.append(_placed(("marker", expected_colour(k, i + 1)), slot_centre(k, i + 1)))
             if i == 0:
-                out.extend(((end,), (k,)) for end in ends)
+                out.extend(((end,), (_lit_item(k),)) for end in ends)
                 continue
             for kind in (expected_colour(k, i), "W", "U"):
                 stands = None if kind not in ("W", "U") else expected_colour(k, i)
                 tile = _placed(("tile", kind, stands, TILE_R), slot_centre(k, i))
-                out.append(((tile,), (k,)))
-                out.extend(((tile, end), (k,)) for end in ends)
+                out.append(((tile,), (_lit_item(k),)))
+                out.extend(((tile, end), (_lit_item(k),)) for end in ends)
     for col in COLOURS:
-        out.append(((_placed(("tile", col, None, T7_TILE_R), t7_centre(col)),), (7,)))
+        out.append(((_placed(("tile", col, None, T7_TILE_R), t7_centre(col)),), (_lit_item(7),)))
     return out
 
 
@@ -926,8 +892,8 @@ def warm_up() -> None:
     milliseconds rather than most of a second."""
     lanes = [(), *((a,) for a in range(1, 7)), *combinations(range(1, 7), 2)]
     # Dice allow one or two tracks, and maybe the centre; a double with no track yet.
-    lit: list[tuple[Hashable, tuple[Hashable, ...]]] = [(True, (*on, 7)) for on in lanes]
-    lit.append((False, (7,)))
+    lit = [(True, tuple(map(_lit_item, (*on, 7)))) for on in lanes]
+    lit.append((False, (_lit_item(7),)))
     groups: list[tuple[Group, Hashable, tuple[Hashable, ...]]] = []
     for group, on in _usual_groups():
         groups += [(group, False, ()), (group, True, ()), (group, True, on)]
@@ -937,16 +903,9 @@ def warm_up() -> None:
         _warm_text(get_translator(language))
 
 
-def render(
-    view: View, names: dict[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> bytes:
-    """PNG bytes of the table picture for the public `view`, its words in `language`.
-
-    `names` maps player ids (`PlayerView.player`) to display names; a missing one is
-    shown as "Игрок N" (N = seat + 1). The same view, names and language give the same
-    bytes.
-    """
-    return encode(draw(view, names, language=language))
+def _fit_palette() -> Image.Image:
+    """The fixed PNG palette of this game's pictures, fitted once."""
+    return fit_palette([PICTURE.draw_rgb(v) for v in _palette_views()])
 
 
 PICTURE = Compositor(
@@ -955,8 +914,13 @@ PICTURE = Compositor(
         f"board-{'dim' if dim else 'normal'}", lambda: _draw_board(bool(dim))
     ),
     variants=(False, True),
-    overlay=_overlay,
-    sprite=_sprite,
-    palette=lambda: fit_palette([draw_rgb(v) for v in _palette_views()]),
+    overlays={"lane": _lit_lane, "centre": _lit_centre},
+    sprites={"tile": tile_sprite, "block": block_sprite, "marker": next_marker, "die": die_sprite},
+    palette=_fit_palette,
+    scene=_scene,
     png_level=PNG_LEVEL,
 )
+# The entry points: `render(view, names, language=...)` the PNG, `draw` the picture on the
+# palette, `draw_rgb` the same drawn whole, `palette()`, `encode(picture)`.
+render, draw, draw_rgb = PICTURE.render, PICTURE.draw, PICTURE.draw_rgb
+palette, encode = PICTURE.palette, PICTURE.encode

@@ -16,8 +16,9 @@ from PIL import Image
 import games
 from render import shapes
 from render.colours import INK, PAPER, SPECTRUM
-from render.compositor import Compositor, Scene, Surface
+from render.compositor import Compositor, Scene
 from render.palette import fit_palette
+from render.surface import Surface
 from tests.render.language_samples import NAMES_EN, NAMES_RU
 
 ON_THE_COMPOSITOR = ["seven_tracks", "cell_capture", "dominas", "hypnosia", "sea_cross"]
@@ -81,44 +82,41 @@ def _comp() -> Compositor:
     def field(variant: object) -> Image.Image:
         return Image.new("RGB", (80, 50), PAPER if variant == "a" else SPECTRUM["Y"])
 
-    def sprite(spec: object) -> Image.Image:
-        if spec == "half":
-            img = Image.new("RGBA", (6, 6), (*INK, 128))
-            return img
+    def half() -> Image.Image:
+        return Image.new("RGBA", (6, 6), (*INK, 128))
+
+    def dot() -> Image.Image:
         c = shapes.Canvas((16, 16))
         c.circle((8, 8), 6, fill=SPECTRUM["R"])
         return c.image()
 
-    comp: Compositor = Compositor(
+    def scene(view: str, names: object, language: str) -> Scene:
+        def paint(s: Surface) -> None:
+            s.text((4, 52), "Аня 7", size=14, bg=PAPER)
+            s.disc((60.5, 60.25), 5, SPECTRUM["B"], INK, 1.5, bg=PAPER)
+            s.rectangle((2, 66, 30, 70), fill=SPECTRUM["G"])
+            if view == "half":
+                s.stamp(("half",), (1, 1))
+
+        dots = (comp.place(("dot",), (20, 20)), comp.place(("dot",), (28, 20)))
+        return Scene(height=72, variant=view[0], groups=[dots], parts=[((0, 0, 80, 72), paint)])
+
+    comp = Compositor(
         width=80,
         field=field,
-        sprite=sprite,
+        sprites={"dot": dot, "half": half},
         variants=("a", "b"),
-        palette=lambda: fit_palette([comp.draw_rgb(_scene(comp, v)) for v in ("a", "b")]),
+        palette=lambda: fit_palette([comp.draw_rgb(v) for v in ("a", "b")]),
+        scene=scene,
     )
     return comp
-
-
-def _scene(comp: Compositor, variant: str) -> Scene:
-    def paint(s: Surface) -> None:
-        s.text((4, 52), "Аня 7", size=14, bg=PAPER)
-        s.disc((60.5, 60.25), 5, SPECTRUM["B"], INK, 1.5, bg=PAPER)
-        s.rectangle((2, 66, 30, 70), fill=SPECTRUM["G"])
-
-    return Scene(
-        height=72,
-        variant=variant,
-        groups=[(comp.place("dot", (20, 20)), comp.place("dot", (28, 20)))],
-        parts=[((0, 50, 80, 72), paint)],
-    )
 
 
 def test_a_toy_compositor_draws_both_ways_alike_and_counts_what_it_drew() -> None:
     comp = _comp()
     for variant in ("a", "b"):
-        scene = _scene(comp, variant)
-        mapped = comp.draw_rgb(scene).quantize(palette=comp.palette(), dither=Image.Dither.NONE)
-        assert comp.draw(scene).tobytes() == mapped.tobytes()
+        mapped = comp.draw_rgb(variant).quantize(palette=comp.palette(), dither=Image.Dither.NONE)
+        assert comp.draw(variant).tobytes() == mapped.tobytes()
     assert comp.drawn() == 2 + 2  # two fields, the dot, a disc
     comp.clear()
     assert all(c.cache_info().currsize == 0 for c in comp.caches())
@@ -126,9 +124,6 @@ def test_a_toy_compositor_draws_both_ways_alike_and_counts_what_it_drew() -> Non
 
 def test_a_stamp_must_be_opaque() -> None:
     comp = _comp()
-    scene = Scene(
-        height=50, variant="a", parts=[((0, 0, 80, 50), lambda s: s.stamp("half", (1, 1)))]
-    )
-    comp.draw_rgb(scene)  # drawn whole, a translucent sprite just blends
+    comp.draw_rgb("half")  # drawn whole, a translucent sprite just blends
     with pytest.raises(AssertionError, match="not opaque"):
-        comp.draw(scene)
+        comp.draw("half")

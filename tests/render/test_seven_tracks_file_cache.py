@@ -32,7 +32,8 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 def pieces() -> list[Image.Image]:
     out = [PICTURE.field(False), PICTURE.field(True)]
-    return out + [PICTURE.overlay(k)[0] for k in range(1, 8)]
+    lit = [("lane", k) for k in range(1, 7)] + [("centre",)]
+    return out + [PICTURE.overlay(item)[0] for item in lit]
 
 
 def test_the_files_hold_the_same_pixels_as_the_drawing(
