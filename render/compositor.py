@@ -395,7 +395,7 @@ class Compositor:
             return None
         mask, dx, dy = m
         pix = Image.frombytes("P", mask.size, mask.point(self._coverage_lut(fill, bg)).tobytes())
-        return pix, mask.point(ANY), dx, dy
+        return pix.im, mask.point(ANY).im, dx, dy
 
     def _make_text_at(
         self,
@@ -420,7 +420,7 @@ class Compositor:
         x0, y0 = ix + dx, iy + dy
         rgb = self.rgb_base((x0, y0, x0 + mask.width, y0 + mask.height), variant, lit)
         rgb.paste(fill, (0, 0, *mask.size), mask)
-        return self.indices(rgb), mask.point(ANY), x0, y0
+        return self.indices(rgb).im, mask.point(ANY).im, x0, y0
 
     def _make_background(self, height: int, variant: Hashable) -> Image.Image:
         """The empty picture of a height, as palette indices."""
@@ -443,12 +443,12 @@ class Compositor:
         x0, y0 = box[0], box[1]
         rel = tuple((spec, x - x0, y - y0) for spec, x, y in group)
 
-        def make() -> tuple[Image.Image, Image.Image]:
+        def make() -> tuple[Any, Any]:
             rgb = self.rgb_base(box, variant, lit)
             for spec, x, y in rel:
                 sprite = self.sprite(spec)
                 rgb.paste(sprite, (x, y), sprite)
-            return self.indices(rgb), self._group_mask(rel)
+            return self.indices(rgb).im, self._group_mask(rel).im
 
         pix, mask = self._patches.get((rel, self._ground(box, variant, lit)), make)
         return pix, mask, x0, y0
@@ -464,10 +464,10 @@ class Compositor:
         """What `paint` draws in `box` over the field (with the overlays `lit`), as the
         palette indices of the whole box; `key` names what it draws."""
 
-        def make() -> Image.Image:
+        def make() -> Any:
             rgb = self.rgb_base(box, variant, lit)
             paint(rgb, (box[0], box[1]))
-            return self.indices(rgb)
+            return self.indices(rgb).im
 
         return self._regions.get((key, box, variant, lit), make)
 
@@ -487,7 +487,7 @@ class Compositor:
         for spec, x, y in group:
             sprite = self.sprite(spec)
             rgb.paste(sprite, (x - box[0], y - box[1]), sprite)
-        return self.indices(rgb), self._group_mask(group), box[0], box[1]
+        return self.indices(rgb).im, self._group_mask(group).im, box[0], box[1]
 
     def _make_texts(self, lines: tuple[Line, ...], bg: RGB) -> Patch | None:
         """Lines of text on a flat `bg`, in order, as palette indices, the mask of their ink
@@ -510,11 +510,11 @@ class Compositor:
             box = (x - x0, y - y0, x - x0 + mask.width, y - y0 + mask.height)
             rgb.paste(fill, box, mask)
             ink.paste(255, box, mask.point(ANY))
-        return self.indices(rgb), ink, x0, y0
+        return self.indices(rgb).im, ink.im, x0, y0
 
     def _make_rounded(
         self, w: int, h: int, radius: int, fill: RGB | None, outline: RGB | None, width: int
-    ) -> tuple[Image.Image, Image.Image]:
+    ) -> tuple[Any, Any]:
         """A rounded rectangle (0, 0, w, h) in palette indices and the mask of its pixels:
         Pillow draws it the same wherever it is (it costs ~20 µs to draw, 2 to paste)."""
         pix, mask = Image.new("P", (w + 1, h + 1)), Image.new("L", (w + 1, h + 1))
@@ -533,31 +533,33 @@ class Compositor:
             outline=None if outline is None else 255,
             width=width,
         )
-        return pix, mask.convert("1", dither=Image.Dither.NONE)
+        return pix.im, mask.convert("1", dither=Image.Dither.NONE).im
 
-    def _make_stamp(self, spec: Spec) -> tuple[Image.Image, Image.Image | None]:
+    def _make_stamp(self, spec: Spec) -> tuple[Any, Any]:
         """An opaque sprite as palette indices and the mask of where it is drawn (None:
         everywhere)."""
         sprite = self.sprite(spec)
         if sprite.mode != "RGBA":
-            return self.indices(sprite.convert("RGB")), None
+            return self.indices(sprite.convert("RGB")).im, None
         alpha = sprite.getchannel("A")
         assert not any(alpha.histogram()[1:255]), f"{spec!r} is not opaque"
-        return self.indices(sprite.convert("RGB")), alpha.convert("1", dither=Image.Dither.NONE)
+        return self.indices(sprite.convert("RGB")).im, alpha.convert(
+            "1", dither=Image.Dither.NONE
+        ).im
 
     def _make_lit_patch(
         self, item: Hashable, variant: Hashable, under: tuple[Hashable, ...]
-    ) -> tuple[Image.Image, Image.Image]:
+    ) -> tuple[Any, Any]:
         """An overlay over the field and the overlays `under` it."""
         sprite, (x, y) = self.overlay(item)
         rgb = self.rgb_base((x, y, x + sprite.width, y + sprite.height), variant, (*under, item))
-        return self.indices(rgb), self._lit_mask(item)
+        return self.indices(rgb).im, self._lit_mask(item).im
 
     def group_patch(self, group: Group, scene: Scene) -> Patch:
         """The cached patch of a group of sprites as `scene` shows it."""
         return self.patch(group, *self.under(self.group_box(group), scene))
 
-    def lit_patch(self, i: int, scene: Scene) -> tuple[Image.Image, Image.Image]:
+    def lit_patch(self, i: int, scene: Scene) -> tuple[Any, Any]:
         """The cached patch of the `i`-th overlay of `scene` over what is under it."""
         item = scene.lit[i]
         box = self._lit_box(item)

@@ -31,21 +31,22 @@ Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive)
 Spec = Hashable  # names a sprite: the renderer's `sprite(spec)` draws it
 Placed = tuple[Spec, int, int]  # a sprite and its top-left corner in the picture
 Group = tuple[Placed, ...]  # sprites drawn together, in order: one patch
-Patch = tuple[Image.Image, Image.Image, int, int]  # indices, the mask of ink, top-left
+Patch = tuple[Any, Any, int, int]  # indices, the mask of ink (Pillow's core images), top-left
 Run = tuple[str, int, bool, RGB]  # a piece of a line of text: text, size, bold, fill
 Under = tuple[Hashable, tuple[Hashable, ...]]  # the field's variant and the overlays on
 Line = tuple[Point, str, int, bool, RGB, str]  # a fitted line: xy, text, size, bold, fill, anchor
 
 
-def paste(dst: Any, src: Image.Image, xy: tuple[int, int], mask: Image.Image | None) -> None:
-    """`src` onto Pillow's core image `dst` at `xy` through `mask` (`Image.paste`'s checks
-    cost more than pasting a small patch)."""
+def paste(dst: Any, src: Any, xy: tuple[int, int], mask: Any | None) -> None:
+    """Pillow's core image `src` onto the core image `dst` at `xy` through `mask` (the
+    caches keep core images: no `Image` or palette object around each, and `Image.paste`'s
+    checks cost more than pasting a small patch)."""
     x, y = xy
-    box = (x, y, x + src.width, y + src.height)
+    w, h = src.size
     if mask is None:
-        dst.paste(src.im, box)
+        dst.paste(src, (x, y, x + w, y + h))
     else:
-        dst.paste(src.im, box, mask.im)
+        dst.paste(src, (x, y, x + w, y + h), mask)
 
 
 class Surface:
