@@ -4,7 +4,7 @@
 
 What chose `render/deflate.py`'s compressor. For every game, `N` mid-game pictures (as in
 `bench/render.py`) are mapped onto the game's palette, and their PNG image data (what
-`render.common.encode_indexed_png` compresses) is compressed `R` times by each compressor
+`render.png.encode_indexed_png` compresses) is compressed `R` times by each compressor
 that imports: Python's `zlib` (the baseline, in the same run), ISA-L (`isal.isal_zlib`, a
 dependency) and zlib-ng (`zlib_ng.zlib_ng`, not a dependency: `pip install zlib-ng` to
 measure it), all with a 32 KB window and memLevel 8, at the levels that make sense for
@@ -26,8 +26,8 @@ from PIL import Image
 from bench.render import Renderer, mid_game_views, renderers
 from bench.report import table
 from bench.stats import median
-from render.common import png_scanlines
 from render.deflate import MEM_LEVEL
+from render.png import png_scanlines
 
 CANDIDATES: list[tuple[str, str, tuple[int, ...]]] = [
     ("zlib", "zlib", (1, 2, 3)),

@@ -8,7 +8,7 @@ for all five on a loaded machine. Nothing waits for them any more:
   table's picture job, `draw_job`, in the render process) asks for the
   game's warm-up once its first picture is drawn and, until that warm-up is done, draws
   the picture *cold*: `draw_rgb` (or `draw`) and a palette fitted to that picture alone
-  (`render.common.encode_png`) instead of the game's fixed palette, which costs tens to
+  (`render.png.encode_png`) instead of the game's fixed palette, which costs tens to
   hundreds of ms where fitting the fixed palette costs seconds. The same drawing, its
   own 256 colours; once the game is warm its pictures are the usual ones again.
 - the warm-ups run one game at a time on one daemon thread of the process that draws (the
@@ -61,13 +61,14 @@ def renderer(game_id: str) -> Any | None:
         return None
 
 
-SHARED = ("games", "bot.presenters", "render.common", "PIL.PngImagePlugin")
+SHARED = ("games", "bot.presenters", "render.shapes", "render.palette", "PIL.PngImagePlugin")
 
 
 def prepare() -> None:
     """Import what every game's pictures need (the engines, the presenters' base, Pillow,
-    `render.common`: ~0.3 s of CPU), e.g. when a render process starts; a game's own
-    renderer and presenter (~0.1 s) are imported by its first picture."""
+    the drawing and PNG modules `render/` shares: ~0.3 s of CPU), e.g. when a render
+    process starts; a game's own renderer and presenter (~0.1 s) are imported by its first
+    picture."""
     for name in SHARED:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
@@ -86,9 +87,9 @@ def draw_cold(
 ) -> bytes:
     """The picture without the game's fixed palette: drawn whole in RGB (`draw_rgb` where
     the renderer has one, `draw` otherwise) and encoded on a palette of its own."""
-    common: Any = importlib.import_module("render.common")
+    encoder: Any = importlib.import_module("render.png")
     draw = getattr(module, "draw_rgb", None) or module.draw
-    png: bytes = common.encode_png(draw(view, names, language=language))
+    png: bytes = encoder.encode_png(draw(view, names, language=language))
     return png
 
 

@@ -1,1 +1,2 @@
-"""Pillow pictures of game states: one module per game, shared helpers in `render.common`."""
+"""Pillow pictures of game states: one module per game, and the pieces they share:
+`colours`, `text`, `shapes` (drawing), `palette`, `png`, `deflate` (encoding)."""

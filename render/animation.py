@@ -18,17 +18,9 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from locales import DEFAULT_LANGUAGE, get_translator
-from render.common import (
-    HIGHLIGHT_SOFT,
-    INK,
-    INK_SOFT,
-    LINE,
-    PAPER,
-    PAPER_DARK,
-    clean_text,
-    draw_text,
-    fit_palette,
-)
+from render.colours import HIGHLIGHT_SOFT, INK, INK_SOFT, LINE, PAPER, PAPER_DARK
+from render.palette import fit_palette
+from render.text import clean_text, draw_text
 
 WIDTH = 480  # px: a phone shows an animation about this wide
 POSITIONS = 40  # boards at most (the standings come after them)

@@ -7,8 +7,8 @@ message, bot/service/hands.py): the tiles drawn as the board draws them.
   yellow rim (the rim of the last placed tile). 10 tiles: 562 × 294 px, readable on a
   360-px phone screen.
 - «Семидорожник»: each kind the hand holds once, as the board's tile disc
-  (`render/seven_tracks.tile_sprite`; the priority tiles as labelled cards), with the
-  count under it, six to a row.
+  (`render/seven_tracks.tile_sprite`, cached with the board's sprites; the priority tiles
+  as labelled cards), with the count under it, six to a row.
 
 Only the owner's tiles are drawn; nothing else of the game is needed.
 
@@ -28,23 +28,15 @@ from functools import lru_cache
 from PIL import Image
 
 from games.dominas.model import Pos
-from games.dominas.tiles import colour_of, symbols_of
+from games.dominas.tiles import symbols_of
 from games.seven_tracks.model import KINDS
 from locales import get_translator
 from render import dominas as dom
-from render.common import (
-    INK,
-    INK_SOFT,
-    PAPER,
-    WHITE,
-    Canvas,
-    Layer,
-    blit,
-    encode_png,
-    make_layer,
-    paste,
-)
-from render.seven_tracks import tile_sprite
+from render.colours import INK, INK_SOFT, PAPER, WHITE
+from render.png import encode_png
+from render.seven_tracks import PICTURE as SEVEN_TRACKS
+from render.shapes import Canvas, paste
+from render.surface import RGBSurface
 
 __all__ = ["dominas_hand", "seven_tracks_hand"]
 
@@ -68,20 +60,14 @@ def dominas_size(n: int) -> tuple[int, int]:
 def draw_dominas(tiles: Sequence[tuple[str, bool]]) -> Image.Image:
     """The hand as an RGB image; `tiles` are (tile id, fits now) in the order shown."""
     img = Image.new("RGB", dominas_size(len(tiles)), PAPER)
+    paint = RGBSurface(img, dom.PICTURE)
     for i, (tile, fits) in enumerate(tiles):
         row, j = divmod(i, PER_ROW)
         pos = Pos.TOP if j % 2 == 0 else Pos.CENTRE
         top = PAD + row * (TRI_H + ROW_GAP)
         # the triangles' boxes in a floor box: TOP spans x 75..225, y 0..130; CENTRE y 130..260
         origin = (PAD + j * HALF - dom.SIDE // 2, top if pos is Pos.TOP else top - TRI_H)
-        colour = colour_of(tile)
-        blit(img, dom._tile_body(colour, pos, fits), origin)
-        symbols = symbols_of(tile)
-        if symbols is not None:
-            for k, edge in enumerate(_WHERE[pos]):
-                blit(img, dom._symbol(colour, pos, edge, symbols[k]), origin)
-        for layer in dom._tile_face(tile, pos):
-            blit(img, layer, origin)
+        paint.sprites(dom.tile(origin, tile, symbols_of(tile), _WHERE[pos], pos, fits))
     return img
 
 
@@ -113,10 +99,10 @@ def _card(kind: str, language: str) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def _count(n: int) -> Layer:
+def _count(n: int) -> Image.Image:
     c = Canvas((CELL_W, 24))
     c.text((CELL_W / 2, 12), f"×{n}", size=20, bold=True, fill=INK)
-    return make_layer(c.image(), 0, 0)
+    return c.image()
 
 
 def draw_seven_tracks(kinds: Sequence[str], language: str = "ru") -> Image.Image:
@@ -129,9 +115,12 @@ def draw_seven_tracks(kinds: Sequence[str], language: str = "ru") -> Image.Image
     for i, kind in enumerate(shown):
         line, j = divmod(i, PER_LINE)
         x, y = PAD + j * CELL_W, PAD + line * CELL_H
-        sprite = _card(kind, language) if kind in CARD_TEXT else tile_sprite(kind, None, DISC_R)
+        if kind in CARD_TEXT:
+            sprite = _card(kind, language)
+        else:  # the board's tile, cached with the board's sprites
+            sprite = SEVEN_TRACKS.sprite(("tile", kind, None, DISC_R))
         paste(img, sprite, (x + (CELL_W - sprite.width) // 2, y + 4))
-        blit(img, _count(counts[kind]), (x, y + 2 * DISC_R + 12))
+        paste(img, _count(counts[kind]), (x, y + 2 * DISC_R + 12))
     return img
 
 

@@ -21,10 +21,11 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping
-from functools import lru_cache
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from functools import partial
+from typing import cast
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw
 
 from games.hypnosia.model import (
     CENTRE_VALUES,
@@ -40,31 +41,12 @@ from games.hypnosia.model import (
     parse_cell,
 )
 from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
-from render.common import (
-    HIGHLIGHT,
-    INK,
-    INK_SOFT,
-    MUTED,
-    PAPER,
-    RGB,
-    WHITE,
-    Canvas,
-    Layer,
-    blit,
-    clean_text,
-    contrast_ink,
-    disc,
-    draw_text,
-    encode_on_palette,
-    fit_flat_palette,
-    font,
-    make_layer,
-    mix,
-    paste,
-    round_box,
-    stamp_text,
-    text_width,
-)
+from render.colours import HIGHLIGHT, INK, INK_SOFT, MUTED, PAPER, RGB, WHITE, contrast_ink, mix
+from render.compositor import Compositor, Scene
+from render.palette import fit_flat_palette
+from render.shapes import Canvas, disc, paste
+from render.surface import Group, Placed, RGBSurface, Surface
+from render.text import clean_text, draw_text, font, text_width
 
 WIDTH = 1000
 HEADER = 118
@@ -233,55 +215,23 @@ def _board_layer() -> Image.Image:
             d.text(
                 (x, y - HEADER),
                 str(j),
-                font=_font(size, is_bridge(k, j)),
+                font=font(size, is_bridge(k, j)),
                 fill=fill,
                 anchor="mm",
             )
     return img
 
 
-def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
-    return font(size, bold)
+# ---------------------------------------------------------------- the field and the pieces
 
-
-# ---------------------------------------------------------------- cached drawing
-
-# A picture is drawn for every move. What never changes (the board, the corner notes) is
-# one cached background; whatever sits at a fixed place over it (start columns, centre
-# fields, dice, the header's disc) is a cached patch of exactly the pixels it changes;
-# tokens are cached sprites; text is pasted from cached glyph masks (`stamp_text`).
-# `warm_up` builds them all, so a new state draws nothing supersampled.
-
-
-def _patch(before: Image.Image, paint: Callable[[Image.Image], None]) -> Layer:
-    """The pixels `paint` changes on `before` (which it leaves as it was), as a layer:
-    pasted over the same background it gives exactly what `paint` draws."""
-    after = before.copy()
-    paint(after)
-    box = ImageChops.difference(before, after).getbbox() or (0, 0, 1, 1)
-    sprite = after.crop(box).convert("RGBA")
-    r, g, b = ImageChops.difference(before.crop(box), sprite.convert("RGB")).split()
-    changed = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 255 if v else 0)
-    sprite.putalpha(changed)
-    return sprite.im, box[0], box[1], sprite.width, sprite.height
-
+# A picture is assembled on the game's palette from cached pieces (`render/compositor.py`).
+# The board is the field (with the notes in its corners, per language); whatever sits at
+# a fixed place over it (start columns, centre fields, dice, the header's disc) is an
+# overlay of exactly the pixels it changes; tokens are sprites over the board, a move's
+# mark an opaque stamp, text a patch over the flat colour under it. `warm_up` builds
+# them all, so a new state draws nothing supersampled.
 
 NOTE_SIZE = 28  # the notes in the board's corners
-
-
-def _max_height() -> int:
-    return HEADER + BOARD + 8 + 3 * LEGEND_ROW + PAD
-
-
-@lru_cache(maxsize=1)
-def _board_background() -> Image.Image:
-    """The picture without a game and without words: the board (what the patches over
-    it are cut against)."""
-    img = Image.new("RGB", (WIDTH, _max_height()), PAPER)
-    paste(img, _board_layer(), (0, HEADER))
-    d = ImageDraw.Draw(img)
-    draw_text(d, (CX, CY + 6), "★", size=30, fill=mix(CENTRE_RGB, WHITE, 0.5), anchor="mm")
-    return img
 
 
 # The notes in the board's corners: (where, anchor, locale key). Top left: the direction
@@ -298,15 +248,17 @@ NOTES: tuple[tuple[tuple[int, int], str, str], ...] = (
 )
 
 
-@lru_cache(maxsize=4)  # one per language
-def _background(language: str = DEFAULT_LANGUAGE) -> Image.Image:
-    """The picture without a game: the board and the notes in its corners in `language`."""
-    img = _board_background().copy()
+def _field(language: Hashable) -> Image.Image:
+    """The board; with a language, the notes in its corners in it."""
+    img = Image.new("RGB", (WIDTH, HEADER + BOARD), PAPER)
+    paste(img, _board_layer(), (0, HEADER))
     d = ImageDraw.Draw(img)
-    t = get_translator(language)
-    for xy, anchor, key in NOTES:
-        text = t(f"render.hypnosia.note.{key}")
-        draw_text(d, xy, text, size=NOTE_SIZE, fill=INK_SOFT, anchor=anchor)
+    draw_text(d, (CX, CY + 6), "★", size=30, fill=mix(CENTRE_RGB, WHITE, 0.5), anchor="mm")
+    if language is not None:
+        t = get_translator(cast(str, language))
+        for xy, anchor, key in NOTES:
+            text = t(f"render.hypnosia.note.{key}")
+            draw_text(d, xy, text, size=NOTE_SIZE, fill=INK_SOFT, anchor=anchor)
     return img
 
 
@@ -321,10 +273,23 @@ def _disc(
     disc(img, centre, radius, fill, outline, width)
 
 
-@lru_cache(maxsize=256)
-def _token_sprite(colour: RGB, number: int, radius: float, ring: RGB | None) -> Layer:
-    """A token centred on a pixel corner: a disc in its owner's colour with its number,
-    ringed (a dark rim, then `ring`) when its owner is to act."""
+def _changes(paint: Callable[[Image.Image], None]) -> tuple[Image.Image, tuple[int, int]]:
+    """The pixels `paint` changes on the board without words, as an opaque sprite, and
+    where it goes: pasted over the board it gives exactly what `paint` draws."""
+    before = PICTURE.field(None)
+    after = before.copy()
+    paint(after)
+    box = ImageChops.difference(before, after).getbbox() or (0, 0, 1, 1)
+    sprite = after.crop(box).convert("RGBA")
+    r, g, b = ImageChops.difference(before.crop(box), sprite.convert("RGB")).split()
+    changed = ImageChops.lighter(ImageChops.lighter(r, g), b).point(lambda v: 255 if v else 0)
+    sprite.putalpha(changed)
+    return sprite, (box[0], box[1])
+
+
+def _token_sprite(colour: RGB, number: int, radius: float, ring: RGB | None) -> Image.Image:
+    """A token centred on the sprite's middle (a pixel corner): a disc in its owner's
+    colour with its number, ringed (a dark rim, then `ring`) when its owner is to act."""
     half = math.ceil(radius) + 10
     c = Canvas((2 * half, 2 * half), origin=(-half, -half))
     if ring is not None:  # a dark rim keeps the ring visible around a yellow token
@@ -335,20 +300,20 @@ def _token_sprite(colour: RGB, number: int, radius: float, ring: RGB | None) -> 
     d = ImageDraw.Draw(sprite)
     draw_text(d, (half, half + 1), str(number), size=round(radius * 1.4), bold=True,
               fill=contrast_ink(colour), anchor="mm")  # fmt: skip
-    return make_layer(sprite, -half, -half)
+    return sprite
 
 
 def _token(
-    img: Image.Image,
     xy: tuple[float, float],
     colour: RGB,
     number: int,
     radius: float = TOKEN_R,
     ring: RGB | None = None,
-) -> None:
-    # Rounded to the nearest pixel corner: half a pixel is not visible, and a sprite per
+) -> Placed:
+    # Centred on the nearest pixel corner: half a pixel is not visible, and a sprite per
     # cell and colour would be too many to draw up front.
-    blit(img, _token_sprite(colour, number, radius, ring), (round(xy[0]), round(xy[1])))
+    half = math.ceil(radius) + 10
+    return ("token", colour, number, radius, ring), round(xy[0]) - half, round(xy[1]) - half
 
 
 # ---------------------------------------------------------------- parts
@@ -372,23 +337,15 @@ def _paint_start_column(img: Image.Image, board_seat: int, col: RGB) -> None:
     d.line([(x0, y0), (x1, y1)], fill=mix(col, INK, 0.2), width=5)
 
 
-@lru_cache(maxsize=16)
-def _start_column(board_seat: int, col: RGB) -> Layer:
-    return _patch(_board_background(), lambda img: _paint_start_column(img, board_seat, col))
-
-
-def _draw_starts(img: Image.Image, view: View) -> None:
+def _tokens(view: View) -> list[Group]:
+    """The tokens at home (over their start squares), then those on the rings (a pair
+    side by side), in groups of those whose ink may touch (neighbours ringed yellow)."""
+    placed: list[Placed] = []
     for p in view.players:
-        col = _colour(view, p.seat)
-        blit(img, _start_column(p.board_seat, col))
-    for p in view.players:  # tokens at home lie over the squares
         col = _colour(view, p.seat)
         for i in range(1, 5):
             if p.tokens[i - 1] == START:
-                _token(img, start_xy(p.board_seat, i), col, i, radius=START_R)
-
-
-def _draw_tokens(img: Image.Image, view: View) -> None:
+                placed.append(_token(start_xy(p.board_seat, i), col, i, radius=START_R))
     current = view.current
     for cell, cv in sorted(view.board.items()):
         kj = parse_cell(cell)
@@ -398,11 +355,12 @@ def _draw_tokens(img: Image.Image, view: View) -> None:
         col = _colour(view, cv.seat)
         ring = HIGHLIGHT if cv.seat == current else None
         if len(cv.tokens) == 1:
-            _token(img, cell_xy(cell), col, cv.tokens[0], ring=ring)
+            placed.append(_token(cell_xy(cell), col, cv.tokens[0], ring=ring))
         else:
             a = angle(k, j)
             for n, dr in zip(cv.tokens[:2], (+PAIR_R, -PAIR_R), strict=False):
-                _token(img, polar(RADIUS[k] + dr, a), col, n, radius=PAIR_R, ring=ring)
+                placed.append(_token(polar(RADIUS[k] + dr, a), col, n, PAIR_R, ring))
+    return PICTURE.touching([(p,) for p in placed])
 
 
 # ---------------------------------------------------------------- move marks
@@ -420,10 +378,9 @@ def _tag_width(text: str) -> int:
     return max(TAG_H, text_width(text, TAG_SIZE, True) + 14)
 
 
-@lru_cache(maxsize=512)
-def _tag_sprite(text: str, captures: bool, edge: RGB) -> Layer:
+def _tag_sprite(text: str, captures: bool, edge: RGB) -> Image.Image:
     """A move's mark (its button's `2+5`): bold text on white in a frame of the mover's
-    colour (red text and frame for a capture), centred on a pixel corner."""
+    colour (red text and frame for a capture); an opaque sprite."""
     w = _tag_width(text)
     sprite = Image.new("RGBA", (w + 1, TAG_H + 1), (0, 0, 0, 0))
     d = ImageDraw.Draw(sprite)
@@ -432,7 +389,13 @@ def _tag_sprite(text: str, captures: bool, edge: RGB) -> Layer:
     d.rounded_rectangle((5, 5, w - 5, TAG_H - 5), radius=6, fill=WHITE)
     draw_text(d, (w / 2, TAG_H / 2 + 1), text, size=TAG_SIZE, bold=True,
               fill=CAPTURE_RGB if captures else INK, anchor="mm")  # fmt: skip
-    return make_layer(sprite, -(w // 2), -(TAG_H // 2))
+    return sprite
+
+
+def _tag(s: Surface, text: str, captures: bool, edge: RGB, centre: tuple[int, int]) -> None:
+    """A move's mark centred on a pixel corner."""
+    w = _tag_width(text)
+    s.stamp(("tag", text, captures, edge), (centre[0] - w // 2, centre[1] - TAG_H // 2))
 
 
 def _tag_spot(dest: str, fields: list[int]) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -447,7 +410,7 @@ def _tag_spot(dest: str, fields: list[int]) -> tuple[tuple[float, float], tuple[
     return (x, y), (dx / norm, dy / norm)
 
 
-def _draw_targets(img: Image.Image, view: View) -> None:
+def _draw_targets(s: Surface, view: View) -> None:
     """Each legal move's mark on the cell (or centre field) it lands on, the same mark its
     button reads («2+5» = «№2 +5»): nobody counts cells or reads ring numbers. Marks
     that would overlap are pushed apart along the radius, with a pointer to their cell."""
@@ -457,7 +420,6 @@ def _draw_targets(img: Image.Image, view: View) -> None:
     edge = _tag_edge(_colour(view, seat))
     placed: list[tuple[float, float, float, float]] = []
     marks: list[tuple[str, bool, float, float]] = []
-    d = ImageDraw.Draw(img)
     for m in sorted(view.moves, key=lambda m: m.dest):  # one cell's marks one after another
         (x, y), (ux, uy) = _tag_spot(m.dest, m.fields)
         w = _tag_width(m.tag)
@@ -475,10 +437,10 @@ def _draw_targets(img: Image.Image, view: View) -> None:
         placed.append(box)
         marks.append((m.tag, m.captures > 0, cx, cy))
         if math.hypot(cx - x, cy - y) > TAG_H * 0.6:  # moved off its cell: point at it
-            d.line([(x, y), (cx, cy)], fill=INK, width=3)
-            d.ellipse((x - 5, y - 5, x + 5, y + 5), fill=INK)
+            s.line([(x, y), (cx, cy)], fill=INK, width=3)
+            s.ellipse((x - 5, y - 5, x + 5, y + 5), fill=INK)
     for tag, captures, cx, cy in marks:  # the marks over every pointer
-        blit(img, _tag_sprite(tag, captures, edge), (round(cx), round(cy)))
+        _tag(s, tag, captures, edge, (round(cx), round(cy)))
 
 
 def _paint_field(img: Image.Image, value: int, col: RGB | None) -> None:
@@ -493,16 +455,6 @@ def _paint_field(img: Image.Image, value: int, col: RGB | None) -> None:
         _disc(img, xy, FIELD_R, col, WHITE, 4)
         draw_text(d, (xy[0], xy[1] + 2), str(value), size=34, bold=True,
                   fill=contrast_ink(col), anchor="mm")  # fmt: skip
-
-
-@lru_cache(maxsize=64)
-def _field(value: int, col: RGB | None) -> Layer:
-    return _patch(_board_background(), lambda img: _paint_field(img, value, col))
-
-
-def _draw_centre(img: Image.Image, view: View) -> None:
-    for value, holder in zip(CENTRE_VALUES, view.centre, strict=True):
-        blit(img, _field(value, None if holder is None else _colour(view, holder)))
 
 
 def _die_xy(i: int) -> tuple[int, int]:
@@ -530,18 +482,6 @@ def _paint_die(img: Image.Image, xy: tuple[float, float], value: int, used: bool
         d.line([(x - s + 6, y + s - 6), (x + s - 6, y - s + 6)], fill=MUTED, width=4)
 
 
-@lru_cache(maxsize=32)
-def _die(i: int, value: int, used: bool) -> Layer:
-    """Die `i` (0 left, 1 right) of the header showing `value`, greyed when used."""
-    return _patch(_board_background(), lambda img: _paint_die(img, _die_xy(i), value, used))
-
-
-@lru_cache(maxsize=8)
-def _turn_disc(col: RGB) -> Layer:
-    """The disc in the colour of the player to act, left of the title."""
-    return _patch(_board_background(), lambda img: _disc(img, (PAD + 18, 42), 17, col, INK, 2.5))
-
-
 def _status(view: View, names: Mapping[int, str] | None, t: Translator) -> tuple[str, str]:
     if view.phase is Phase.GAME_OVER:
         seats = [p.seat for p in view.players if p.player in view.winners]
@@ -564,30 +504,29 @@ def _status(view: View, names: Mapping[int, str] | None, t: Translator) -> tuple
     return title, t("render.hypnosia.round_line", n=view.round_no, line=line)
 
 
-def _draw_header(
-    img: Image.Image, view: View, names: Mapping[int, str] | None, t: Translator
-) -> None:
+def _draw_header(s: Surface, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     title, line = _status(view, names, t)
     x = PAD
     if view.current is not None and view.phase is not Phase.GAME_OVER:
-        blit(img, _turn_disc(_colour(view, view.current)))
-        x += 48
+        x += 48  # the disc of the player to act: an overlay
     dice_w = 170 if view.dice else 0
-    stamp_text(img, (x, 42), title, size=42, bold=True, anchor="lm",
-               max_width=WIDTH - PAD - x - dice_w - 10, min_size=26)  # fmt: skip
-    stamp_text(img, (PAD, 94), line, size=30, fill=INK_SOFT, anchor="lm",
-               max_width=WIDTH - 2 * PAD - dice_w - 10, min_size=20)  # fmt: skip
-    if view.dice:
-        left = list(view.unused)
-        flags: list[bool] = []
-        for v in view.dice:  # a die is used when its value is no longer unused
-            if v in left:
-                left.remove(v)
-                flags.append(False)
-            else:
-                flags.append(True)
-        for i, (v, used) in enumerate(zip(view.dice, flags, strict=True)):
-            blit(img, _die(i, v, used))
+    s.text((x, 42), title, size=42, bold=True, anchor="lm",
+           max_width=WIDTH - PAD - x - dice_w - 10, min_size=26, bg=PAPER)  # fmt: skip
+    s.text((PAD, 94), line, size=30, fill=INK_SOFT, anchor="lm",
+           max_width=WIDTH - 2 * PAD - dice_w - 10, min_size=20, bg=PAPER)  # fmt: skip
+
+
+def _dice(view: View) -> list[Hashable]:
+    """The dice of the header, as overlays: a die is used when its value is no longer
+    unused."""
+    left = list(view.unused)
+    out: list[Hashable] = []
+    for i, v in enumerate(view.dice):
+        used = v not in left
+        if not used:
+            left.remove(v)
+        out.append(("die", i, v, used))
+    return out
 
 
 def _legend_seats(view: View) -> list[int]:
@@ -615,13 +554,7 @@ def _details(view: View, seat: int, t: Translator) -> str:
     return " · ".join(parts)
 
 
-def _draw_legend(
-    img: Image.Image,
-    d: ImageDraw.ImageDraw,
-    view: View,
-    names: Mapping[int, str] | None,
-    t: Translator,
-) -> None:
+def _draw_legend(s: Surface, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     top = HEADER + BOARD + 8
     seats = _legend_seats(view)
     rows = (len(seats) + 1) // 2
@@ -634,45 +567,54 @@ def _draw_legend(
         ym = y + (LEGEND_ROW - 8) // 2
         acting = seat == view.current and not over
         winner = over and p.player in view.winners
+        bg = HIGHLIGHT if acting or winner else PAPER
         if acting or winner:
-            round_box(img, (x, y, x + col_w - 12, y + LEGEND_ROW - 8), 14, HIGHLIGHT)
+            s.rounded_rectangle((x, y, x + col_w - 12, y + LEGEND_ROW - 8), radius=14, fill=bg)
         col = _colour(view, seat)
         box_x = x + 10
         if over:
-            stamp_text(img, (x + 20, ym + 1), str(p.place or ""), size=28, bold=True,
-                       fill=INK_SOFT, anchor="mm")  # fmt: skip
+            s.text((x + 20, ym + 1), str(p.place or ""), size=28, bold=True, fill=INK_SOFT,
+                   anchor="mm", bg=bg)  # fmt: skip
             box_x = x + 38
-        bg = HIGHLIGHT if acting or winner else PAPER
-        round_box(img, (box_x, ym - 24, box_x + 72, ym + 24), 10, col, INK, 2, bg)
-        stamp_text(img, (box_x + 36, ym + 1), str(p.score).replace("-", "−"), size=32, bold=True,
-                   fill=contrast_ink(col), anchor="mm")  # fmt: skip
+        s.rounded_rectangle((box_x, ym - 24, box_x + 72, ym + 24), radius=10, fill=col,
+                            outline=INK, width=2)  # fmt: skip
+        s.text((box_x + 36, ym + 1), str(p.score).replace("-", "−"), size=32, bold=True,
+               fill=contrast_ink(col), anchor="mm", bg=col)  # fmt: skip
         tx = box_x + 86
         width = x + col_w - 24 - tx
-        stamp_text(img, (tx, ym - 12), _name(view, seat, names, t), size=30,
-                   bold=acting or winner, fill=MUTED if p.left else INK, anchor="lm",
-                   max_width=width, min_size=20)  # fmt: skip
-        stamp_text(img, (tx, ym + 18), _details(view, seat, t), size=22, fill=INK_SOFT,
-                   anchor="lm", max_width=width, min_size=16)  # fmt: skip
+        s.text((tx, ym - 12), _name(view, seat, names, t), size=30, bold=acting or winner,
+               fill=MUTED if p.left else INK, anchor="lm", max_width=width, min_size=20,
+               bg=bg)  # fmt: skip
+        s.text((tx, ym + 18), _details(view, seat, t), size=22, fill=INK_SOFT, anchor="lm",
+               max_width=width, min_size=16, bg=bg)  # fmt: skip
+
+
+def _paint(s: Surface, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
+    _draw_header(s, view, names, t)
+    _draw_targets(s, view)
+    _draw_legend(s, view, names, t)
 
 
 # ---------------------------------------------------------------- entry points
 
 
-def draw(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` as an RGB image (see `render` for the bytes), its words in
-    `language` (locales/: `render.*`)."""
+def _scene(view: View, names: Mapping[int, str] | None, language: str) -> Scene:
+    lit: list[Hashable] = []
+    if view.current is not None and view.phase is not Phase.GAME_OVER:
+        lit.append(("turn", _colour(view, view.current)))
+    lit += _dice(view)
+    lit += [("start", p.board_seat, _colour(view, p.seat)) for p in view.players]
+    for value, holder in zip(CENTRE_VALUES, view.centre, strict=True):
+        lit.append(("field", value, None if holder is None else _colour(view, holder)))
     t = get_translator(language)
-    img = _background(t.lang).crop((0, 0, *image_size(view)))
-    d = ImageDraw.Draw(img)
-    _draw_header(img, view, names, t)
-    _draw_starts(img, view)
-    _draw_centre(img, view)
-    _draw_tokens(img, view)
-    _draw_targets(img, view)
-    _draw_legend(img, d, view, names, t)
-    return img
+    size = image_size(view)
+    return Scene(
+        height=size[1],
+        variant=t.lang,
+        lit=tuple(lit),
+        groups=_tokens(view),
+        parts=[((0, 0, *size), partial(_paint, view=view, names=names, t=t))],
+    )
 
 
 def _palette_pictures() -> Iterator[Image.Image]:
@@ -686,87 +628,79 @@ def _palette_pictures() -> Iterator[Image.Image]:
     names = dict.fromkeys(ids, get_translator(DEFAULT_LANGUAGE)("render.sample_name"))
     s = GAME.new(players=ids, seed=1)
     rng = random.Random(1)
-    yield draw(GAME.view(s, None), names)
+    yield PICTURE.draw_rgb(GAME.view(s, None), names)
     for step in range(4000):
         if GAME.is_over(s):
             break
         s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
         if step in (40, 200):
-            yield draw(GAME.view(s, None), names)
-    yield draw(GAME.view(s, None), names)
-    swatch = _background().copy()
+            yield PICTURE.draw_rgb(GAME.view(s, None), names)
+    yield PICTURE.draw_rgb(GAME.view(s, None), names)
+    swatch = Image.new("RGB", (WIDTH, HEADER + BOARD + 8 + 3 * LEGEND_ROW + PAD), PAPER)
+    swatch.paste(PICTURE.field(DEFAULT_LANGUAGE), (0, 0))
+    paint = RGBSurface(swatch, PICTURE)
     for k, col in enumerate(PLAYER_RGB.values()):
         for n in range(1, 5):
             x, y = 60 + n * 60, 200 + k * 100
-            _token(swatch, (x, y), col, n, ring=HIGHLIGHT)
-            _token(swatch, (x + 300, y), col, n, radius=PAIR_R)
-            _token(swatch, (x + 600, y), col, n, radius=START_R)
+            paint.sprites((_token((x, y), col, n, ring=HIGHLIGHT),))
+            paint.sprites((_token((x + 300, y), col, n, radius=PAIR_R),))
+            paint.sprites((_token((x + 600, y), col, n, radius=START_R),))
         for n, captures in enumerate((False, True)):  # move marks in the mover's colour
-            blit(
-                swatch, _tag_sprite("1&3+4", captures, _tag_edge(col)), (80 + n * 160, 900 + k * 44)
-            )
-    for value in CENTRE_VALUES:
-        blit(swatch, _field(value, None))
-    for i, v in enumerate((3, 6)):
-        blit(swatch, _die(i, v, i == 1))
+            _tag(paint, "1&3+4", captures, _tag_edge(col), (80 + n * 160, 900 + k * 44))
+    for item in [*(("field", v, None) for v in CENTRE_VALUES), ("die", 0, 3, False)]:
+        sprite, xy = PICTURE.overlay(item)
+        swatch.paste(sprite, xy, sprite)
+    sprite, xy = PICTURE.overlay(("die", 1, 6, True))
+    swatch.paste(sprite, xy, sprite)
     yield swatch
 
 
-@lru_cache(maxsize=1)
-def palette() -> Image.Image:
-    """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
-    few times cheaper than fitting a palette to every picture, and the six player
-    colours are fixed, so nothing a table shows is missing from it."""
-    return fit_flat_palette(_palette_pictures())
-
-
-# zlib level of this game's PNGs: a few tenths of a ms less than common's 3, for 2-4 %
-# more bytes (a picture stays far under 150 KB).
-PNG_LEVEL = 2
-
-
-def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a picture made by `draw`, mapped onto the fixed palette."""
-    return encode_on_palette(img, palette(), PNG_LEVEL)
-
-
 def warm_up() -> None:
-    """Build every cache a table can need (background, start columns, fields, dice,
+    """Build every cache a table can need (the board, start columns, fields, dice,
     tokens, the palette), e.g. when the bot starts, so that a new state draws nothing
     supersampled."""
+    lit: list[tuple[Hashable, tuple[Hashable, ...]]] = []
     for seat, name in enumerate(COLOURS):
         col = PLAYER_RGB[name]
-        _start_column(seat, col)
-        _turn_disc(col)
-        for value in CENTRE_VALUES:
-            _field(value, col)
+        on: list[Hashable] = [("turn", col), ("start", seat, col)]
+        on += [("field", value, col) for value in CENTRE_VALUES]
+        lit.append((DEFAULT_LANGUAGE, tuple(on)))
         for n in range(1, 5):
-            _token_sprite(col, n, START_R, None)
+            PICTURE.sprite(_token((0, 0), col, n, START_R)[0])
             for radius in (TOKEN_R, PAIR_R):
-                _token_sprite(col, n, radius, None)
-                _token_sprite(col, n, radius, HIGHLIGHT)
-    for i in range(2):
-        for v in range(1, 7):
-            _die(i, v, False)
-            _die(i, v, True)
-    from games.hypnosia import GAME
-
-    for language in LANGUAGES:
-        encode(
-            draw(
-                GAME.view(GAME.new(players=[1, 2], seed=1), None),
-                {1: "A", 2: "B"},
-                language=language,
-            )
-        )
+                PICTURE.sprite(_token((0, 0), col, n, radius)[0])
+                PICTURE.sprite(_token((0, 0), col, n, radius, HIGHLIGHT)[0])
+    dice = tuple(("die", i, v, used) for i in range(2) for v in range(1, 7) for used in (0, 1))
+    fields = tuple(("field", value, None) for value in CENTRE_VALUES)
+    lit.append((DEFAULT_LANGUAGE, dice + fields))
+    backgrounds = [
+        (HEADER + BOARD + 8 + rows * LEGEND_ROW + PAD, language)
+        for rows in (1, 2, 3)
+        for language in LANGUAGES
+    ]
+    PICTURE.warm(backgrounds=backgrounds, lit=lit)
 
 
-def render(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> bytes:
-    """PNG bytes of the table picture for the public `view`, its words in `language`.
+PICTURE = Compositor(
+    width=WIDTH,
+    field=_field,
+    variants=(None, *LANGUAGES),  # the notes in the corners are the only words
+    overlays={
+        "start": lambda *args: _changes(lambda img: _paint_start_column(img, *args)),
+        "field": lambda *args: _changes(lambda img: _paint_field(img, *args)),
+        "die": lambda i, value, used: _changes(
+            lambda img: _paint_die(img, _die_xy(i), value, used)
+        ),
+        "turn": lambda col: _changes(lambda img: disc(img, (PAD + 18, 42), 17, col, INK, 2.5)),
+    },
+    sprites={"token": _token_sprite, "tag": _tag_sprite},
+    palette=lambda: fit_flat_palette(_palette_pictures()),
+    scene=_scene,
+    png_level=2,  # a few tenths of a ms less than render/png.py's 3, for 2-4 % more bytes
+    sprite_cache=256,
+)
 
-    `names` maps player ids to display names; a missing one is shown as "Игрок N"
-    (N = seat + 1). The same view, names and language give the same bytes.
-    """
-    return encode(draw(view, names, language=language))
+# The entry points: `render(view, names, language=...)` the PNG, `draw` the picture on the
+# palette, `draw_rgb` the same drawn whole, `palette()`, `encode(picture)`.
+render, draw, draw_rgb = PICTURE.render, PICTURE.draw, PICTURE.draw_rgb
+palette, encode = PICTURE.palette, PICTURE.encode

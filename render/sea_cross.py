@@ -21,9 +21,9 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from functools import lru_cache
-from typing import Any
+from collections.abc import Hashable, Iterator, Mapping
+from functools import partial
+from typing import cast
 
 from PIL import Image, ImageDraw
 
@@ -45,26 +45,12 @@ from games.sea_cross.model import (
     threshold_index,
 )
 from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
-from render.common import (
-    HIGHLIGHT,
-    INK,
-    INK_SOFT,
-    MUTED,
-    PAPER,
-    RGB,
-    WHITE,
-    Canvas,
-    clean_text,
-    contrast_ink,
-    draw_text,
-    encode_on_palette,
-    fit_flat_palette,
-    mix,
-    paste,
-    paste_centred,
-    stamp_text,
-    text_width,
-)
+from render.colours import HIGHLIGHT, INK, INK_SOFT, MUTED, PAPER, RGB, WHITE, contrast_ink, mix
+from render.compositor import Compositor, Scene
+from render.palette import fit_flat_palette
+from render.shapes import Canvas, paste, paste_centred
+from render.surface import Group, RGBSurface, Surface
+from render.text import clean_text, draw_text, fit_text_cached, text_width
 
 WIDTH = 1000
 PAD = 20
@@ -134,16 +120,16 @@ def _arm_colour(view: View, seat: int) -> RGB:
     return ARM_RGB[view.players[seat].arm]
 
 
-# ---------------------------------------------------------------- cached drawing
+# ---------------------------------------------------------------- the field and the pieces
 
-# A picture is drawn for every move. The board with every arm in play is one cached
-# picture; an arm nobody plays, or whose player left, is a few cached cell patches over
-# it; tokens, dice, tags and the corner boxes are cached sprites; text is pasted from
-# cached glyph masks (`stamp_text`). `warm_up` builds them all, so a new state draws
-# nothing supersampled.
+# A picture is assembled on the game's palette from cached pieces (`render/compositor.py`).
+# The board with every arm in play is the field (per language: its home cells are
+# labelled); an arm nobody plays or whose player left, the centre, a player's corner box,
+# the last move's frames and a блок's bar are overlays; tokens, dice and the header's
+# disc are sprites, a move's tag an opaque stamp, text a patch over the flat colour under
+# it. `warm_up` builds them all, so a new state draws nothing supersampled.
 
 
-@lru_cache(maxsize=64)
 def _disc_sprite(radius: float, fill: RGB, outline: RGB | None, width: float) -> Image.Image:
     pad = radius + width + 2
     side = round(2 * pad)
@@ -152,19 +138,6 @@ def _disc_sprite(radius: float, fill: RGB, outline: RGB | None, width: float) ->
     return c.image()
 
 
-def _disc(
-    img: Image.Image,
-    centre: tuple[float, float],
-    radius: float,
-    fill: RGB,
-    outline: RGB | None = None,
-    width: float = 0,
-) -> None:
-    sprite = _disc_sprite(radius, fill, outline, width)
-    paste_centred(img, sprite, centre)
-
-
-@lru_cache(maxsize=16)
 def _ring_sprite(radius: float, colour: RGB, width: float) -> Image.Image:
     pad = radius + 2
     side = round(2 * pad)
@@ -173,7 +146,6 @@ def _ring_sprite(radius: float, colour: RGB, width: float) -> Image.Image:
     return c.image()
 
 
-@lru_cache(maxsize=16)
 def _arrow_sprite(direction: tuple[int, int], colour: RGB) -> Image.Image:
     """A filled triangle pointing along (dr, dc), the size of a cell."""
     c = Canvas((CELL, CELL))
@@ -187,7 +159,6 @@ def _arrow_sprite(direction: tuple[int, int], colour: RGB) -> Image.Image:
     return c.image()
 
 
-@lru_cache(maxsize=16)
 def _centre_sprite(arms: tuple[bool, ...]) -> Image.Image:
     """The centre: four triangles, each pointing to its arm, in the arm's colour."""
     c = Canvas((CELL, CELL))
@@ -211,9 +182,9 @@ def _centre_sprite(arms: tuple[bool, ...]) -> Image.Image:
 ACTIVE, LEFT_GAME, UNUSED = "active", "left", "unused"
 
 
-def _paint_board(img: Image.Image, states: tuple[str, ...], t: Translator) -> None:
+def _paint_board(img: Image.Image, states: tuple[str, ...], t: Translator | None) -> None:
     """The cross without its centre, each arm as `states[arm]` says (its home cells
-    labelled in the language of `t`)."""
+    labelled in the language of `t`; not at all without)."""
     d = ImageDraw.Draw(img)
     d.rectangle((LEFT - 4, TOP - 4, LEFT + BOARD + 3, TOP + BOARD + 3), fill=EDGE_RGB)
     d.rectangle((LEFT, TOP, LEFT + BOARD - 1, TOP + BOARD - 1), fill=SEA_RGB)
@@ -242,14 +213,9 @@ def _paint_board(img: Image.Image, states: tuple[str, ...], t: Translator) -> No
             cell = home_cell(arm, k)
             d.rounded_rectangle(cell_box(cell), radius=8, fill=deep)
             bx0, by0, _, _ = cell_box(cell)
-            draw_text(
-                d,
-                (bx0 + 5, by0 + 3),
-                t("render.sea_cross.home_cell", n=k + 1),
-                size=15,
-                bold=True,
-                fill=contrast_ink(deep),
-            )
+            if t is not None:
+                label = t("render.sea_cross.home_cell", n=k + 1)
+                draw_text(d, (bx0 + 5, by0 + 3), label, size=15, bold=True, fill=contrast_ink(deep))
         # The порог: an arrow from it into the домик.
         thr = loop_cell(threshold_index(arm))
         first = home_cell(arm, 0)
@@ -259,14 +225,16 @@ def _paint_board(img: Image.Image, states: tuple[str, ...], t: Translator) -> No
         # The reserve: four slots (none for an arm nobody plays).
         for k in range(0 if states[arm] == UNUSED else 4):
             cell = reserve_cell(arm, k)
-            _disc(img, cell_centre(cell), CELL * 0.4, mix(col, WHITE, 0.8), tint, 3)
+            disc = _disc_sprite(CELL * 0.4, mix(col, WHITE, 0.8), tint, 3)
+            paste_centred(img, disc, cell_centre(cell))
 
 
-@lru_cache(maxsize=4)  # one per language
-def _base(language: str = DEFAULT_LANGUAGE) -> Image.Image:
-    """The whole picture's background: the cross with every arm in play, no centre."""
+def _field(language: Hashable) -> Image.Image:
+    """The whole picture's background: the cross with every arm in play, no centre (its
+    home cells labelled in `language`; None: not labelled)."""
     img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
-    _paint_board(img, (ACTIVE,) * 4, get_translator(language))
+    t = None if language is None else get_translator(cast(str, language))
+    _paint_board(img, (ACTIVE,) * 4, t)
     return img
 
 
@@ -276,12 +244,9 @@ def _square(cell: Cell) -> tuple[int, int, int, int]:
     return LEFT + c * CELL, TOP + r * CELL, LEFT + (c + 1) * CELL, TOP + (r + 1) * CELL
 
 
-@lru_cache(maxsize=16)  # 4 arms × 2 states × the languages
-def _arm_patches(
-    arm: int, state: str, language: str = DEFAULT_LANGUAGE
-) -> tuple[tuple[tuple[int, int, int, int], Any], ...]:
-    """The cells that differ when `arm` is not in play (`state`), as opaque squares (its
-    home cells labelled in `language`)."""
+def _arm_patch(arm: int, state: str, language: str) -> tuple[Image.Image, tuple[int, int]]:
+    """The cells that differ when `arm` is not in play (`state`), as one opaque sprite of
+    their squares (its home cells labelled in `language`)."""
     img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     _paint_board(img, (state,) * 4, get_translator(language))
     cells = [
@@ -290,22 +255,13 @@ def _arm_patches(
         *(home_cell(arm, k) for k in range(HOME_LEN)),
         *(reserve_cell(arm, k) for k in range(4)),
     ]
-    return tuple((_square(cell), img.crop(_square(cell)).im) for cell in cells)
-
-
-def _draw_board(img: Image.Image, view: View, language: str) -> None:
-    used = {p.arm: p for p in view.players}
-    for arm in range(4):
-        if arm not in used:
-            state = UNUSED
-        elif not used[arm].active:
-            state = LEFT_GAME
-        else:
-            continue
-        for box, core in _arm_patches(arm, state, language):
-            img.im.paste(core, box)
-    x0, y0, _, _ = cell_box((CENTRE, CENTRE), 0)
-    paste(img, _centre_sprite(tuple(a in used and used[a].active for a in range(4))), (x0, y0))
+    squares = [_square(cell) for cell in cells]
+    x0, y0 = min(b[0] for b in squares), min(b[1] for b in squares)
+    x1, y1 = max(b[2] for b in squares), max(b[3] for b in squares)
+    sprite = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
+    for box in squares:
+        sprite.paste(img.crop(box).convert("RGBA"), (box[0] - x0, box[1] - y0))
+    return sprite, (x0, y0)
 
 
 def _label_box(arm: int) -> tuple[int, int, int, int]:
@@ -320,16 +276,14 @@ def _label_box(arm: int) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
-@lru_cache(maxsize=64)  # 4 arms × 4 looks × the languages
-def _label_plate(arm: int, fill: RGB, border: RGB, language: str = DEFAULT_LANGUAGE) -> Any:
-    """The corner box over the sea, as an opaque patch of its bounding box (cut from the
-    background in `language`, though no word lies under it)."""
-    box = _label_box(arm)
-    img = _base(language).crop((box[0], box[1], box[2] + 1, box[3] + 1))
-    ImageDraw.Draw(img).rounded_rectangle(
-        (0, 0, box[2] - box[0], box[3] - box[1]), radius=14, fill=fill, outline=border, width=6
+def _label_plate(arm: int, fill: RGB, border: RGB) -> tuple[Image.Image, tuple[int, int]]:
+    """The corner box over the sea, and where it goes."""
+    x0, y0, x1, y1 = _label_box(arm)
+    sprite = Image.new("RGBA", (x1 - x0 + 1, y1 - y0 + 1), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).rounded_rectangle(
+        (0, 0, x1 - x0, y1 - y0), radius=14, fill=fill, outline=border, width=6
     )
-    return img.im
+    return sprite, (x0, y0)
 
 
 def _label_colours(arm: int, active: bool, lit: bool) -> tuple[RGB, RGB]:
@@ -339,59 +293,86 @@ def _label_colours(arm: int, active: bool, lit: bool) -> tuple[RGB, RGB]:
     return fill, border
 
 
+def _centre(arms: tuple[bool, ...]) -> tuple[Image.Image, tuple[int, int]]:
+    """The centre with the arms in play, and where it goes."""
+    x0, y0, _, _ = cell_box((CENTRE, CENTRE), 0)
+    return _centre_sprite(arms), (x0, y0)
+
+
+def _frame(cell: Cell, kind: str) -> tuple[Image.Image, tuple[int, int]]:
+    """The last move's frame on its origin (thin) or its target (thick), and where it goes."""
+    x0, y0, _, _ = cell_box(cell, 0)
+    sprite = Image.new("RGBA", (CELL, CELL), (0, 0, 0, 0))
+    d = ImageDraw.Draw(sprite)
+    inside = (0, 0, CELL - 1, CELL - 1)
+
+    def box(inset: int) -> tuple[int, int, int, int]:
+        return inside[0] + inset, inside[1] + inset, inside[2] - inset, inside[3] - inset
+
+    if kind == "origin":
+        d.rounded_rectangle(box(1), radius=9, outline=INK, width=3)
+        d.rounded_rectangle(box(3), radius=8, outline=HIGHLIGHT, width=4)
+    else:
+        d.rounded_rectangle(box(0), radius=10, outline=INK, width=9)
+        d.rounded_rectangle(box(2), radius=9, outline=HIGHLIGHT, width=6)
+    return sprite, (x0, y0)
+
+
+def _bar(box: tuple[int, int, int, int]) -> tuple[Image.Image, tuple[int, int]]:
+    """A блок's dark bar (corners inclusive), and where it goes."""
+    x0, y0, x1, y1 = box
+    return Image.new("RGBA", (x1 - x0 + 1, y1 - y0 + 1), (*BLOCK_RGB, 255)), (x0, y0)
+
+
+def _arm_states(view: View, language: str) -> list[Hashable]:
+    """The overlays of the arms not in play and the centre."""
+    used = {p.arm: p for p in view.players}
+    out: list[Hashable] = []
+    for arm in range(4):
+        if arm not in used:
+            out.append(("arm", arm, UNUSED, language))
+        elif not used[arm].active:
+            out.append(("arm", arm, LEFT_GAME, language))
+    out.append(("centre", tuple(a in used and used[a].active for a in range(4))))
+    return out
+
+
 def _draw_corner_labels(
-    img: Image.Image, view: View, names: Mapping[int, str] | None, t: Translator
+    s: Surface, view: View, names: Mapping[int, str] | None, t: Translator
 ) -> None:
-    """Each player's name and home count in the free half of his corner."""
+    """Each player's name and home count in the free half of his corner (the box itself is
+    an overlay)."""
     for p in view.players:
         x0, y0, x1, y1 = _label_box(p.arm)
         to_act = p.seat == view.to_act_seat and not view.over
         won = p.player in view.winners
-        plate = _label_plate(p.arm, *_label_colours(p.arm, p.active, to_act or won), t.lang)
-        img.im.paste(plate, (x0, y0, x1 + 1, y1 + 1))
+        fill, _ = _label_colours(p.arm, p.active, to_act or won)
         w = x1 - x0 - 24
         cy = (y0 + y1) // 2
         burnt = p.burnt if p.active and not view.over else []
         shift = 16 if burnt else 0  # a third line: the dice his last roll burnt (R6)
-        name = _name(view, p.seat, names, t)
-        stamp_text(
-            img,
-            (x0 + 12, cy - 30 - shift),
-            name,
-            size=34,
-            bold=True,
-            fill=INK if p.active else MUTED,
-            anchor="lm",
-            max_width=w,
-            min_size=20,
-        )
+        name, size = fit_text_cached(_name(view, p.seat, names, t), 34, w, True, 20)
+        ink = INK if p.active else MUTED
+        lines = [((x0 + 12, cy - 30 - shift), name, size, True, ink, "lm")]
+        if won:  # a long name reaches under the star: one patch
+            lines.append(((x1 - 14, cy - 30), "★", 40, False, STAR_RGB, "rm"))
+        s.texts(lines, bg=fill)
         if not p.active:
             line = t("render.sea_cross.left_game")
         elif p.place is not None:
             line = t("render.sea_cross.placed", place=p.place, home=p.home_count)
         else:
             line = t("render.sea_cross.home", home=p.home_count)
-        stamp_text(
-            img,
-            (x0 + 12, cy + 24 - (28 if burnt else 0)),
-            line,
-            size=28,
-            bold=won,
-            fill=INK_SOFT if p.active else MUTED,
-            anchor="lm",
-            max_width=w,
-            min_size=18,
-        )
-        if won:
-            stamp_text(img, (x1 - 14, cy - 30), "★", size=40, fill=STAR_RGB, anchor="rm")
+        s.text((x0 + 12, cy + 24 - (28 if burnt else 0)), line, size=28, bold=won,
+               fill=INK_SOFT if p.active else MUTED, anchor="lm", max_width=w, min_size=18,
+               bg=fill)  # fmt: skip
         if burnt:
-            _draw_burnt(img, (x0 + 12, cy + 42), burnt, t)
+            _draw_burnt(s, (x0 + 12, cy + 42), burnt, t, fill)
 
 
 BURNT_DIE = 46
 
 
-@lru_cache(maxsize=8)
 def _burnt_die_sprite(value: int) -> Image.Image:
     """A small die that burnt (R6): on a pale face, framed in red."""
     n = BURNT_DIE
@@ -404,31 +385,29 @@ def _burnt_die_sprite(value: int) -> Image.Image:
     return c.image()
 
 
-def _draw_burnt(img: Image.Image, at: tuple[int, int], dice: list[int], t: Translator) -> None:
+def _draw_burnt(s: Surface, at: tuple[int, int], dice: list[int], t: Translator, bg: RGB) -> None:
     """«сгорел: ⚀» on the line at `at` (left, middle): the dice a roll left unused."""
     x, y = at
     word = t("render.sea_cross.burnt_one" if len(dice) == 1 else "render.sea_cross.burnt_many")
-    stamp_text(img, (x, y), word, size=28, bold=True, fill=RED_RGB, anchor="lm")
+    s.text((x, y), word, size=28, bold=True, fill=RED_RGB, anchor="lm", bg=bg)
     x += text_width(word, 28, True) + 10
-    for v in dice:
-        paste(img, _burnt_die_sprite(v), (x, y - BURNT_DIE // 2))
+    for v in dice:  # over the corner box, which may end under the last one
+        s.sprites(((("burnt", v), x, y - BURNT_DIE // 2),))
         x += BURNT_DIE + 6
 
 
-def _draw_last_move(d: ImageDraw.ImageDraw, view: View) -> None:
+def _last_move(view: View) -> list[Hashable]:
     cells = view.last_move_cells
     if len(cells) != 2:
-        return
+        return []
     origin, target = cells
-    if origin != target:
-        d.rounded_rectangle(cell_box(origin, 1), radius=9, outline=INK, width=3)
-        d.rounded_rectangle(cell_box(origin, 3), radius=8, outline=HIGHLIGHT, width=4)
-    d.rounded_rectangle(cell_box(target, 0), radius=10, outline=INK, width=9)
-    d.rounded_rectangle(cell_box(target, 2), radius=9, outline=HIGHLIGHT, width=6)
+    frames: list[Hashable] = [("frame", target, "target")]
+    return [("frame", origin, "origin"), *frames] if origin != target else frames
 
 
-def _draw_blocks(d: ImageDraw.ImageDraw, view: View) -> None:
+def _blocks(view: View) -> list[Hashable]:
     """A dark bar between the two tokens of a блок."""
+    out: list[Hashable] = []
     for p in view.players:
         loop = {t.cell for t in p.tokens if t.where == "loop"}
         for t in p.tokens:
@@ -440,20 +419,20 @@ def _draw_blocks(d: ImageDraw.ImageDraw, view: View) -> None:
                     (ax, ay), (bx, by) = cell_centre(t.cell), cell_centre(nb)
                     half = round(CELL * 0.16)
                     if ay == by:
-                        d.rectangle((ax, ay - half, bx, ay + half), fill=BLOCK_RGB)
+                        out.append(("bar", (ax, ay - half, bx, ay + half)))
                     else:
-                        d.rectangle((ax - half, ay, ax + half, by), fill=BLOCK_RGB)
+                        out.append(("bar", (ax - half, ay, ax + half, by)))
+    return out
 
 
 TOKEN_R = CELL * 0.36
 
 
-@lru_cache(maxsize=64)
 def _token_sprite(arm: int, number: int, odd_x: bool, odd_y: bool) -> Image.Image:
     """A token: a disc in its arm's colour with its number. Where the disc lands depends
     on its centre's parity (`round` of a half), so the number is placed for each."""
     col = ARM_RGB[arm]
-    sprite = _disc_sprite(TOKEN_R, col, INK, 3).copy()
+    sprite = _disc_sprite(TOKEN_R, col, INK, 3)
     cx, cy = 1001 if odd_x else 1000, 1001 if odd_y else 1000
     ox = cx - round(cx - sprite.width / 2)
     oy = cy - round(cy - sprite.height / 2)
@@ -462,22 +441,23 @@ def _token_sprite(arm: int, number: int, odd_x: bool, odd_y: bool) -> Image.Imag
     return sprite
 
 
-def _draw_tokens(img: Image.Image, view: View) -> None:
+def _tokens(view: View) -> list[Group]:
+    """The tokens in play, each after the ring of a token that must jump."""
     jumping = view.phase == Phase.AWAIT_MOVE and view.forced_jumps > 0
+    out: list[Group] = []
     for p in view.players:
         if not p.active:
             continue
         for t in p.tokens:
             cx, cy = cell_centre(reserve_slot(p.arm, t.number) if t.where == "reserve" else t.cell)
+            spec = ("token", p.arm, t.number, cx % 2 == 1, cy % 2 == 1)
+            token = PICTURE.place(spec, (cx, cy))
             if jumping and p.seat == view.to_act_seat and t.on_red_corner:
-                _ring(img, (cx, cy), TOKEN_R + 8, HIGHLIGHT, 6)
-            sprite = _token_sprite(p.arm, t.number, cx % 2 == 1, cy % 2 == 1)
-            paste_centred(img, sprite, (cx, cy))
-
-
-def _ring(img: Image.Image, centre: tuple[float, float], radius: float, col: RGB, w: float) -> None:
-    sprite = _ring_sprite(radius, col, w)
-    paste_centred(img, sprite, centre)
+                ring = PICTURE.place(("ring", TOKEN_R + 8, HIGHLIGHT, 6), (cx, cy))
+                out.append((ring, token))
+            else:
+                out.append((token,))
+    return out
 
 
 def _target_cell(view: View, seat: int, token: int | None, to_rel: int) -> Cell:
@@ -493,9 +473,8 @@ def _tag_width(text: str) -> int:
     return max(40, text_width(text, TAG_SIZE, True) + 14)
 
 
-@lru_cache(maxsize=512)
 def _tag_sprite(text: str, captures: bool, edge: RGB) -> Image.Image:
-    """A move's tag: its text on white in a frame (red for a capture)."""
+    """A move's tag: its text on white in a frame (red for a capture); opaque."""
     w = _tag_width(text)
     sprite = Image.new("RGBA", (w + 1, TAG_H + 1), (0, 0, 0, 0))
     d = ImageDraw.Draw(sprite)
@@ -515,7 +494,7 @@ def _tag_texts() -> list[str]:
     )
 
 
-def _draw_targets(img: Image.Image, view: View) -> None:
+def _draw_targets(s: Surface, view: View) -> None:
     """Tags on the target cells of the legal moves: «1+5», «⚓», «1⤳» (red: captures)."""
     seat = view.to_act_seat
     if seat is None or view.phase != Phase.AWAIT_MOVE or not view.actions:
@@ -550,7 +529,7 @@ def _draw_targets(img: Image.Image, view: View) -> None:
             for i in row:
                 text, captures = items[i]
                 edge = RED_RGB if captures else mix(col, INK, 0.25)
-                paste(img, _tag_sprite(text, captures, edge), (x, y - TAG_H))
+                s.stamp(("tag", text, captures, edge), (x, y - TAG_H))
                 x += widths[i] + 2
             y -= TAG_H + 2
 
@@ -558,7 +537,6 @@ def _draw_targets(img: Image.Image, view: View) -> None:
 # ---------------------------------------------------------------- header
 
 
-@lru_cache(maxsize=32)
 def _die_sprite(value: int, used: bool, double: bool) -> Image.Image:
     c = Canvas((DIE_SIZE, DIE_SIZE))
     face = mix(WHITE, PAPER, 0.6) if used else WHITE
@@ -596,9 +574,7 @@ def _status(view: View, names: Mapping[int, str] | None, t: Translator) -> tuple
     return title, line
 
 
-def _draw_header(
-    img: Image.Image, view: View, names: Mapping[int, str] | None, t: Translator
-) -> None:
+def _draw_header(s: Surface, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     title, line = _status(view, names, t)
     dice_w = 2 * DIE_SIZE + 16 if view.dice and not view.over else 0
     text_w = WIDTH - 2 * PAD - dice_w - 20
@@ -609,21 +585,12 @@ def _draw_header(
         if winners:
             seat = winners[0].seat
     if seat is not None:
-        _disc(img, (x + 20, 44), 19, _arm_colour(view, seat), INK, 3)
+        s.sprite(("disc", 19, _arm_colour(view, seat), INK, 3), (x + 20, 44), bg=PAPER)
         x += 52
-    stamp_text(
-        img,
-        (x, 44),
-        title,
-        size=42,
-        bold=True,
-        anchor="lm",
-        max_width=text_w - (x - PAD),
-        min_size=26,
-    )
-    stamp_text(
-        img, (PAD, 104), line, size=32, fill=INK_SOFT, anchor="lm", max_width=text_w, min_size=20
-    )
+    s.text((x, 44), title, size=42, bold=True, anchor="lm", max_width=text_w - (x - PAD),
+           min_size=26, bg=PAPER)  # fmt: skip
+    s.text((PAD, 104), line, size=32, fill=INK_SOFT, anchor="lm", max_width=text_w,
+           min_size=20, bg=PAPER)  # fmt: skip
     if dice_w:
         unused = list(view.unused)
         states = []
@@ -636,29 +603,35 @@ def _draw_header(
         # Unused dice first are easier to see? Keep the roll's order: it is what was thrown.
         x = WIDTH - PAD - dice_w
         for v, used in zip(view.dice, states, strict=True):
-            paste(img, _die_sprite(v, used, view.double), (x, (HEADER - DIE_SIZE) // 2 - 4))
+            die = ("die", v, used, view.double)
+            s.sprites(((die, x, (HEADER - DIE_SIZE) // 2 - 4),), bg=PAPER)
             x += DIE_SIZE + 16
+
+
+def _paint(s: Surface, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
+    _draw_header(s, view, names, t)
+    _draw_corner_labels(s, view, names, t)
+    _draw_targets(s, view)
 
 
 # ---------------------------------------------------------------- entry points
 
 
-def draw(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` as an RGB image (see `render` for the bytes), its words in
-    `language` (locales/: `render.*`)."""
+def _scene(view: View, names: Mapping[int, str] | None, language: str) -> Scene:
     t = get_translator(language)
-    img = _base(t.lang).copy()
-    d = ImageDraw.Draw(img)
-    _draw_header(img, view, names, t)
-    _draw_board(img, view, t.lang)
-    _draw_corner_labels(img, view, names, t)
-    _draw_last_move(d, view)
-    _draw_blocks(d, view)
-    _draw_tokens(img, view)
-    _draw_targets(img, view)
-    return img
+    lit = _arm_states(view, t.lang)
+    for p in view.players:
+        to_act = p.seat == view.to_act_seat and not view.over
+        won = p.player in view.winners
+        lit.append(("plate", p.arm, *_label_colours(p.arm, p.active, to_act or won)))
+    lit += _last_move(view) + _blocks(view)
+    return Scene(
+        height=HEIGHT,
+        variant=t.lang,
+        lit=tuple(lit),
+        groups=PICTURE.touching(_tokens(view)),
+        parts=[((0, 0, WIDTH, HEIGHT), partial(_paint, view=view, names=names, t=t))],
+    )
 
 
 def _palette_pictures() -> Iterator[Image.Image]:
@@ -678,88 +651,90 @@ def _palette_pictures() -> Iterator[Image.Image]:
             break
         s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
         if step in (30, 300):
-            yield draw(GAME.view(s, None), names)
-    yield draw(GAME.view(s, None), names)
+            yield PICTURE.draw_rgb(GAME.view(s, None), names)
+    yield PICTURE.draw_rgb(GAME.view(s, None), names)
     s = GAME.new(players=ids, seed=2)
     for _ in range(40):
         s, _events = GAME.apply(s, rng.choice(GAME.legal_actions(s)))
     s, _events = GAME.remove(s, 2)
-    yield draw(GAME.view(s, None), names)
+    yield PICTURE.draw_rgb(GAME.view(s, None), names)
     swatch = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     _paint_board(swatch, (UNUSED, LEFT_GAME, UNUSED, LEFT_GAME), get_translator(DEFAULT_LANGUAGE))
+    paint = RGBSurface(swatch, PICTURE)
     x, y = 0, 0
     for arm in range(4):
         for text in _tag_texts():
             for captures in (False, True):
                 edge = RED_RGB if captures else mix(ARM_RGB[arm], INK, 0.25)
-                sprite = _tag_sprite(text, captures, edge)
-                if x + sprite.width > WIDTH:
+                w = _tag_width(text) + 1
+                if x + w > WIDTH:
                     x, y = 0, y + TAG_H + 2
-                paste(swatch, sprite, (x, y))
-                x += sprite.width
+                paint.stamp(("tag", text, captures, edge), (x, y))
+                x += w
     y += TAG_H + 4
     for i, (used, double) in enumerate(((False, False), (False, True), (True, False))):
-        paste(swatch, _die_sprite(6, used, double), (i * (DIE_SIZE + 4), y))
-    paste(swatch, _burnt_die_sprite(6), (3 * (DIE_SIZE + 4), y))
+        paint.sprites(((("die", 6, used, double), i * (DIE_SIZE + 4), y),))
+    paint.sprites(((("burnt", 6), 3 * (DIE_SIZE + 4), y),))
     for i, colour in enumerate((BLOCK_RGB, STAR_RGB)):  # small flat areas: a блок, the ★
         swatch.paste(colour, (300 + i * 40, y, 330 + i * 40, y + 20))
     yield swatch
 
 
-@lru_cache(maxsize=1)
-def palette() -> Image.Image:
-    """The fixed PNG palette of this game's pictures, fitted once: mapping onto it is a
-    few times cheaper than fitting a palette to every picture, and the four arms'
-    colours are fixed, so nothing a table shows is missing from it."""
-    return fit_flat_palette(_palette_pictures())
-
-
-# zlib level of this game's PNGs: a few tenths of a ms less than common's 3, for 2-4 %
-# more bytes (a picture stays far under 150 KB).
-PNG_LEVEL = 2
-
-
-def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a picture made by `draw`, mapped onto the fixed palette."""
-    return encode_on_palette(img, palette(), PNG_LEVEL)
-
-
 def warm_up() -> None:
-    """Build every cache a table can need (the board, arm patches, corner boxes, tokens,
-    dice, tags, the palette), e.g. when the bot starts, so that a new state draws nothing
-    supersampled."""
+    """Build every cache a table can need (the board, arms not in play, corner boxes,
+    the centre, tokens, dice, the palette), e.g. when the bot starts, so that a new state
+    draws nothing supersampled."""
+    lit: list[tuple[Hashable, tuple[Hashable, ...]]] = []
     for language in LANGUAGES:
-        _base(language)
+        for state in (LEFT_GAME, UNUSED):
+            lit.append((language, tuple(("arm", arm, state, language) for arm in range(4))))
+    looks = [(active, on) for active in (False, True) for on in (False, True)]
+    for active, on in looks:
+        plates = [("plate", arm, *_label_colours(arm, active, on)) for arm in range(4)]
+        lit.append((DEFAULT_LANGUAGE, tuple(plates)))
+    for arms in range(16):
+        lit.append((DEFAULT_LANGUAGE, (("centre", tuple(bool(arms >> a & 1) for a in range(4))),)))
+    PICTURE.warm(backgrounds=[(HEIGHT, language) for language in LANGUAGES], lit=lit)
     for arm in range(4):
-        for language in LANGUAGES:
-            _arm_patches(arm, LEFT_GAME, language)
-            _arm_patches(arm, UNUSED, language)
-        for active in (False, True):
-            for lit in (False, True):
-                for language in LANGUAGES:
-                    _label_plate(arm, *_label_colours(arm, active, lit), language)
         for number in range(1, 5):
             for odd_x in (False, True):
                 for odd_y in (False, True):
-                    _token_sprite(arm, number, odd_x, odd_y)
-        _disc_sprite(19, ARM_RGB[arm], INK, 3)
-    _ring_sprite(TOKEN_R + 8, HIGHLIGHT, 6)
-    for arms in range(16):
-        _centre_sprite(tuple(bool(arms >> a & 1) for a in range(4)))
+                    PICTURE.sprite(("token", arm, number, odd_x, odd_y))
+        PICTURE.sprite(("disc", 19, ARM_RGB[arm], INK, 3))
+    PICTURE.sprite(("ring", TOKEN_R + 8, HIGHLIGHT, 6))
     for value in range(1, 7):
-        _burnt_die_sprite(value)
+        PICTURE.sprite(("burnt", value))
         for used in (False, True):
             for double in (False, True):
-                _die_sprite(value, used, double)
-    encode(Image.new("RGB", (8, 8), PAPER))  # fits the palette (drawing all tags), loads PNG
+                PICTURE.sprite(("die", value, used, double))
 
 
-def render(
-    view: View, names: dict[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> bytes:
-    """PNG bytes of the table picture for the public `view`, its words in `language`.
+PICTURE = Compositor(
+    width=WIDTH,
+    field=_field,
+    variants=(None, *LANGUAGES),  # the home cells' labels are the board's only words
+    overlays={
+        "arm": _arm_patch,
+        "centre": _centre,
+        "plate": _label_plate,
+        "frame": _frame,
+        "bar": _bar,
+    },
+    sprites={
+        "token": _token_sprite,
+        "ring": _ring_sprite,
+        "disc": _disc_sprite,
+        "die": _die_sprite,
+        "burnt": _burnt_die_sprite,
+        "tag": _tag_sprite,
+    },
+    palette=lambda: fit_flat_palette(_palette_pictures()),
+    scene=_scene,
+    png_level=2,  # a few tenths of a ms less than render/png.py's 3, for 2-4 % more bytes
+    sprite_cache=256,
+)
 
-    `names` maps player ids to display names; a missing one is shown as "Игрок N".
-    The same view, names and language give the same bytes.
-    """
-    return encode(draw(view, names, language=language))
+# The entry points: `render(view, names, language=...)` the PNG, `draw` the picture on the
+# palette, `draw_rgb` the same drawn whole, `palette()`, `encode(picture)`.
+render, draw, draw_rgb = PICTURE.render, PICTURE.draw, PICTURE.draw_rgb
+palette, encode = PICTURE.palette, PICTURE.encode

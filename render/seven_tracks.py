@@ -27,18 +27,13 @@ Example:
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import math
-import os
-from collections.abc import Callable, Mapping
-from functools import lru_cache
+from collections.abc import Hashable, Mapping
+from functools import partial
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
-import PIL
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from games.seven_tracks.model import (
     COLOURS,
@@ -53,8 +48,8 @@ from games.seven_tracks.model import (
     expected_colour,
     kind_of,
 )
-from locales import DEFAULT_LANGUAGE, LANGUAGES, Translator, get_translator
-from render.common import (
+from locales import LANGUAGES, Translator, get_translator
+from render.colours import (
     BAD,
     BLACK,
     GOOD,
@@ -67,20 +62,15 @@ from render.common import (
     RGB,
     SPECTRUM,
     WHITE,
-    Canvas,
-    Point,
-    clean_text,
     contrast_ink,
-    encode_indexed_png,
-    fit_palette,
-    fit_text,
-    fit_text_cached,
     mix,
-    new_image,
-    stamp_text,
-    text_mask,
-    text_width,
 )
+from render.compositor import Compositor, Scene
+from render.filecache import FileCache
+from render.palette import fit_palette
+from render.shapes import Canvas, Point
+from render.surface import Group, Placed, Surface
+from render.text import clean_text, fit_text, text_width
 
 # ---------------------------------------------------------------- geometry (pixels)
 
@@ -236,66 +226,13 @@ def _draw_centre(c: Canvas, lit: bool) -> None:
     c.text((CX, CY + 2), "7", size=50, bold=True, fill=T7_COLOUR)
 
 
-# ---------------------------------------------------------------- the static field, on disk
+# ---------------------------------------------------------------- the static field
 #
 # The empty field and the lit lanes are most of a cold picture's cost (~0.4 s of
-# supersampled drawing and downscaling). They are drawn once per machine and kept as
-# lossless PNG files in `NASTOLKA_RENDER_CACHE` (default ~/.cache/nastolka; "0" turns it
-# off), in a folder named after a hash of everything that draws them (this module,
-# render/common.py, the fonts, Pillow's version): the very same pixels, read in ~10 ms.
+# supersampled drawing and downscaling): they are drawn once per machine and kept on
+# disk (`render/filecache.py`).
 
-CACHE_ENV = "NASTOLKA_RENDER_CACHE"
-
-
-@lru_cache(maxsize=1)
-def _cache_dir() -> Path | None:
-    raw = os.environ.get(CACHE_ENV)
-    if raw is not None and raw.strip() in ("", "0"):
-        return None
-    try:
-        if raw:
-            base = Path(raw)
-        else:
-            home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-            base = Path(home) / "nastolka"
-        here = Path(__file__).resolve().parent
-        digest = hashlib.sha1(PIL.__version__.encode())
-        for f in (Path(__file__), here / "common.py", *sorted((here / "fonts").glob("*"))):
-            digest.update(f.name.encode())
-            digest.update(f.read_bytes())
-    except (OSError, RuntimeError):  # no home, an unreadable file: no file cache
-        return None
-    return base / f"seven_tracks-{digest.hexdigest()[:16]}"
-
-
-def _stored(name: str, make: Callable[[], Image.Image]) -> Image.Image:
-    """`make()`, or the same image as it was stored by an earlier `make()` on this machine."""
-    folder = _cache_dir()
-    if folder is None:
-        return make()
-    path = folder / f"{name}.png"
-    try:
-        with Image.open(path) as f:
-            f.load()
-            return f.copy()
-    except Exception:  # absent, unreadable, torn: drawn (and stored) anew
-        pass
-    img = make()
-    tmp = path.with_name(f"{name}.{os.getpid()}.tmp")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        img.save(tmp, "PNG", compress_level=1)
-        os.replace(tmp, path)  # whole or not at all, for the other processes
-    except OSError:  # read-only, full, not a folder: only this drawing is lost
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-    return img
-
-
-@lru_cache(maxsize=2)
-def _board(dim: bool) -> Image.Image:
-    """The empty field (no tiles, nothing lit; `dim` lanes once dice are rolled), drawn once."""
-    return _stored(f"board-{'dim' if dim else 'normal'}", lambda: _draw_board(dim))
+FILES = FileCache("seven_tracks", [__file__])
 
 
 def _draw_board(dim: bool) -> Image.Image:
@@ -313,12 +250,6 @@ def _draw_board(dim: bool) -> Image.Image:
     return c.image().convert("RGB")
 
 
-def _background(n_players: int, dim: bool) -> Image.Image:
-    img = new_image(image_size(n_players), PAPER)
-    img.paste(_board(dim), (0, 0))
-    return img
-
-
 def _bbox(points: list[Point], pad: int) -> tuple[int, int, int, int]:
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
@@ -330,30 +261,34 @@ def _bbox(points: list[Point], pad: int) -> tuple[int, int, int, int]:
     )
 
 
-@lru_cache(maxsize=6)
 def _lit_lane(track: int) -> tuple[Image.Image, tuple[int, int]]:
-    """A highlighted lane as a sprite and its top-left position."""
+    """A highlighted lane of main track 1–6, and where it goes."""
     pts = [*_lane_points(track, 10), badge_centre(track)]
     x0, y0, x1, y1 = _bbox(pts, BADGE_R + 14)
 
-    def draw() -> Image.Image:
+    def lane() -> Image.Image:
         c = Canvas((x1 - x0, y1 - y0), origin=(x0, y0))
         _draw_lane(c, track, "lit")
         return c.image()
 
-    return _stored(f"lit-{track}", draw), (x0, y0)
+    return FILES.get(f"lit-{track}", lane), (x0, y0)
 
 
-@lru_cache(maxsize=1)
 def _lit_centre() -> tuple[Image.Image, tuple[int, int]]:
+    """The highlighted centre (track 7), and where it goes."""
     r = CENTRE_R + 12
 
-    def draw() -> Image.Image:
+    def centre() -> Image.Image:
         c = Canvas((2 * r, 2 * r), origin=(CX - r, CY - r))
         _draw_centre(c, lit=True)
         return c.image()
 
-    return _stored("lit-centre", draw), (CX - r, CY - r)
+    return FILES.get("lit-centre", centre), (CX - r, CY - r)
+
+
+def _lit_item(track: int) -> Hashable:
+    """The overlay that highlights main track 1–6 or the centre (7)."""
+    return ("centre",) if track == 7 else ("lane", track)
 
 
 # ---------------------------------------------------------------- sprites
@@ -372,7 +307,6 @@ def _sprite_canvas(radius: float) -> Canvas:
     return Canvas((2 * s, 2 * s), origin=(-s, -s))
 
 
-@lru_cache(maxsize=64)
 def tile_sprite(kind: str, stands_for: str | None = None, radius: int = TILE_R) -> Image.Image:
     """A tile: a colour disc; W = white with a dot of the colour it stands for; U = white
     with a rainbow ring and that dot; K = black."""
@@ -405,7 +339,6 @@ def tile_sprite(kind: str, stands_for: str | None = None, radius: int = TILE_R) 
     return _trimmed(c.image())
 
 
-@lru_cache(maxsize=4)
 def block_sprite(kind: str) -> Image.Image:
     """A block: a black square with a white bar (K) or a white "U" (U used as black)."""
     s = 22.0
@@ -419,7 +352,6 @@ def block_sprite(kind: str) -> Image.Image:
     return _trimmed(c.image())
 
 
-@lru_cache(maxsize=16)
 def next_marker(colour: str) -> Image.Image:
     """Emphasis of a track's next expected colour: a thick ring in that colour."""
     r = TILE_R + 3
@@ -433,7 +365,6 @@ def next_marker(colour: str) -> Image.Image:
     return _trimmed(c.image())
 
 
-@lru_cache(maxsize=8)
 def die_sprite(value: int, size: int = 74) -> Image.Image:
     c = Canvas((size + 8, size + 8), origin=(-4, -4))
     c.rounded_rect((0, 0, size, size), size * 0.18, fill=INK)
@@ -462,39 +393,19 @@ def _player_name(p: PlayerView, names: Mapping[int, str] | None, t: Translator) 
     return name or t("render.player", n=p.seat + 1)
 
 
-# A sprite is named by a hashable spec, so that what a patch of the picture shows can
-# be a cache key: ("tile", kind, stands_for, radius), ("block", kind), ("marker", colour),
-# ("die", value, size).
-Spec = tuple[Any, ...]
-Layer = tuple[Spec, int, int]  # a sprite and its top-left corner in the picture
-Box = tuple[int, int, int, int]
+def _placed(spec: Hashable, centre: Point) -> Placed:
+    return PICTURE.place(spec, centre)
 
 
-def _sprite(spec: Spec) -> Image.Image:
-    if spec[0] == "tile":
-        return tile_sprite(spec[1], spec[2], spec[3])
-    if spec[0] == "block":
-        return block_sprite(spec[1])
-    if spec[0] == "die":
-        return die_sprite(spec[1], spec[2])
-    return next_marker(spec[1])
-
-
-def _placed(spec: Spec, centre: Point) -> Layer:
-    """`spec` centred on `centre`, rounded as `paste_centred` does."""
-    w, h = _sprite(spec).size
-    return spec, round(centre[0] - w / 2), round(centre[1] - h / 2)
-
-
-def _track_layers(view: View) -> list[tuple[Layer, ...]]:
+def _track_layers(view: View) -> list[Group]:
     """The sprites on the tracks in drawing order, grouped so that sprites whose ink
     may touch (the last tile and the block over it, or the ring of the next slot) are
     in one group."""
-    groups: list[tuple[Layer, ...]] = []
+    groups: list[Group] = []
     show_next = view.phase != Phase.GAME_OVER
     for k, track in enumerate(view.tracks[:6], start=1):
         n = len(track.slots)
-        last: list[Layer] = []
+        last: list[Placed] = []
         for i, tile in enumerate(track.slots[:TRACK_LEN], start=1):
             kind = kind_of(tile)
             stands = expected_colour(k, i) if kind in ("W", "U") else None
@@ -517,132 +428,6 @@ def _track_layers(view: View) -> list[tuple[Layer, ...]]:
         if col in present:
             groups.append((_placed(("tile", col, None, T7_TILE_R), t7_centre(col)),))
     return groups
-
-
-class _Part:
-    """What the text parts of the picture are drawn with, in the picture's coordinates:
-    `_RGBPart` draws on an RGB picture, `_IndexPart` straight onto palette indices."""
-
-    def text(
-        self,
-        xy: Point,
-        text: str,
-        *,
-        size: int,
-        bold: bool = False,
-        fill: RGB = INK,
-        anchor: str = "la",
-        max_width: int | None = None,
-        min_size: int = 14,
-        bg: RGB | None = None,
-    ) -> int:
-        """Like `draw_text`; `bg` is the flat colour under the text when something drawn
-        for this state (a card, a pill) is under it."""
-        if max_width is not None:
-            text, size = fit_text_cached(text, size, max_width, bold, min_size)
-        self.line(xy, text, size, bold, fill, anchor, bg)
-        return text_width(text, size, bold)
-
-    def line(
-        self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
-    ) -> None:
-        """One line of text, already fitted."""
-        raise NotImplementedError
-
-    def sprite(self, spec: Spec, centre: Point) -> None:
-        raise NotImplementedError
-
-    def rounded_rectangle(
-        self, box: Box, *, radius: int, fill: RGB, outline: RGB | None = None, width: int = 0
-    ) -> None:
-        raise NotImplementedError
-
-    def runs(
-        self,
-        xy: tuple[int, int],
-        runs: list[tuple[str, int, bool, RGB]],
-        *,
-        max_width: int,
-        anchor: str = "ls",
-        bg: RGB | None = None,
-    ) -> int:
-        """Like `draw_runs`, but each piece starts on a whole pixel: a piece's text is
-        then the same cached image whatever precedes it (a score after any hand)."""
-        scale = 1.0
-
-        def width(k: float) -> int:
-            return sum(text_width(t, max(1, round(sz * k)), b) for t, sz, b, _ in runs)
-
-        while scale > 0.6 and width(scale) > max_width:
-            scale -= 0.04
-        x, y = xy
-        for text, size, bold, fill in runs:
-            sz = max(1, round(size * scale))
-            self.text((x, y), text, size=sz, bold=bold, fill=fill, anchor=anchor, bg=bg)
-            x += text_width(text, sz, bold)
-        return x - xy[0]
-
-
-class _RGBPart(_Part):
-    def __init__(self, img: Image.Image) -> None:
-        self.img = img
-        self.draw = ImageDraw.Draw(img)
-
-    def line(
-        self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
-    ) -> None:
-        stamp_text(self.img, xy, text, size=size, bold=bold, fill=fill, anchor=anchor)
-
-    def sprite(self, spec: Spec, centre: Point) -> None:
-        _, x, y = _placed(spec, centre)
-        sprite = _sprite(spec)
-        self.img.paste(sprite, (x, y), sprite)
-
-    def rounded_rectangle(
-        self, box: Box, *, radius: int, fill: RGB, outline: RGB | None = None, width: int = 0
-    ) -> None:
-        self.draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
-
-
-class _IndexPart(_Part):
-    """Draws onto an "L" image of palette indices, `dim` and with the highlights `lit`
-    in the field under this part."""
-
-    def __init__(self, img: Image.Image, dim: bool, lit: tuple[int, ...]) -> None:
-        self.img = img
-        self.dim = dim
-        self.lit = lit
-        self.draw = ImageDraw.Draw(img)
-
-    def line(
-        self, xy: Point, text: str, size: int, bold: bool, fill: RGB, anchor: str, bg: RGB | None
-    ) -> None:
-        x, y = xy
-        ix, iy = math.floor(x), math.floor(y)
-        fx, fy = x - ix, y - iy
-        if bg is not None:
-            t = _text_on(text, size, bold, anchor, fx, fy, fill, bg)
-            if t is not None:
-                self.img.paste(t[0], (ix + t[2], iy + t[3]), t[1])
-        else:
-            t = _text_at(text, size, bold, anchor, ix, iy, fx, fy, fill, self.dim, self.lit)
-            if t is not None:
-                self.img.paste(t[0], (t[2], t[3]), t[1])
-
-    def sprite(self, spec: Spec, centre: Point) -> None:
-        pix, mask, xy = _patch((_placed(spec, centre),), self.dim, self.lit)
-        self.img.paste(pix, xy, mask)
-
-    def rounded_rectangle(
-        self, box: Box, *, radius: int, fill: RGB, outline: RGB | None = None, width: int = 0
-    ) -> None:
-        self.draw.rounded_rectangle(
-            box,
-            radius=radius,
-            fill=_index(fill),
-            outline=None if outline is None else _index(outline),
-            width=width,
-        )
 
 
 def _turn_caption(view: View, t: Translator) -> tuple[str, str, bool]:
@@ -677,7 +462,7 @@ def _turn_caption(view: View, t: Translator) -> tuple[str, str, bool]:
     return first, second, alarm
 
 
-def _draw_turn(part: _Part, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
+def _draw_turn(part: Surface, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     """Top left: whose turn (or who won)."""
     seats = {p.seat: p for p in view.players}
     x = 22
@@ -710,7 +495,7 @@ def _draw_turn(part: _Part, view: View, names: Mapping[int, str] | None, t: Tran
             part.text((x + 2, 62), t(key + "who_starts"), size=28, fill=INK_SOFT, max_width=340)
 
 
-def _draw_dice(part: _Part, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
+def _draw_dice(part: Surface, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     """Top right: the dice and what they allow."""
     dice = view.turn.dice
     right = WIDTH - 22
@@ -740,7 +525,7 @@ def _draw_dice(part: _Part, view: View, names: Mapping[int, str] | None, t: Tran
         part.text((right, 54), not_rolled, size=28, fill=INK_SOFT, anchor="ra", max_width=330)
 
 
-def _draw_round(part: _Part, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
+def _draw_round(part: Surface, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     """Bottom left: the round (numbered through the whole game, so no cycle is needed)
     and the bank."""
     x, y = 22, BOARD_BOTTOM - 16
@@ -750,7 +535,7 @@ def _draw_round(part: _Part, view: View, names: Mapping[int, str] | None, t: Tra
     part.text((x, y - 46), bank, size=30, anchor="ls", max_width=330)  # the field's edge
 
 
-def _draw_store(part: _Part, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
+def _draw_store(part: Surface, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
     """Bottom right: the bonus store."""
     right, y = WIDTH - 22, BOARD_BOTTOM - 16
     whites = sum(1 for t in view.store if kind_of(t) == "W")
@@ -771,7 +556,7 @@ def _draw_store(part: _Part, view: View, names: Mapping[int, str] | None, t: Tra
         xr -= w + 70
 
 
-def _pill(part: _Part, xy: tuple[int, int], text: str, *, size: int, max_width: int) -> None:
+def _pill(part: Surface, xy: tuple[int, int], text: str, *, size: int, max_width: int) -> None:
     """The name of the player to act, on a highlight-yellow pill."""
     text, size = fit_text(text, size, max_width, bold=True, min_size=28)
     w = text_width(text, size, True)
@@ -825,7 +610,9 @@ def _status_line(view: View, t: Translator) -> tuple[str, RGB]:
     return t(key + "to_target", n=view.target_score), INK_SOFT
 
 
-def _draw_players(part: _Part, view: View, names: Mapping[int, str] | None, t: Translator) -> None:
+def _draw_players(
+    part: Surface, view: View, names: Mapping[int, str] | None, t: Translator
+) -> None:
     """Below the field: the status line and a card per player."""
     text, colour = _status_line(view, t)
     y = STATUS_TOP + STATUS_H // 2
@@ -909,235 +696,25 @@ _PARTS = (
 )
 
 
-def _lit(view: View) -> tuple[bool, tuple[int, ...]]:
+def _lit(view: View) -> tuple[bool, tuple[Hashable, ...]]:
     """Whether the lanes are dimmed (dice rolled), and what is highlighted: main tracks
     1–6 and 7 for the centre, in drawing order."""
     modes = view.turn.modes
     lanes = tuple(k for k in sorted(modes) if 1 <= k <= 6)
     centre = 7 in modes or view.turn.is_double
-    return bool(modes), lanes + ((7,) if centre else ())
+    return bool(modes), tuple(map(_lit_item, lanes + ((7,) if centre else ())))
 
 
-def _lit_sprite(item: int) -> tuple[Image.Image, tuple[int, int]]:
-    return _lit_centre() if item == 7 else _lit_lane(item)
-
-
-@lru_cache(maxsize=7)
-def _lit_box(item: int) -> Box:
-    """Where a highlight's sprite has any ink, in the picture."""
-    sprite, (x, y) = _lit_sprite(item)
-    b = sprite.getchannel("A").getbbox() or (0, 0, 0, 0)
-    return x + b[0], y + b[1], x + b[2], y + b[3]
-
-
-def _meets(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _lit_under(box: Box, lit: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(item for item in lit if _meets(box, _lit_box(item)))
-
-
-def draw_rgb(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` drawn whole as an RGB image: what `draw` assembles on the
-    palette from cached pieces, and what the palette is fitted to. Its words are in
-    `language` (locales/: `render.*`); the cached field under them has none."""
+def _scene(view: View, names: Mapping[int, str] | None, language: str) -> Scene:
     t = get_translator(language)
     dim, lit = _lit(view)
-    img = _background(len(view.players), dim)
-    for item in lit:
-        sprite, xy = _lit_sprite(item)
-        img.paste(sprite, xy, sprite)
-    for group in _track_layers(view):
-        for spec, x, y in group:
-            sprite = _sprite(spec)
-            img.paste(sprite, (x, y), sprite)
-    part = _RGBPart(img)
-    for _, fn in _PARTS:
-        fn(part, view, names, t)
-    return img
-
-
-# ---------------------------------------------------------------- drawing on the palette
-#
-# `draw` writes palette indices straight into an "L" image: mapping a whole RGB picture
-# onto the palette cost ~1.4 ms, drawing it ~3 ms. Everything that is pasted comes from
-# caches of index patches, each made once by drawing in RGB over the static field and
-# mapping the result, so the pixels are exactly `draw_rgb`'s mapped onto the palette.
-
-
-def _rgb_base(box: Box, dim: bool, lit: tuple[int, ...]) -> Image.Image:
-    """The RGB picture under `box` before anything of a state but highlights is drawn."""
-    x0, y0, x1, y1 = box
-    img = new_image((x1 - x0, y1 - y0), PAPER)
-    board = _board(dim)
-    if y0 < board.height:
-        img.paste(board.crop((x0, y0, x1, min(y1, board.height))), (0, 0))
-    for item in lit:
-        sprite, (x, y) = _lit_sprite(item)
-        img.paste(sprite, (x - x0, y - y0), sprite)
-    return img
-
-
-def _indices(img: Image.Image) -> Image.Image:
-    """Palette indices of an RGB image, as an "L" image."""
-    pal = img.quantize(palette=palette(), dither=Image.Dither.NONE)
-    return Image.frombytes("L", pal.size, pal.tobytes())
-
-
-@lru_cache(maxsize=64)
-def _index(colour: RGB) -> int:
-    return _indices(new_image((1, 1), colour)).tobytes()[0]
-
-
-@lru_cache(maxsize=64)
-def _coverage_lut(fill: RGB, bg: RGB) -> list[int]:
-    """The palette index of `fill` over `bg` at each text coverage 0..255, blended the
-    way Pillow blends text."""
-    img = new_image((256, 1), bg)
-    img.paste(fill, (0, 0, 256, 1), Image.frombytes("L", (256, 1), bytes(range(256))))
-    return list(_indices(img).tobytes())
-
-
-def _ink(sprite: Image.Image) -> Image.Image:
-    """A mask, on wherever `sprite` has any ink (alpha > 0)."""
-    return (
-        sprite.getchannel("A")
-        .point(lambda a: 255 if a else 0)
-        .convert("1", dither=Image.Dither.NONE)
+    return Scene(
+        height=image_size(len(view.players))[1],
+        variant=dim,
+        lit=lit,
+        groups=_track_layers(view),
+        parts=[(box, partial(fn, view=view, names=names, t=t)) for box, fn in _PARTS],
     )
-
-
-@lru_cache(maxsize=2048)
-def _text_on(
-    text: str, size: int, bold: bool, anchor: str, fx: float, fy: float, fill: RGB, bg: RGB
-) -> tuple[Image.Image, Image.Image, int, int] | None:
-    """A line of text on a flat `bg` as indices, the mask of its ink and its offset from
-    the anchor's whole pixel (see `text_mask`)."""
-    m = text_mask(text, size, bold, anchor, fx, fy)
-    if m is None:
-        return None
-    mask, dx, dy = m
-    return mask.point(_coverage_lut(fill, bg)), mask.point(lambda a: 255 if a else 0), dx, dy
-
-
-@lru_cache(maxsize=1024)
-def _text_at(
-    text: str,
-    size: int,
-    bold: bool,
-    anchor: str,
-    ix: int,
-    iy: int,
-    fx: float,
-    fy: float,
-    fill: RGB,
-    dim: bool,
-    lit: tuple[int, ...],
-) -> tuple[Image.Image, Image.Image, int, int] | None:
-    """A line of text over the static field at (ix + fx, iy + fy) as indices, the mask of
-    its ink and its top-left corner in the picture."""
-    m = text_mask(text, size, bold, anchor, fx, fy)
-    if m is None:
-        return None
-    mask, dx, dy = m
-    x0, y0 = ix + dx, iy + dy
-    rgb = _rgb_base((x0, y0, x0 + mask.width, y0 + mask.height), dim, lit)
-    rgb.paste(fill, (0, 0, *mask.size), mask)
-    return _indices(rgb), mask.point(lambda a: 255 if a else 0), x0, y0
-
-
-@lru_cache(maxsize=8)
-def _background_indices(height: int, dim: bool) -> Image.Image:
-    """The empty picture of a height, as palette indices."""
-    return _indices(_rgb_base((0, 0, WIDTH, height), dim, ()))
-
-
-def _group_box(group: tuple[Layer, ...]) -> Box:
-    boxes = [(x, y, *_sprite(spec).size) for spec, x, y in group]
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[0] + b[2] for b in boxes),
-        max(b[1] + b[3] for b in boxes),
-    )
-
-
-@lru_cache(maxsize=4096)
-def _patch(
-    layers: tuple[Layer, ...], dim: bool, lit: tuple[int, ...]
-) -> tuple[Image.Image, Image.Image, tuple[int, int]]:
-    """Sprites over the static field (with the highlights `lit`) as palette indices, the
-    mask of their ink and the top-left corner: pasting one is a few microseconds,
-    compositing and mapping the sprites a hundred."""
-    box = _group_box(layers)
-    rgb = _rgb_base(box, dim, lit)
-    for spec, x, y in layers:
-        sprite = _sprite(spec)
-        rgb.paste(sprite, (x - box[0], y - box[1]), sprite)
-    return _indices(rgb), _group_mask(layers), (box[0], box[1])
-
-
-@lru_cache(maxsize=2048)
-def _group_mask(layers: tuple[Layer, ...]) -> Image.Image:
-    """Where a group of sprites has ink (shared by its patches over different fields)."""
-    box = _group_box(layers)
-    mask = Image.new("1", (box[2] - box[0], box[3] - box[1]), 0)
-    for spec, x, y in layers:
-        mask.paste(255, (x - box[0], y - box[1]), _ink(_sprite(spec)))
-    return mask
-
-
-@lru_cache(maxsize=128)
-def _lit_patch(item: int, dim: bool, under: tuple[int, ...]) -> tuple[Image.Image, Image.Image]:
-    """A highlight (lane or centre) over the field and the highlights `under` it."""
-    sprite, (x, y) = _lit_sprite(item)
-    rgb = _rgb_base((x, y, x + sprite.width, y + sprite.height), dim, (*under, item))
-    return _indices(rgb), _lit_mask(item)
-
-
-@lru_cache(maxsize=7)
-def _lit_mask(item: int) -> Image.Image:
-    return _ink(_lit_sprite(item)[0])
-
-
-@lru_cache(maxsize=1)
-def _palette_bytes() -> bytes:
-    return bytes(palette().getpalette() or [])
-
-
-@lru_cache(maxsize=1024)
-def _dim_shows(box: Box) -> bool:
-    """Whether dimmed lanes change anything in `box` (else it is cached once, undimmed)."""
-    h = _board(False).height
-    if box[1] >= h:
-        return False
-    box = (box[0], box[1], box[2], min(box[3], h))
-    return _board(True).crop(box).tobytes() != _board(False).crop(box).tobytes()
-
-
-def draw(
-    view: View, names: Mapping[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> Image.Image:
-    """The picture of `view` as a "P" image on the game's palette (see `render` for the
-    bytes): exactly `draw_rgb` mapped onto `palette()`, assembled from cached pieces
-    (text patches are cached by their text, so by language too)."""
-    t = get_translator(language)
-    dim, lit = _lit(view)
-    img = _background_indices(image_size(len(view.players))[1], dim).copy()
-    for i, item in enumerate(lit):
-        pix, mask = _lit_patch(item, dim, _lit_under(_lit_box(item), lit[:i]))
-        img.paste(pix, _lit_sprite(item)[1], mask)
-    for group in _track_layers(view):
-        box = _group_box(group)
-        pix, mask, xy = _patch(group, dim and _dim_shows(box), _lit_under(box, lit))
-        img.paste(pix, xy, mask)
-    for box, fn in _PARTS:
-        fn(_IndexPart(img, dim and _dim_shows(box), _lit_under(box, lit)), view, names, t)
-    img.putpalette(_palette_bytes())
-    return img
 
 
 def _palette_views() -> list[View]:
@@ -1210,38 +787,25 @@ def _palette_views() -> list[View]:
     ]
 
 
-@lru_cache(maxsize=1)
-def palette() -> Image.Image:
-    """The fixed PNG palette of this game's pictures, fitted once."""
-    return fit_palette([draw_rgb(v) for v in _palette_views()])
-
-
-def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a picture made by `draw` (or `draw_rgb`)."""
-    if img.mode != "P":
-        img = img.convert("RGB").quantize(palette=palette(), dither=Image.Dither.NONE)
-    return encode_indexed_png(img, PNG_LEVEL)
-
-
-def _usual_groups() -> list[tuple[tuple[Layer, ...], tuple[int, ...]]]:
+def _usual_groups() -> list[tuple[Group, tuple[Hashable, ...]]]:
     """The sprite groups of `_track_layers` that games show, each with the highlight
     that can be under it."""
-    out: list[tuple[tuple[Layer, ...], tuple[int, ...]]] = []
+    out: list[tuple[Group, tuple[Hashable, ...]]] = []
     for k in range(1, 7):
         for i in range(TRACK_LEN + 1):
-            ends: list[Layer] = [_placed(("block", b), block_centre(k, max(i, 1))) for b in "KU"]
+            ends: list[Placed] = [_placed(("block", b), block_centre(k, max(i, 1))) for b in "KU"]
             if i < TRACK_LEN:
                 ends.append(_placed(("marker", expected_colour(k, i + 1)), slot_centre(k, i + 1)))
             if i == 0:
-                out.extend(((end,), (k,)) for end in ends)
+                out.extend(((end,), (_lit_item(k),)) for end in ends)
                 continue
             for kind in (expected_colour(k, i), "W", "U"):
                 stands = None if kind not in ("W", "U") else expected_colour(k, i)
                 tile = _placed(("tile", kind, stands, TILE_R), slot_centre(k, i))
-                out.append(((tile,), (k,)))
-                out.extend(((tile, end), (k,)) for end in ends)
+                out.append(((tile,), (_lit_item(k),)))
+                out.extend(((tile, end), (_lit_item(k),)) for end in ends)
     for col in COLOURS:
-        out.append(((_placed(("tile", col, None, T7_TILE_R), t7_centre(col)),), (7,)))
+        out.append(((_placed(("tile", col, None, T7_TILE_R), t7_centre(col)),), (_lit_item(7),)))
     return out
 
 
@@ -1275,8 +839,8 @@ def _warm_text(t: Translator) -> None:
         last_round=None,
         winners=[],
     )
-    # The text parts show no dimmed lane nor highlight (see `_dim_shows`, `_lit_under`).
-    part = _IndexPart(Image.new("L", image_size(4)), False, ())
+    # The text parts show no dimmed lane nor highlight (the compositor's `under`).
+    part = PICTURE.scratch(image_size(4), False)
 
     for s in range(0, 204, 4):  # scores 0..203 and 0..40 tiles in hand, on both cards
         cards = [
@@ -1316,30 +880,37 @@ def warm_up() -> None:
     """Build every cache (board, sprites, palette, the patches of the usual sprites, the
     usual text) now, e.g. when the bot starts, so that the first picture of a game takes
     milliseconds rather than most of a second."""
-    palette()
-    for n in range(2, 7, 2):
-        for dim in (False, True):
-            _background_indices(image_size(n)[1], dim)
-    for lanes in [(), *((a,) for a in range(1, 7)), *combinations(range(1, 7), 2)]:
-        lit = (*lanes, 7)  # dice allow one or two tracks, and maybe the centre
-        for i, item in enumerate(lit):
-            _lit_patch(item, True, _lit_under(_lit_box(item), lit[:i]))
-    _lit_patch(7, False, ())  # a double with no track to play yet
-    for group, lit in _usual_groups():
-        box = _group_box(group)
-        for dim, on in ((False, ()), (True, ()), (True, lit)):
-            _patch(group, dim and _dim_shows(box), _lit_under(box, on))
+    lanes = [(), *((a,) for a in range(1, 7)), *combinations(range(1, 7), 2)]
+    # Dice allow one or two tracks, and maybe the centre; a double with no track yet.
+    lit = [(True, tuple(map(_lit_item, (*on, 7)))) for on in lanes]
+    lit.append((False, (_lit_item(7),)))
+    groups: list[tuple[Group, Hashable, tuple[Hashable, ...]]] = []
+    for group, on in _usual_groups():
+        groups += [(group, False, ()), (group, True, ()), (group, True, on)]
+    backgrounds = [(image_size(n)[1], dim) for n in range(2, 7, 2) for dim in (False, True)]
+    PICTURE.warm(backgrounds=backgrounds, lit=lit, groups=groups)
     for language in LANGUAGES:
         _warm_text(get_translator(language))
 
 
-def render(
-    view: View, names: dict[int, str] | None = None, *, language: str = DEFAULT_LANGUAGE
-) -> bytes:
-    """PNG bytes of the table picture for the public `view`, its words in `language`.
+def _fit_palette() -> Image.Image:
+    """The fixed PNG palette of this game's pictures, fitted once."""
+    return fit_palette([PICTURE.draw_rgb(v) for v in _palette_views()])
 
-    `names` maps player ids (`PlayerView.player`) to display names; a missing one is
-    shown as "Игрок N" (N = seat + 1). The same view, names and language give the same
-    bytes.
-    """
-    return encode(draw(view, names, language=language))
+
+PICTURE = Compositor(
+    width=WIDTH,
+    field=lambda dim: FILES.get(
+        f"board-{'dim' if dim else 'normal'}", lambda: _draw_board(bool(dim))
+    ),
+    variants=(False, True),
+    overlays={"lane": _lit_lane, "centre": _lit_centre},
+    sprites={"tile": tile_sprite, "block": block_sprite, "marker": next_marker, "die": die_sprite},
+    palette=_fit_palette,
+    scene=_scene,
+    png_level=PNG_LEVEL,
+)
+# The entry points: `render(view, names, language=...)` the PNG, `draw` the picture on the
+# palette, `draw_rgb` the same drawn whole, `palette()`, `encode(picture)`.
+render, draw, draw_rgb = PICTURE.render, PICTURE.draw, PICTURE.draw_rgb
+palette, encode = PICTURE.palette, PICTURE.encode

@@ -25,7 +25,7 @@ from bot.storage import GameRecord
 from bot.table import CAPTION_LIMIT, clip
 from fake_telegram.formatting import FormattingError, apply_formatting
 from locales import get_translator
-from render.common import ellipsize, text_width
+from render.text import ellipsize, text_width
 
 RU = get_translator("ru")
 EN = get_translator("en")

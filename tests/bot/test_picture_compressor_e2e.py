@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 from fake_telegram import FakeTelegram
-from render import common, deflate
+from render import deflate
+from render.png import encode_indexed_png
 from tests.bot.e2e import open_lobby, running, settings_for, start_game
 
 
@@ -34,12 +35,12 @@ async def table_picture() -> bytes:
 def written_by(png: bytes, compressor: str) -> bool:
     """Whether `compressor` writes exactly `png` for its pixels and palette, at some zlib
     level (the first pictures of a game are drawn before its warm-up, on a palette of
-    their own and at `common.PNG_LEVEL`; warm ones at the game's `PNG_LEVEL`)."""
+    their own and at `render.png.PNG_LEVEL`; warm ones at the game's `PNG_LEVEL`)."""
     Image.open(io.BytesIO(png)).verify()
     im = Image.open(io.BytesIO(png))
     assert im.format == "PNG" and im.mode == "P"
     with deflate.using(compressor):
-        return any(png == common.encode_indexed_png(im, level) for level in range(1, 10))
+        return any(png == encode_indexed_png(im, level) for level in range(1, 10))
 
 
 @pytest.mark.skipif(deflate.isal() is None, reason="the isal package is not installed")

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image
+from PIL import Image, ImageDraw
+
+from render.colours import HIGHLIGHT, INK, SPECTRUM
+from render.shapes import disc, new_image
+from render.text import draw_text
 
 MAX_BYTES = 150 * 1024  # a board picture's budget
 
@@ -39,3 +43,13 @@ def rgb_colours(im: Image.Image) -> list[tuple[int, int, int]]:
 
 def near(a: tuple[int, int, int], b: tuple[int, int, int], tol: int = 14) -> bool:
     return all(abs(x - y) <= tol for x, y in zip(a, b, strict=True))
+
+
+def sample_picture() -> Image.Image:
+    """An RGB picture with flat areas, antialiased shapes and text."""
+    img = new_image((333, 121))
+    d = ImageDraw.Draw(img)
+    draw_text(d, (10, 10), "Ходит: Аня", size=30, bold=True)
+    disc(img, (260.5, 60.25), 40, SPECTRUM["V"], INK, 2)
+    d.rounded_rectangle((5, 70, 200, 115), radius=12, fill=HIGHLIGHT)
+    return img

@@ -9,7 +9,7 @@ from PIL import Image
 
 from games.cell_capture import GAME, Action, ActionType, State
 from games.cell_capture.model import View, parse_cell
-from render import cell_capture, common
+from render import cell_capture
 from render.cell_capture import (
     CENTRE_RGB,
     FREE_RGB,
@@ -20,7 +20,7 @@ from render.cell_capture import (
     image_size,
     render,
 )
-from render.common import HIGHLIGHT, INK
+from render.colours import HIGHLIGHT, INK
 from tests.render.pixels import MAX_BYTES, decode, near, px, rgb_colours
 
 PIDS = [101, 102, 103, 104, 105, 106]
@@ -199,33 +199,6 @@ def test_every_phase_and_ending_renders() -> None:
         done = progress(n, 5, 10_000)
         assert done.end_reason in ("board_full", "no_moves")
         decode(render(GAME.view(done, None), NAMES))
-
-
-def test_warm_up_leaves_nothing_supersampled_for_a_new_state() -> None:
-    """After `warm_up` no state, however new, draws a supersampled sprite or a hatch
-    tile: every move makes a new state."""
-    cell_capture.warm_up()
-    caches = (
-        common._disc_sprite,
-        cell_capture._star_sprite,
-        cell_capture._hatch_tile,
-        cell_capture._numbered_cell,
-    )
-    misses = [c.cache_info().misses for c in caches]
-    for n in (2, 3, 4, 5, 6):
-        s = GAME.new(players=PIDS[:n], seed=n, options=TWO if n == 2 else None)
-        rng = random.Random(n)
-        back = (ActionType.UNDO, ActionType.CANCEL, ActionType.BACK)
-        for step in range(10_000):
-            if GAME.is_over(s):
-                break
-            s, _ = GAME.apply(
-                s, rng.choice([x for x in GAME.legal_actions(s) if x.type not in back])
-            )
-            if step % 5 == 0:  # drafts of every length, every phase
-                render(GAME.view(s, None), NAMES)
-        render(GAME.view(s, None), NAMES)
-    assert [c.cache_info().misses for c in caches] == misses
 
 
 def test_the_palette_keeps_the_colours() -> None:

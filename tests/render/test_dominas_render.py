@@ -10,7 +10,7 @@ from PIL import Image
 from games.dominas import GAME, Action, ActionType, State
 from games.dominas.model import Pos, View
 from render import dominas
-from render.common import HIGHLIGHT, PAPER
+from render.colours import HIGHLIGHT, PAPER
 from render.dominas import NEST_FILL, TILE_RGB, WIDTH, image_size, player_box, render, triangle
 from tests.render.pixels import MAX_BYTES, decode, near, px
 
@@ -114,25 +114,6 @@ def test_the_player_to_move_is_highlighted() -> None:
     other = 1 - v.current
     x0, y0, _x1, _y1 = player_box(v, other, im.height)
     assert not near(px(im, (x0 + 6, y0 + 20)), HIGHLIGHT, 20)
-
-
-def test_warm_up_leaves_nothing_supersampled_for_a_new_state() -> None:
-    """After `warm_up` no state, however new, draws a supersampled layer: they cost
-    milliseconds each, and every move makes a new state."""
-    dominas.warm_up()
-    caches = (
-        dominas._tile_body,
-        dominas._aa_text,
-        dominas._nest_body,
-        dominas._arrow_sprite,
-        dominas._chip_sprite,
-    )
-    misses = [c.cache_info().misses for c in caches]
-    teams: dict[str, object] = {"mode": "teams"}
-    for n, options in ((2, None), (5, None), (8, teams)):
-        for steps in (1, 9, 40, 10_000):
-            render(GAME.view(play(n, n + steps, steps, options), None), NAMES)
-    assert [c.cache_info().misses for c in caches] == misses
 
 
 def test_the_palette_keeps_the_colours() -> None:

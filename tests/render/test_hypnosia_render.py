@@ -10,7 +10,7 @@ from PIL import Image
 from games.hypnosia import GAME, Action, ActionType, Route, State
 from games.hypnosia.model import RING_SIZES, View, is_bridge
 from render import hypnosia
-from render.common import HIGHLIGHT
+from render.colours import HIGHLIGHT
 from render.hypnosia import (
     CENTRE_RGB,
     HALF,
@@ -174,29 +174,6 @@ def test_every_phase_and_ending_renders() -> None:
     im = decode(render(GAME.view(done, None), NAMES))
     f1 = field_xy(1)
     assert near(px(im, (f1[0] - 27, f1[1])), PLAYER_RGB["red"], 30)
-
-
-def test_warm_up_leaves_nothing_supersampled_for_a_new_state() -> None:
-    """After `warm_up` no state, however new, draws a supersampled sprite or patch: they
-    cost milliseconds each, and every move makes a new state."""
-    hypnosia.warm_up()
-    caches = (
-        hypnosia._token_sprite,
-        hypnosia._field,
-        hypnosia._die,
-        hypnosia._start_column,
-        hypnosia._turn_disc,
-        hypnosia._background,
-    )
-    misses = [c.cache_info().misses for c in caches]
-    for n in (2, 3, 4, 5, 6):
-        for steps in (0, 7, 60, 10_000):
-            s = progress(n, n + steps, steps)
-            render(GAME.view(s, None), NAMES)
-            if n > 2 and not GAME.is_over(s):
-                left, _ = GAME.remove(s, PIDS[1])
-                render(GAME.view(left, None), NAMES)
-    assert [c.cache_info().misses for c in caches] == misses
 
 
 def test_the_palette_keeps_the_colours() -> None:

@@ -15,6 +15,7 @@ import pytest
 from PIL import ImageFont
 
 from locales import Translator, get_translator, keys
+from render.compositor import Compositor
 from tests.cyrillic import CYRILLIC, cyrillic_literals
 from tests.render.language_samples import NAMES_EN, NAMES_RU, load, pixel_hash
 
@@ -39,14 +40,10 @@ def test_russian_pictures_are_pixel_identical(i: int) -> None:
     assert pixel_hash(_renderer(game_id).render(view, NAMES_RU, language="ru")) == ru_pixels
 
 
-# The caches that hold words: glyphs and fitted lines, text patches and layers, and the
-# backgrounds with words on them (the others hold digits and shapes only).
+# The caches that hold words besides the renderers' compositors (whose every piece but
+# the palette is dropped): glyphs and fitted lines, layers and backgrounds with words.
 WORD_CACHES = {
-    "common": ("glyph_mask", "fit_text_cached", "text_length"),
-    "seven_tracks": ("_text_on", "_text_at"),
-    "dominas": ("_aa_text",),
-    "hypnosia": ("_background",),
-    "sea_cross": ("_base", "_arm_patches", "_label_plate"),
+    "text": ("glyph_mask", "fit_text_cached", "text_length"),
 }
 
 
@@ -57,6 +54,12 @@ def _drop_text_caches() -> None:
         module = importlib.import_module(f"render.{name}")
         for attr in caches:
             getattr(module, attr).cache_clear()
+    for game_id in GAMES:
+        picture = getattr(_renderer(game_id), "PICTURE", None)
+        if isinstance(picture, Compositor):
+            for cache in picture.caches():
+                if cache is not picture.palette:
+                    cache.cache_clear()
 
 
 def test_english_pictures_are_drawn_in_english(monkeypatch: pytest.MonkeyPatch) -> None:

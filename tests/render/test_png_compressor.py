@@ -19,7 +19,11 @@ import pytest
 from PIL import Image
 
 import games
-from render import common, deflate
+from render import deflate
+from render.colours import INK, SPECTRUM
+from render.png import png_scanlines
+from render.shapes import disc, new_image
+from render.text import stamp_text
 from tests.render.pixels import MAX_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,7 +91,7 @@ def test_every_games_picture_by_isal_has_the_pixels_of_the_zlib_one(game_id: str
 def test_each_compressor_writes_a_zlib_stream_at_any_zlib_level(wanted: str, level: int) -> None:
     if wanted == "isal" and deflate.isal() is None:
         pytest.skip("the isal package is not installed")
-    raw = common.png_scanlines(_indexed())
+    raw = png_scanlines(_indexed())
     with deflate.using(wanted):
         data = deflate.deflate(raw, level)
         assert deflate.crc32(b"IDAT" + data) == zlib.crc32(b"IDAT" + data)
@@ -95,9 +99,9 @@ def test_each_compressor_writes_a_zlib_stream_at_any_zlib_level(wanted: str, lev
 
 
 def _indexed() -> Image.Image:
-    img = common.new_image((300, 90))
-    common.disc(img, (60.5, 45.25), 30, common.SPECTRUM["V"], common.INK, 2)
-    common.stamp_text(img, (110, 20), "Ходит: Аня", size=30, bold=True)
+    img = new_image((300, 90))
+    disc(img, (60.5, 45.25), 30, SPECTRUM["V"], INK, 2)
+    stamp_text(img, (110, 20), "Ходит: Аня", size=30, bold=True)
     return img.quantize(colors=64, dither=Image.Dither.NONE)
 
 

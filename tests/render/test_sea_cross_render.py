@@ -11,7 +11,7 @@ from games.sea_cross import GAME, State
 from games.sea_cross.engine import start_roll
 from games.sea_cross.model import BASE, RED_CELLS, View, home_cell, loop_cell, start_index
 from render import sea_cross
-from render.common import HIGHLIGHT, INK
+from render.colours import HIGHLIGHT, INK
 from render.sea_cross import (
     ARM_RGB,
     HEADER,
@@ -179,32 +179,6 @@ def test_every_phase_and_ending_renders() -> None:
     assert GAME.is_over(done)
     pictures.add(render(GAME.view(done, None), NAMES))
     assert len(pictures) == 5
-
-
-def test_warm_up_leaves_nothing_supersampled_for_a_new_state() -> None:
-    """After `warm_up` no state, however new, draws a supersampled sprite or a patch:
-    every move makes a new state."""
-    sea_cross.warm_up()
-    caches = (
-        sea_cross._token_sprite,
-        sea_cross._die_sprite,
-        sea_cross._arm_patches,
-        sea_cross._label_plate,
-        sea_cross._tag_sprite,
-        sea_cross._disc_sprite,
-        sea_cross._ring_sprite,
-        sea_cross._centre_sprite,
-        sea_cross._arrow_sprite,
-    )
-    misses = [c.cache_info().misses for c in caches]
-    states = [random_game(n, n + steps, steps) for n in (2, 3, 4) for steps in (0, 3, 30, 300)]
-    states += [random_game(4, 9, 20_000), placed(3, {0: [14]}, dice=[1, 5])]
-    for s in states:
-        render(GAME.view(s, None), NAMES)
-        if not GAME.is_over(s) and len(s.players) > 2:
-            left, _ = GAME.remove(s, s.players[1])
-            render(GAME.view(left, None), NAMES)
-    assert [c.cache_info().misses for c in caches] == misses
 
 
 def test_the_palette_keeps_the_colours() -> None:

@@ -11,26 +11,29 @@ import pytest
 from PIL import Image
 
 import render.seven_tracks as st
+from render.filecache import CACHE_ENV
 
-STATIC = (st._board, st._lit_lane, st._lit_centre)
+PICTURE = st.PICTURE
 
 
 def forget() -> None:
-    for fn in (*STATIC, st._cache_dir):
-        fn.cache_clear()
+    PICTURE.field.cache_clear()
+    PICTURE.overlay.cache_clear()
+    st.FILES.folder.cache_clear()
 
 
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.setenv(st.CACHE_ENV, str(tmp_path))
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
     forget()
     yield tmp_path
     forget()
 
 
 def pieces() -> list[Image.Image]:
-    out = [st._board(False), st._board(True), st._lit_centre()[0]]
-    return out + [st._lit_lane(k)[0] for k in range(1, 7)]
+    out = [PICTURE.field(False), PICTURE.field(True)]
+    lit = [("lane", k) for k in range(1, 7)] + [("centre",)]
+    return out + [PICTURE.overlay(item)[0] for item in lit]
 
 
 def test_the_files_hold_the_same_pixels_as_the_drawing(
@@ -44,21 +47,21 @@ def test_the_files_hold_the_same_pixels_as_the_drawing(
     for a, b in zip(drawn, read, strict=True):
         assert (a.mode, a.size) == (b.mode, b.size)
         assert a.tobytes() == b.tobytes()
-    monkeypatch.setenv(st.CACHE_ENV, "0")  # no files at all: drawn, the same again
+    monkeypatch.setenv(CACHE_ENV, "0")  # no files at all: drawn, the same again
     forget()
-    assert st._cache_dir() is None
+    assert st.FILES.folder() is None
     for a, b in zip(drawn, pieces(), strict=True):
         assert a.tobytes() == b.tobytes()
 
 
 def test_a_torn_file_is_drawn_anew(cache: Path) -> None:
-    board = st._board(False)
+    board = PICTURE.field(False)
     (path,) = cache.rglob("board-normal.png")
     path.write_bytes(path.read_bytes()[:1000])
     forget()
-    assert st._board(False).tobytes() == board.tobytes()
+    assert PICTURE.field(False).tobytes() == board.tobytes()
     forget()
-    assert st._board(False).tobytes() == board.tobytes()  # and stored whole again
+    assert PICTURE.field(False).tobytes() == board.tobytes()  # and stored whole again
 
 
 def test_an_unwritable_folder_only_costs_the_drawing(
@@ -66,9 +69,9 @@ def test_an_unwritable_folder_only_costs_the_drawing(
 ) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    monkeypatch.setenv(st.CACHE_ENV, str(blocker / "cache"))
+    monkeypatch.setenv(CACHE_ENV, str(blocker / "cache"))
     forget()
     try:
-        assert st._board(True).size[0] == st.WIDTH
+        assert PICTURE.field(True).size[0] == st.WIDTH
     finally:
         forget()

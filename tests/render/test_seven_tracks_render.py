@@ -14,8 +14,9 @@ from PIL import Image
 
 import games
 from games.seven_tracks.model import Block, Phase, Status, Track, View, expected_colour
-from render import common
 from render import seven_tracks as st
+from render import text
+from render.colours import BAD, BLACK, HIGHLIGHT, SPECTRUM, WHITE
 from render.seven_tracks import (
     LANE_HALF,
     PITCH,
@@ -39,7 +40,6 @@ from tests.render.pixels import MAX_BYTES, decode, px
 from tests.render.seven_tracks_samples import NAMES, make_view, samples
 
 A = Status.ACTIVE
-HIGHLIGHT = common.HIGHLIGHT
 
 
 def near(actual: tuple[int, ...], expected: tuple[int, int, int], tol: int = 18) -> bool:
@@ -173,7 +173,7 @@ def test_placed_tiles_show_their_colour_at_their_slot() -> None:
     empty = decode(render(base()))
     for k in range(1, 7):
         for i in range(1, 4):
-            colour = common.SPECTRUM[expected_colour(k, i)]
+            colour = SPECTRUM[expected_colour(k, i)]
             assert near(px(im, slot_centre(k, i)), colour), (k, i)
             assert near(px(im, off_centre(k, i)), colour), (k, i)
             # empty slots show only a faint ring there
@@ -184,15 +184,15 @@ def test_a_white_is_white_with_a_dot_of_the_colour_it_stands_for() -> None:
     # Track 2 expects O then Y: a white in slot 2 stands for yellow.
     v = base(tracks=[Track(), Track(slots=["O#01", "W#01"]), *[Track() for _ in range(4)]])
     im = decode(render(v))
-    assert near(px(im, slot_centre(2, 2)), common.SPECTRUM["Y"])
-    assert near(px(im, off_centre(2, 2)), common.WHITE)
-    assert near(px(im, off_centre(2, 1)), common.SPECTRUM["O"])
+    assert near(px(im, slot_centre(2, 2)), SPECTRUM["Y"])
+    assert near(px(im, off_centre(2, 2)), WHITE)
+    assert near(px(im, off_centre(2, 1)), SPECTRUM["O"])
 
 
 def test_a_universal_differs_from_a_white() -> None:
     w = decode(render(base(tracks=[Track(slots=["R#01", "W#01"]), *[Track() for _ in range(5)]])))
     u = decode(render(base(tracks=[Track(slots=["R#01", "U#01"]), *[Track() for _ in range(5)]])))
-    orange = common.SPECTRUM["O"]
+    orange = SPECTRUM["O"]
     assert near(px(w, slot_centre(1, 2)), orange)
     assert near(px(u, slot_centre(1, 2)), orange)
     box = (
@@ -206,7 +206,7 @@ def test_a_universal_differs_from_a_white() -> None:
     ring_colours = {
         px(u, polar(SLOT_R0 + PITCH + TILE_R - 7, track_angle(1) + d)) for d in (-0.03, 0.03)
     }
-    assert any(not near(c, common.WHITE, 40) for c in ring_colours)
+    assert any(not near(c, WHITE, 40) for c in ring_colours)
 
 
 @pytest.mark.parametrize(("tile", "mark"), [("K#01", "K"), ("U#02", "U")])
@@ -224,14 +224,14 @@ def test_a_block_is_drawn_black_over_the_last_tile(tile: str, mark: str) -> None
     im, im_free = decode(render(blocked)), decode(render(free))
     x, y = block_centre(4, 3)
     # below the white bar / the U: solid black
-    assert near(px(im, (x - 15, y + 15)), common.BLACK, 30)
-    assert not near(px(im_free, (x - 15, y + 15)), common.BLACK, 60)
+    assert near(px(im, (x - 15, y + 15)), BLACK, 30)
+    assert not near(px(im_free, (x - 15, y + 15)), BLACK, 60)
     # the last tile still shows on its inner half
     cx, cy = slot_centre(4, 3)
-    assert near(px(im, (cx, cy - TILE_R * 0.6)), common.SPECTRUM["B"])
+    assert near(px(im, (cx, cy - TILE_R * 0.6)), SPECTRUM["B"])
     # no "next colour" emphasis on a blocked track: slot 4 keeps its faint look
     ring = polar(SLOT_R0 + 3 * PITCH + TILE_R - 5, track_angle(4))
-    next_colour = common.SPECTRUM[expected_colour(4, 4)]
+    next_colour = SPECTRUM[expected_colour(4, 4)]
     assert near(px(im_free, ring), next_colour)
     assert not near(px(im, ring), next_colour, 40)
     # the U block looks different from the K block
@@ -264,10 +264,10 @@ def test_next_expected_colour_is_emphasised() -> None:
     cx, cy = slot_centre(3, 3)
     a = track_angle(3) + math.pi / 2
     ring = (cx + math.cos(a) * (TILE_R - 1), cy + math.sin(a) * (TILE_R - 1))
-    assert near(px(im, ring), common.SPECTRUM["C"])
+    assert near(px(im, ring), SPECTRUM["C"])
     cx4, cy4 = slot_centre(3, 4)
     ring4 = (cx4 + math.cos(a) * (TILE_R - 1), cy4 + math.sin(a) * (TILE_R - 1))
-    assert not near(px(im, ring4), common.SPECTRUM["B"], 30)
+    assert not near(px(im, ring4), SPECTRUM["B"], 30)
 
 
 def test_available_tracks_are_highlighted() -> None:
@@ -290,10 +290,10 @@ def test_available_tracks_are_highlighted() -> None:
 
 def test_centre_track_shows_present_colours() -> None:
     im = decode(render(base(t7=["R#01", "B#02"])))
-    assert near(px(im, t7_centre("R")), common.SPECTRUM["R"])
-    assert near(px(im, t7_centre("B")), common.SPECTRUM["B"])
+    assert near(px(im, t7_centre("R")), SPECTRUM["R"])
+    assert near(px(im, t7_centre("B")), SPECTRUM["B"])
     gx, gy = t7_centre("G")
-    assert not near(px(im, (gx + 12, gy)), common.SPECTRUM["G"], 40)
+    assert not near(px(im, (gx + 12, gy)), SPECTRUM["G"], 40)
 
 
 def test_game_over_and_phases_render() -> None:
@@ -327,61 +327,15 @@ def test_restriction_is_announced_in_red() -> None:
         strip = im.crop((0, STATUS_TOP, im.width, STATUS_TOP + STATUS_H))
         raw = strip.tobytes()
         pixels = (tuple(raw[i : i + 3]) for i in range(0, len(raw), 3))
-        return sum(1 for p in pixels if near(p, common.BAD, 20))
+        return sum(1 for p in pixels if near(p, BAD, 20))
 
     assert reds(base()) == 0
     assert reds(base(restricted_left=2, turn={"restricted": True})) > 200
 
 
-# ---------------------------------------------------------------- shared helpers
-
-
 def test_emoji_in_names_are_dropped_not_drawn_as_boxes() -> None:
     v = base()
     assert render(v, {101: "Аня 🎲", 102: "👨\u200d👩\u200d👧"}) == render(v, {101: "Аня"})
-    assert common.clean_text("  Ёжик\u200d  Й ") == "Ёжик Й"
-    assert common.clean_text("и\u0306") == "й"
-
-
-def test_plural_forms() -> None:
-    forms = ("фишка", "фишки", "фишек")
-    assert [common.plural(n, *forms) for n in (0, 1, 2, 4, 5, 11, 12, 21, 22, 25, 111, 101)] == [
-        "фишек",
-        "фишка",
-        "фишки",
-        "фишки",
-        "фишек",
-        "фишек",
-        "фишек",
-        "фишка",
-        "фишки",
-        "фишек",
-        "фишек",
-        "фишка",
-    ]
-
-
-def test_fit_text_shrinks_then_ellipsizes() -> None:
-    text, size = common.fit_text("Коротко", 30, 500)
-    assert (text, size) == ("Коротко", 30)
-    text, size = common.fit_text("Очень " * 20, 30, 300, min_size=20)
-    assert size == 20 and text.endswith("…")
-    assert common.text_width(text, size) <= 300
-
-
-def test_fonts_come_from_the_package_and_are_cached() -> None:
-    f = common.font(30, bold=True)
-    assert f is common.font(30, bold=True)
-    assert str(common.FONT_DIR) in str(f.path)
-
-
-def test_encode_png_is_deterministic_and_palette_based() -> None:
-    im = Image.new("RGB", (120, 60), common.PAPER)
-    common.Canvas((120, 60))  # constructing a canvas has no side effects
-    a = common.encode_png(im)
-    assert a == common.encode_png(im.copy())
-    assert Image.open(io.BytesIO(a)).mode == "P"
-    assert common.encode_jpeg(im)[:2] == b"\xff\xd8"
 
 
 # ---------------------------------------------------------------- assembled on the palette
@@ -424,16 +378,8 @@ def test_assembled_picture_is_the_whole_drawing_on_the_palette() -> None:
 def test_bytes_do_not_depend_on_the_caches() -> None:
     v = samples()["02_midgame_blocks"]
     first = render(v, NAMES)
-    for cached in (
-        st._patch,
-        st._lit_patch,
-        st._text_on,
-        st._text_at,
-        st._background_indices,
-        common.glyph_mask,
-        common.fit_text_cached,
-        common.text_length,
-    ):
+    st.PICTURE.clear()  # every piece, the palette and the field too
+    for cached in (text.glyph_mask, text.fit_text_cached, text.text_length):
         cached.cache_clear()
     assert render(v, NAMES) == first
     st.warm_up()
