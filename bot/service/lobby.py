@@ -155,13 +155,16 @@ class Lobby:
         return InlineKeyboardMarkup(inline_keyboard=rows)
 
     async def show(self, rec: GameRecord) -> None:
-        """Edit the lobby message to the latest stored record (edits never go backwards)."""
+        """Edit the lobby message to the latest stored record (edits never go backwards),
+        unless an edit since `rec` was stored shows it already."""
         ctx = self.ctx
         async with ctx.lobby_locks[rec.chat_id]:
-            latest = await ctx.store.get(rec.chat_id)
-            if latest is not None and latest.uid == rec.uid:
-                rec = latest
-            await self.edit(rec)
+            # an edit since (of this version or a later one) shows it already (bot/shown.py)
+            if not self.shown.covers(rec.chat_id, rec.lobby_message_id, rec.seq):
+                latest = await ctx.store.get(rec.chat_id)
+                if latest is not None and latest.uid == rec.uid:
+                    rec = latest
+                await self.edit(rec)
         if rec.status == RecordStatus.CANCELLED:
             async with ctx.locks[rec.chat_id]:  # a closed lobby expires no more
                 current = await ctx.store.get(rec.chat_id)

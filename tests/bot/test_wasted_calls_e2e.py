@@ -12,9 +12,12 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.storage import RecordStatus
 from fake_telegram import FakeTelegram
 from fake_telegram.server import ApiCall
-from tests.bot.e2e import open_lobby, running, settings_for, shows, start_game
+from tests.bot.bot_process import hold
+from tests.bot.e2e import open_lobby, record, running, settings_for, shows, start_game
+from tests.bot.test_sea_cross_e2e import choose, mover
 
 
 @pytest.fixture
@@ -80,3 +83,43 @@ async def test_a_picture_telegram_has_is_sent_by_its_file_id(tg: FakeTelegram) -
         assert len(sends) == 2 and not uploads(sends[-1]), sends[-1].params
         assert len(tg.server.upload_digests) == before
         assert sum(tg.server.upload_digests.values()) == before
+
+
+async def test_the_lobby_of_a_started_game_is_edited_once_though_the_game_moved_on(
+    tg: FakeTelegram,
+) -> None:
+    """Lobby presses just before «Начать» each start an edit of the lobby; the first to
+    run after the start shows «Игра началась». By the time the next one runs, the game
+    has moved on (a move on the table: a new `seq`), but the lobby looks the same — it
+    must not be edited again (before: «message is not modified», 4 of 360 lobby edits of
+    `python -m bench.e2e --variants computers` at 100 games, whose computers move at once)."""
+    anna, boris, vera = (tg.user(4301 + i, n) for i, n in enumerate(["Аня", "Борис", "Вера"]))
+    users = {u.full_name: u for u in (anna, boris, vera)}
+    chat = tg.group(members=list(users.values()))
+    async with running(settings_for(tg, turn_seconds=0)) as app:
+        await chat.send(anna, "/new морской крест")
+        lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+        await chat.press(boris, lobby, contains="Играть")
+        await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+        with hold(tg, "editMessageText") as first:
+            await chat.press(anna, lobby, contains="10 мин")  # its edit waits in Telegram
+            await asyncio.wait_for(first.arrived.wait(), 10)
+            await chat.press(vera, lobby, contains="Играть")  # its edit queues behind
+            answer = await chat.press(anna, lobby, "▶ Начать")  # … and so does this one's
+            assert answer.text == "Поехали!", answer
+            table = await chat.wait_message(lambda m: m.photo is not None, timeout=30)
+            with hold(tg, "editMessageText") as second:
+                first.release.set()  # the timer's edit lands; the join's shows the start
+                await asyncio.wait_for(second.arrived.wait(), 10)
+                started = await record(app, chat)
+                assert started.status == RecordStatus.PLAYING
+                await tg.settle(quiet=0.2, timeout=30)
+                who = mover(table, users)
+                answer = await chat.press(who, table, choose(table.button_texts))
+                assert not answer.show_alert, answer
+                assert (await record(app, chat)).seq > started.seq  # the game moved on
+        await chat.wait_for(shows(lobby, "Игра началась"), timeout=10)
+        await tg.settle(quiet=0.3, timeout=30)
+        edits = tg.server.calls_of("editMessageText")
+        assert not_modified(edits) == [], [c.params.get("text") for c in not_modified(edits)]
+        assert lobby.button_texts == [] and "Вера" in lobby.content
