@@ -397,22 +397,26 @@ class Lobby:
         elif user == rec.creator:
             rec.creator = cpu.next_creator(rec, user)
 
-    async def _start(self, rec: GameRecord, p: Presenter[Any], t: Translator) -> Answer:
-        ctx = self.ctx
-        seed = ctx.rng.randrange(1, 2**31)
-        try:
-            state = p.new_state(list(rec.players), seed, dict(rec.options))
-        except (IllegalAction, ValueError) as e:
-            log.warning("cannot start %s: %s", rec.game_id, e)
-            return Answer(t("lobby.cannot_start"), alert=True)
-        now = ctx.clock()
-        adv = p.advance(state, {}, now)
+    def begin(self, rec: GameRecord, p: Presenter[Any], t: Translator, seed: int) -> None:
+        """The lobby's game starts in `rec` (not stored yet): its first state, the moves the
+        bot makes at once (a roll, a forced move), the turn's timer. Raises IllegalAction
+        or ValueError when the lobby's players or options can't start it."""
+        state = p.new_state(list(rec.players), seed, dict(rec.options))
+        adv = p.advance(state, {}, self.ctx.clock())
         rec.seed = seed
         rec.with_computers = bool(rec.computers)
         rec.status = RecordStatus.PLAYING
         rec.seq += 1
         rec.log = []
         self.moves.absorb(rec, p, adv.state, adv.ui, adv.events, adv.deadline, t)
+
+    async def _start(self, rec: GameRecord, p: Presenter[Any], t: Translator) -> Answer:
+        ctx = self.ctx
+        try:
+            self.begin(rec, p, t, ctx.rng.randrange(1, 2**31))
+        except (IllegalAction, ValueError) as e:
+            log.warning("cannot start %s: %s", rec.game_id, e)
+            return Answer(t("lobby.cannot_start"), alert=True)
         try:
             rec = await ctx.save(rec)
         except Conflict:
