@@ -134,6 +134,7 @@ class GlobalBudget(BaseRequestMiddleware):
         self._paced = 0.0  # the paced calls' clock: one may leave BURST steps before it
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._waiting = [0] * len(Priority)  # calls waiting, per priority
 
     @property
     def share(self) -> int:
@@ -146,6 +147,10 @@ class GlobalBudget(BaseRequestMiddleware):
         if level == Priority.ANSWER:
             return share
         return max(1, share - ANSWER_ROOM)
+
+    def backlog(self, level: Priority) -> int:
+        """Calls waiting for their turn that a call of `level` would wait behind."""
+        return sum(self._waiting[: int(level) + 1]) if self._tasks else 0
 
     def pace(self) -> float:
         """Seconds between two calls other than answers: their room spread evenly over
@@ -172,6 +177,7 @@ class GlobalBudget(BaseRequestMiddleware):
             if not waiter.done():
                 waiter.set_result(False)  # let the last calls of a stopping bot go
         self._queue.clear()
+        self._waiting = [0] * len(Priority)
 
     async def _beat(self) -> None:
         try:
@@ -195,6 +201,7 @@ class GlobalBudget(BaseRequestMiddleware):
         self._stamp[chat] = stamp
         waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._queue, (int(level), stamp, next(self._seq), waiter))
+        self._waiting[level] += 1
         self._wake.set()
         return waiter
 
@@ -207,6 +214,7 @@ class GlobalBudget(BaseRequestMiddleware):
             level, stamp, _, waiter = self._queue[0]
             if waiter.done():  # a cancelled call gives its place to the next
                 heapq.heappop(self._queue)
+                self._waiting[level] -= 1
                 continue
             now = time.monotonic()
             while landed and now - landed[0] >= WINDOW:
@@ -222,6 +230,7 @@ class GlobalBudget(BaseRequestMiddleware):
                 until = max(until, landed[last] + WINDOW) if last < len(landed) else math.inf
             if until <= now:
                 heapq.heappop(self._queue)
+                self._waiting[level] -= 1
                 self._served = max(self._served, stamp)
                 self._flying += 1
                 if not answer:

@@ -239,12 +239,15 @@ class TableWorker:
         if msg_id is None or picture_changed:
             await self._after_answer(chat_id)
             # the chat's latest picture (a stale one still waiting is dropped): a new
-            # message needs it, an edit waits for it `pictures.late` seconds at most
+            # message needs it, an edit waits for it `pictures.late` seconds at most —
+            # unless the send budget is crowded: a caption edit now would wait in its line
+            # all the same, and then the picture's edit after it (two calls for one)
+            split = msg_id is not None and not ctx.sender.crowded()
             picture = await ctx.pictures.ready(
                 chat_id,
                 view.picture_key,
                 view.picture,
-                within=None if msg_id is None else ctx.pictures.late,
+                within=ctx.pictures.late if split else None,
                 then=lambda: self.kick(chat_id),
             )
         # late: the caption and keyboard now (the old picture stays), the picture in a

@@ -169,59 +169,119 @@ async def test_a_call_holds_its_place_until_a_window_after_its_answer() -> None:
         await budget.stop()
 
 
-def started_game(app: App, chat: Chat, players: list[User], seed: int) -> GameRecord:
-    """A «Морской крест» of `players` in `chat` as its lobby's «Начать» leaves it (stored
-    by the caller; its table not sent yet)."""
-    p = app.service.presenter("sea_cross")
-    code, options = house_rules.lobby_options(p, {})
-    rec = GameRecord(
-        chat_id=chat.id,
-        uid=secrets.token_hex(3),
-        game_id="sea_cross",
-        creator=players[0].id,
-        players=[u.id for u in players],
-        names={u.id: u.full_name for u in players},
-        option_choice=code,
-        options=options,
-        seq=3,  # the lobby's: opened, a join, «Начать»
-        active_at=time.time(),
-    )
-    app.service.lobby.begin(rec, p, app.service.t(rec.language), seed)
-    return rec
+async def test_the_backlog_counts_the_calls_a_call_would_wait_behind() -> None:
+    """`backlog(level)`: the calls waiting that a call of `level` would wait behind — the
+    table worker's sign that a caption-first edit would only cost a second call."""
+    budget = GlobalBudget(MemoryStore(), rate=2)
+    await budget.start()
+    release = asyncio.Event()
+    inside = asyncio.Event()
+    entered: list[int] = []
+
+    async def in_flight(chat: int) -> None:
+        async with budget.turn("answerCallbackQuery", chat):
+            entered.append(chat)
+            if len(entered) == 2:
+                inside.set()
+            await release.wait()
+
+    try:
+        flying = [asyncio.ensure_future(in_flight(-c)) for c in (1, 2)]
+        await asyncio.wait_for(inside.wait(), 10)  # the window is full
+        assert budget.backlog(Priority.TABLE) == 0
+        waiting = [
+            asyncio.ensure_future(budget.wait_turn("editMessageMedia", -3)),
+            asyncio.ensure_future(budget.wait_turn("sendMessage", -4)),
+        ]
+        await asyncio.sleep(0)  # (they queue)
+        assert budget.backlog(Priority.ANSWER) == 0
+        assert budget.backlog(Priority.TABLE) == 1
+        assert budget.backlog(Priority.GAME) == 2
+        release.set()
+        await asyncio.gather(*flying, *waiting)
+        assert budget.backlog(Priority.LOW) == 0
+    finally:
+        await budget.stop()
 
 
-async def latest(app: App, chat: Chat, table: StoredMessage) -> None:
-    """Until `table` shows what the chat's stored game says: the caption and keyboard the
-    table worker would send for it, and its picture (drawn warm or cold: both exactly,
-    bot/warm_up.py — the two differ in their anti-aliasing)."""
-    rec = await app.store.get(chat.id)
-    assert rec is not None and rec.state is not None
-    p = app.service.presenter(rec.game_id)
-    view = app.service.table_view(rec, p, p.load(rec.state))
-    caption, _ = apply_formatting(clip(view.caption), "HTML", None)
-    kb = markup(view.buttons, rec.uid, rec.seq)
-    keyboard = (
-        [[(b.text, b.callback_data) for b in row] for row in kb.inline_keyboard] if kb else []
-    )
-    game_id, view_json, names, language = view.picture
-    board = games.view_type(game_id).model_validate_json(view_json)
-    module = warm_up.renderer(game_id)
-    assert module is not None
-    warm: bytes = module.render(board, names, language=language)
-    seen: dict[str, bool] = {}  # file_id -> the right picture
+SEEDS = 100  # distinct games: chat i plays seed i % SEEDS (their setup and checks are shared)
 
-    def right_picture(data: bytes) -> bool:
-        return data == warm or data == warm_up.draw_cold(module, board, names, language)
 
-    def shows() -> bool:
-        photo = table.photo
-        if photo is None or table.caption != caption or table.buttons != keyboard:
-            return False
-        if photo.file_id not in seen:
-            seen[photo.file_id] = right_picture(photo.data)
-        return seen[photo.file_id]
+class Games:
+    """The chats' games: «Морской крест» of the same two players, each as its lobby's
+    «Начать» leaves it (the engine's first state, the bot's first rolls), one of SEEDS
+    deals; and what a table must show, drawn once per distinct look."""
 
-    await chat.wait_for(shows, LONG, poll=5.0)
+    def __init__(self, app: App, players: list[User]) -> None:
+        self.app = app
+        self.players = players
+        self._started: dict[int, GameRecord] = {}
+        self._pictures: dict[tuple[str, str, str, str], tuple[bytes, bytes | None]] = {}
+
+    def started(self, chat: Chat, seed: int) -> GameRecord:
+        """The chat's game (not stored yet; its table not sent)."""
+        if seed not in self._started:
+            p = self.app.service.presenter("sea_cross")
+            code, options = house_rules.lobby_options(p, {})
+            rec = GameRecord(
+                chat_id=0,
+                uid="",
+                game_id="sea_cross",
+                creator=self.players[0].id,
+                players=[u.id for u in self.players],
+                names={u.id: u.full_name for u in self.players},
+                option_choice=code,
+                options=options,
+                seq=3,  # the lobby's: opened, a join, «Начать»
+                active_at=time.time(),
+            )
+            self.app.service.lobby.begin(rec, p, self.app.service.t(rec.language), seed)
+            self._started[seed] = rec
+        update = {"chat_id": chat.id, "uid": secrets.token_hex(3)}
+        return self._started[seed].model_copy(update=update, deep=True)
+
+    def right_picture(self, job: warm_up.PictureJob, data: bytes) -> bool:
+        """Whether `data` is the picture of `job`, drawn warm or cold (both exactly: the
+        two differ in their anti-aliasing, bot/warm_up.py)."""
+        game_id, view_json, names, language = job
+        key = (game_id, view_json, repr(sorted(names.items())), language)
+        board = games.view_type(game_id).model_validate_json(view_json)
+        module = warm_up.renderer(game_id)
+        assert module is not None
+        if key not in self._pictures:
+            self._pictures[key] = (module.render(board, names, language=language), None)
+        warm, cold = self._pictures[key]
+        if data == warm:
+            return True
+        if cold is None:
+            cold = warm_up.draw_cold(module, board, names, language)
+            self._pictures[key] = (warm, cold)
+        return data == cold
+
+    async def latest(self, chat: Chat, table: StoredMessage) -> None:
+        """Until `table` shows what the chat's stored game says: the caption and keyboard
+        the table worker would send for it, and its picture."""
+        app = self.app
+        rec = await app.store.get(chat.id)
+        assert rec is not None and rec.state is not None
+        p = app.service.presenter(rec.game_id)
+        view = app.service.table_view(rec, p, p.load(rec.state))
+        caption, _ = apply_formatting(clip(view.caption), "HTML", None)
+        kb = markup(view.buttons, rec.uid, rec.seq)
+        keyboard = (
+            [[(b.text, b.callback_data) for b in row] for row in kb.inline_keyboard] if kb else []
+        )
+        seen: dict[str, bool] = {}  # file_id -> the right picture
+
+        def shows() -> bool:
+            photo = table.photo
+            if photo is None or table.caption != caption or table.buttons != keyboard:
+                return False
+            if photo.file_id not in seen:
+                seen[photo.file_id] = self.right_picture(view.picture, photo.data)
+            return seen[photo.file_id]
+
+        await chat.wait_for(shows, LONG, poll=5.0)
 
 
 def most_in_a_second(times: list[float]) -> int:
@@ -243,8 +303,9 @@ async def test_2000_chats_on_two_instances_get_no_429_and_every_table_ends_lates
     30 would make this test last four minutes, and the budget is the same at any rate).
 
     2,000 chats each have a «Морской крест» game, stored as a lobby's start leaves it (the
-    lobby is not what is measured here; pings off through the chat's setting, which
-    halves the calls). Then, as real users through the fake server: «/table» in every
+    lobby is not what is measured here; one of SEEDS deals each, so the test draws each
+    expected picture once; pings off through the chat's setting, which halves the
+    calls). Then, as real users through the fake server: «/table» in every
     chat (the table is sent), and a move by the player to act as soon as he sees the
     buttons — at most RATE presses waiting for their answer at once, as players who see
     an answer within a second or two would. No call is refused, the budget was binding
@@ -259,6 +320,7 @@ async def test_2000_chats_on_two_instances_get_no_429_and_every_table_ends_lates
         chats = [tg.group(members=[anna, boris]) for _ in range(CHATS)]
         settings = settings_for(tg, redis_url, telegram_calls_per_second=RATE, turn_seconds=0)
         app = App(settings)  # the test's view of the store and of what a table must show
+        deals = Games(app, [anna, boris])
         env = {"TELEGRAM_CALLS_PER_SECOND": str(RATE), "TURN_SECONDS": "0"}
         try:
             logs = Path(os.environ.get("BUDGET_LOGS", tmp_path))
@@ -275,7 +337,7 @@ async def test_2000_chats_on_two_instances_get_no_429_and_every_table_ends_lates
 
                 async def store(i: int, chat: Chat) -> None:
                     async with pool:
-                        await app.store.put(started_game(app, chat, [anna, boris], i + 1), 0)
+                        await app.store.put(deals.started(chat, i % SEEDS + 1), 0)
                         await app.store.set_pref(chat_key(chat.id), OFF)
 
                 await asyncio.gather(*(store(i, c) for i, c in enumerate(chats)))
@@ -298,7 +360,7 @@ async def test_2000_chats_on_two_instances_get_no_429_and_every_table_ends_lates
 
                 tables = await asyncio.gather(*(play(c) for c in chats))
                 for chat, table in zip(chats, tables, strict=True):
-                    await latest(app, chat, table)
+                    await deals.latest(chat, table)
                 assert bots.errors() == []
         finally:
             await app.service.close()
