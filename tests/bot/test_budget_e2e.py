@@ -136,6 +136,34 @@ async def test_a_joining_instance_sends_once_the_running_ones_count_it(redis_url
         await store.close()
 
 
+class InFlight:
+    """Answers to presses let go by `budget` and still on their way (their answers come
+    when `release` is set): `await InFlight(budget, 2).all_in()` fills a window of 2."""
+
+    def __init__(self, budget: GlobalBudget, n: int) -> None:
+        self.budget = budget
+        self.release = asyncio.Event()
+        self.answered: list[float] = []  # when each answer came
+        self._inside = 0
+        self._all_in = asyncio.Event()
+        self.tasks = [asyncio.ensure_future(self._call(-c, n)) for c in range(1, n + 1)]
+
+    async def _call(self, chat: int, n: int) -> None:
+        async with self.budget.turn("answerCallbackQuery", chat):
+            self._inside += 1
+            if self._inside == n:
+                self._all_in.set()
+            await self.release.wait()  # the call's trip
+        self.answered.append(time.monotonic())
+
+    async def all_in(self) -> None:
+        await asyncio.wait_for(self._all_in.wait(), 10)
+
+    async def land(self) -> None:
+        self.release.set()
+        await asyncio.gather(*self.tasks)
+
+
 async def test_a_call_holds_its_place_until_a_window_after_its_answer() -> None:
     """Telegram counts a call when it gets it, somewhere between its leaving and its
     answer: a call whose answer is slow holds its place in the window until WINDOW after
@@ -143,28 +171,15 @@ async def test_a_call_holds_its_place_until_a_window_after_its_answer() -> None:
     out, and the next one a window later would find its tail still there)."""
     budget = GlobalBudget(MemoryStore(), rate=2)  # two calls a window, both answers' room
     await budget.start()
-    inside: list[int] = []
-    both_in, release = asyncio.Event(), asyncio.Event()
-    answered: list[float] = []
-
-    async def slow_call(chat: int) -> None:
-        async with budget.turn("answerCallbackQuery", chat):
-            inside.append(chat)
-            if len(inside) == 2:
-                both_in.set()
-            await release.wait()  # the call's trip: its answer comes when released
-        answered.append(time.monotonic())
-
     try:
-        calls = [asyncio.ensure_future(slow_call(-c)) for c in (1, 2)]
-        await asyncio.wait_for(both_in.wait(), 10)
+        flying = InFlight(budget, 2)
+        await flying.all_in()
         third = asyncio.ensure_future(budget.wait_turn("answerCallbackQuery", -3))
         done, _ = await asyncio.wait({third}, timeout=2 * WINDOW)
         assert not done, "the window held two calls in flight, a third left"
-        release.set()
-        await asyncio.gather(*calls)
+        await flying.land()
         await third
-        assert time.monotonic() - min(answered) >= WINDOW * 0.95
+        assert time.monotonic() - min(flying.answered) >= WINDOW * 0.95
     finally:
         await budget.stop()
 
@@ -174,20 +189,9 @@ async def test_the_backlog_counts_the_calls_a_call_would_wait_behind() -> None:
     table worker's sign that a caption-first edit would only cost a second call."""
     budget = GlobalBudget(MemoryStore(), rate=2)
     await budget.start()
-    release = asyncio.Event()
-    inside = asyncio.Event()
-    entered: list[int] = []
-
-    async def in_flight(chat: int) -> None:
-        async with budget.turn("answerCallbackQuery", chat):
-            entered.append(chat)
-            if len(entered) == 2:
-                inside.set()
-            await release.wait()
-
     try:
-        flying = [asyncio.ensure_future(in_flight(-c)) for c in (1, 2)]
-        await asyncio.wait_for(inside.wait(), 10)  # the window is full
+        flying = InFlight(budget, 2)
+        await flying.all_in()  # the window is full
         assert budget.backlog(Priority.TABLE) == 0
         waiting = [
             asyncio.ensure_future(budget.wait_turn("editMessageMedia", -3)),
@@ -197,8 +201,8 @@ async def test_the_backlog_counts_the_calls_a_call_would_wait_behind() -> None:
         assert budget.backlog(Priority.ANSWER) == 0
         assert budget.backlog(Priority.TABLE) == 1
         assert budget.backlog(Priority.GAME) == 2
-        release.set()
-        await asyncio.gather(*flying, *waiting)
+        await flying.land()
+        await asyncio.gather(*waiting)
         assert budget.backlog(Priority.LOW) == 0
     finally:
         await budget.stop()

@@ -40,6 +40,19 @@ def choose(texts: list[str]) -> str:
     return max(steps)[1]
 
 
+async def sea_cross_table(
+    chat: Chat, creator: User, joiner: User, command: str = "/new морской крест"
+) -> StoredMessage:
+    """`creator` opens a «Морской крест» lobby, `joiner` joins, «Начать»: its table."""
+    await chat.send(creator, command)
+    lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+    await chat.press(joiner, lobby, contains="Играть")
+    await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+    await chat.press(creator, lobby, "▶ Начать")
+    # generous: a cold render process needs seconds of CPU on a loaded 2-core machine
+    return await chat.wait_message(lambda m: m.photo is not None, timeout=30)
+
+
 async def state_of(app: App, chat: Chat) -> State:
     rec = await record(app, chat)
     assert rec.state is not None
@@ -104,12 +117,7 @@ async def test_a_press_out_of_turn_is_refused_privately_and_changes_nothing() ->
         users = {u.full_name: u for u in (anna, boris)}
         chat = tg.group(members=[anna, boris, vika])
         async with running(settings_for(tg)) as app:
-            await chat.send(anna, "/new крест")
-            lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-            await chat.press(boris, lobby, contains="Играть")
-            await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
-            await chat.press(anna, lobby, "▶ Начать")
-            table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+            table = await sea_cross_table(chat, anna, boris, "/new крест")
             await tg.settle(quiet=0.05)
             who = mover(table, users)
             other = boris if who is anna else anna

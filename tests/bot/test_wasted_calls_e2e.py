@@ -18,7 +18,7 @@ from fake_telegram import FakeTelegram
 from fake_telegram.server import ApiCall
 from tests.bot.bot_process import hold
 from tests.bot.e2e import data_of, open_lobby, record, running, settings_for, shows, start_game
-from tests.bot.test_sea_cross_e2e import choose, mover
+from tests.bot.test_sea_cross_e2e import choose, mover, sea_cross_table
 
 
 @pytest.fixture
@@ -136,12 +136,7 @@ async def test_with_the_send_budget_crowded_a_late_picture_is_one_edit(tg: FakeT
     users = {u.full_name: u for u in (anna, boris)}
     chat = tg.group(members=[anna, boris])
     async with running(settings_for(tg, turn_seconds=0)) as app:
-        await chat.send(anna, "/new морской крест")
-        lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
-        await chat.press(boris, lobby, contains="Играть")
-        await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
-        await chat.press(anna, lobby, "▶ Начать")
-        table = await chat.wait_message(lambda m: m.photo is not None, timeout=30)
+        table = await sea_cross_table(chat, anna, boris)
         await tg.settle(quiet=0.3, timeout=30)
         pictures, draw = app.service.pictures, app.service.pictures.picture
         drawing = asyncio.Event()
