@@ -46,7 +46,7 @@ class Paced(GlobalBudget):
                 _, stamp, _, waiter = heapq.heappop(self._queue)
                 if not waiter.done():
                     self._served = max(self._served, stamp)
-                    waiter.set_result(None)
+                    waiter.set_result(False)  # not counted: left at once (`wait_turn`)
                     break
             next_at = max(next_at, time.monotonic()) + self.instances / self.rate
 

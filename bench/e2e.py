@@ -884,7 +884,7 @@ def describe(s: Scenario, progress: Callable[[str], None] = print) -> None:
     if (w := s.waste) is not None:
         progress(
             f"    not modified: lobby {w.lobby_not_modified}/{w.lobby_edits}, "
-            f"table {w.table_not_modified}/{w.table_edits}; "
+            f"table {w.table_not_modified}/{w.table_edits}, other {waste.others(w)}; "
             f"re-uploads {w.reuploads}/{w.uploads}, by file_id {w.by_file_id}"
         )
 

@@ -199,6 +199,8 @@ class App:
             self.bot, self.store, settings, registry(settings), limiter=self.limiter
         )
         self.sender = self.service.sender  # every send, edit and delete (bot/sender.py)
+        if settings.telegram_calls_per_second > 0:
+            self.sender.budget = self.budget  # a crowded budget: no caption-first edit
         self.dp = make_dispatcher(self.service, settings)
         self.inflight = InFlightUpdates()  # waited for on a stop (bot/lifecycle.py)
         self.dp.update.outer_middleware(self.inflight)

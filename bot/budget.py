@@ -4,9 +4,19 @@ second (Telegram allows a bot about 30), fairly between chats, most urgent first
 - **Shared through the store.** Each instance says every `HEARTBEAT` seconds that it is
   alive (`Store.alive_instances`) and takes an equal share, `rate / instances`; an
   instance that stops is forgotten after `ALIVE` seconds. No call waits on Redis.
-- **A moving second.** No `WINDOW` (a second and a little slack for the trip to
-  Telegram) holds more than an instance's share of calls (Telegram counts calls in a
-  moving second).
+- **A moving second, counted from the answers.** No `WINDOW` (a second and a little
+  slack for the clocks) holds more than an instance's share of calls (Telegram counts
+  calls in a moving second). A call counts from when it leaves until `WINDOW` after its
+  answer came back: Telegram counted it somewhere in between, and however the calls'
+  trips differ (a burst that Telegram works through one by one, a slow upload beside a
+  quick answer), no second of Telegram's can then hold more than the share. Counting
+  from when calls left, with 10 ms of slack, the fake Telegram of
+  tests/bot/test_budget_e2e.py answered 429 within a minute at 100 chats: a burst of
+  calls let go together reached it over tens of milliseconds, and the next burst a
+  window later found the first one's tail still in its second. The price is the trip:
+  a call holds its place a round trip longer than a second.
+- **Joining.** An instance that starts beside running ones sends nothing for `JOIN`
+  seconds, until each of them has counted it at its next heartbeat and made room.
 - **Answers first, at once** (`Priority`): answers to presses, then table edits, then
   new game messages (summaries, standings), then pings and replies to commands. The
   priority of a call comes from its method, or from `priority` set around it
@@ -44,7 +54,7 @@ import math
 import secrets
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextvars import ContextVar
 from enum import IntEnum
 from typing import Any
@@ -61,11 +71,12 @@ from bot.storage import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
-WINDOW = 1.01  # seconds: Telegram's moving second, and a little for the calls' trip to it
+WINDOW = 1.01  # seconds: Telegram's moving second, and a little for the clocks
 ANSWER_ROOM = 2  # places of the window kept for answers
 BURST = 2  # calls other than answers that may leave together, ahead of their pace
 HEARTBEAT = 1.0  # seconds between an instance's "alive"
 ALIVE = 3.5  # seconds an instance counts as alive after its last "alive"
+JOIN = HEARTBEAT + WINDOW + 0.25  # a new instance's wait: the others beat, their windows drain
 PRUNE_AT = 10_000  # chats' stamps kept before the quiet ones are dropped
 COUNTED = ("send", "edit", "delete", "answer", "copy", "forward", "stop")
 
@@ -112,15 +123,18 @@ class GlobalBudget(BaseRequestMiddleware):
         self.rate = float(rate)
         self.instance = secrets.token_hex(6)
         self.instances = 1
-        self._queue: list[tuple[int, float, int, asyncio.Future[None]]] = []
+        self._queue: list[tuple[int, float, int, asyncio.Future[bool]]] = []
         self._seq = itertools.count()
         self._stamp: dict[int | str | None, float] = {}  # chat -> its last call's stamp
         self._prune_at = PRUNE_AT
         self._served = 0.0  # the stamp of the last call served
-        self._sent: deque[float] = deque()  # when the calls of the last WINDOW left
+        self._landed: deque[float] = deque()  # when the answers of the last WINDOW came
+        self._flying = 0  # calls let go whose answer has not come yet
+        self._joined = 0.0  # monotonic time until which a joining instance sends nothing
         self._paced = 0.0  # the paced calls' clock: one may leave BURST steps before it
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._waiting = [0] * len(Priority)  # calls waiting, per priority
 
     @property
     def share(self) -> int:
@@ -134,6 +148,10 @@ class GlobalBudget(BaseRequestMiddleware):
             return share
         return max(1, share - ANSWER_ROOM)
 
+    def backlog(self, level: Priority) -> int:
+        """Calls waiting for their turn that a call of `level` would wait behind."""
+        return sum(self._waiting[: int(level) + 1]) if self._tasks else 0
+
     def pace(self) -> float:
         """Seconds between two calls other than answers: their room spread evenly over
         the window."""
@@ -141,6 +159,8 @@ class GlobalBudget(BaseRequestMiddleware):
 
     async def start(self) -> None:
         await self._beat()
+        if self.instances > 1:  # the others send at their old share until they count us
+            self._joined = time.monotonic() + JOIN
         self._tasks = [
             asyncio.create_task(self._heartbeat(), name="budget-heartbeat"),
             asyncio.create_task(self._pump(), name="budget-pump"),
@@ -155,8 +175,9 @@ class GlobalBudget(BaseRequestMiddleware):
         self._tasks = []
         for *_, waiter in self._queue:
             if not waiter.done():
-                waiter.set_result(None)  # let the last calls of a stopping bot go
+                waiter.set_result(False)  # let the last calls of a stopping bot go
         self._queue.clear()
+        self._waiting = [0] * len(Priority)
 
     async def _beat(self) -> None:
         try:
@@ -172,19 +193,20 @@ class GlobalBudget(BaseRequestMiddleware):
             await asyncio.sleep(HEARTBEAT)
             await self._beat()
 
-    def _enqueue(self, level: Priority, chat: int | str | None) -> asyncio.Future[None]:
+    def _enqueue(self, level: Priority, chat: int | str | None) -> asyncio.Future[bool]:
         stamp = max(self._served, self._stamp.get(chat, 0.0)) + 1.0
         if len(self._stamp) > self._prune_at:  # quiet chats' stamps are below `_served`
             self._stamp = {c: s for c, s in self._stamp.items() if s > self._served}
             self._prune_at = max(PRUNE_AT, 2 * len(self._stamp))  # not again at every call
         self._stamp[chat] = stamp
-        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._queue, (int(level), stamp, next(self._seq), waiter))
+        self._waiting[level] += 1
         self._wake.set()
         return waiter
 
     async def _pump(self) -> None:
-        sent = self._sent
+        landed = self._landed
         while True:
             while not self._queue:
                 self._wake.clear()
@@ -192,40 +214,71 @@ class GlobalBudget(BaseRequestMiddleware):
             level, stamp, _, waiter = self._queue[0]
             if waiter.done():  # a cancelled call gives its place to the next
                 heapq.heappop(self._queue)
+                self._waiting[level] -= 1
                 continue
             now = time.monotonic()
-            while sent and now - sent[0] >= WINDOW:
-                sent.popleft()
+            while landed and now - landed[0] >= WINDOW:
+                landed.popleft()
             answer = level == Priority.ANSWER
             step = self.pace()
             until = now if answer else max(now, self._paced - BURST * step)
+            until = max(until, self._joined)
             room = self.room(Priority(level))
-            if len(sent) >= room:  # full: until enough of the oldest have left it
-                until = max(until, sent[len(sent) - room] + WINDOW)
+            held = len(landed) + self._flying
+            if held >= room:  # full: until enough of it has left (a WINDOW after an answer)
+                last = held - room  # the answer whose leaving makes room (none yet: in flight)
+                until = max(until, landed[last] + WINDOW) if last < len(landed) else math.inf
             if until <= now:
                 heapq.heappop(self._queue)
+                self._waiting[level] -= 1
                 self._served = max(self._served, stamp)
-                sent.append(now)
+                self._flying += 1
                 if not answer:
                     self._paced = max(self._paced, now) + step
-                waiter.set_result(None)
+                waiter.set_result(True)
                 continue
-            self._wake.clear()  # … or until a more urgent call comes
+            self._wake.clear()  # … or until a more urgent call comes, or an answer
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(until - now):
+                async with asyncio.timeout(None if until == math.inf else until - now):
                     await self._wake.wait()
 
-    async def wait_turn(self, method: str, chat: int | str | None) -> None:
-        """Wait until a call of `method` in `chat` may leave."""
+    def _land(self) -> None:
+        """A call let go has its answer (or failed): it leaves the window a WINDOW later."""
+        self._flying -= 1
+        self._landed.append(time.monotonic())
+        self._wake.set()
+
+    @contextlib.asynccontextmanager
+    async def turn(self, method: str, chat: int | str | None) -> AsyncIterator[None]:
+        """Wait until a call of `method` in `chat` may leave; make it inside (it counts
+        until a WINDOW after it returns)."""
         chosen = priority.get()  # (Priority.ANSWER is 0: not `or`)
         level = Priority.of(method) if chosen is None else chosen
-        if level is None:
+        if level is None or not self._tasks:
+            yield
             return
         started = time.monotonic()
-        await self._enqueue(level, chat)
+        waiter = self._enqueue(level, chat)
+        try:
+            counted = await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled() and waiter.result():
+                self._land()  # let go just as its caller was cancelled
+            raise
         waited = time.monotonic() - started
         if waited > 0.05:
             metrics.flood_wait("global", waited)
+        try:
+            yield
+        finally:
+            if counted:
+                self._land()
+
+    async def wait_turn(self, method: str, chat: int | str | None) -> None:
+        """Wait until a call of `method` in `chat` may leave, for a call made at once
+        (`turn` around the call itself counts its trip too)."""
+        async with self.turn(method, chat):
+            pass
 
     async def __call__(
         self,
@@ -233,10 +286,8 @@ class GlobalBudget(BaseRequestMiddleware):
         bot: Bot,
         method: TelegramMethod[Any],
     ) -> Response[Any]:
-        if self._tasks:
-            chat = getattr(method, "chat_id", None)
-            await self.wait_turn(method.__api_method__, chat)
-        return await make_request(bot, method)
+        async with self.turn(method.__api_method__, getattr(method, "chat_id", None)):
+            return await make_request(bot, method)
 
 
 __all__ = ["GlobalBudget", "Priority", "priority", "urgency"]

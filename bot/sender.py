@@ -44,6 +44,7 @@ from aiogram.types import (
 )
 
 from bot import metrics
+from bot.budget import GlobalBudget, Priority
 from bot.limits import ChatSendLimiter, is_group_send, routed
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,11 @@ class Sender:
         self.attempts = attempts
         self.longest_wait = longest_wait
         self._hold: dict[int, float] = {}  # chat -> monotonic time Telegram lets us go on
+        self.budget: GlobalBudget | None = None  # the bot-wide budget, when on (bot/app.py)
+
+    def crowded(self) -> bool:
+        """Whether a table edit would wait in the bot-wide budget now, behind others."""
+        return self.budget is not None and self.budget.backlog(Priority.TABLE) > 0
 
     def hold_left(self, chat_id: int | None) -> float:
         """Seconds the chat is still on hold after a 429 (0 when it is not)."""

@@ -10,6 +10,12 @@ says when an edit would change nothing. It is this instance's memory only, hence
 another instance edited meanwhile and that then came back to an earlier look is edited
 again (at worst one «not modified», which is harmless).
 
+An edit that an earlier one already covers is not even prepared (`covers`): each press
+asks for the lobby as of its own version, and when this instance has since edited the
+message to that version or a later one, the press is on screen. Without it, a press
+whose edit came after the game had moved on (a move at the table: a later `seq`, the same
+«Игра началась» look) edited the lobby again, for «not modified».
+
     >>> shown = Shown(limit=2)
     >>> shown.same(-1, 5, 3, "Лобби", None)
     False
@@ -18,6 +24,8 @@ again (at worst one «not modified», which is harmless).
     (True, False)
     >>> shown.same(-1, 5, 4, "Лобби", None)  # a later version that looks the same
     False
+    >>> shown.covers(-1, 5, 2), shown.covers(-1, 5, 3), shown.covers(-1, 5, 4)
+    (True, True, False)
 """
 
 from __future__ import annotations
@@ -52,6 +60,12 @@ class Shown:
         """Whether the message already shows exactly this text and keyboard, edited by
         this instance for this version (`seq`) of the record."""
         return self._shown.get(chat_id) == (message_id, seq, digest(text, markup))
+
+    def covers(self, chat_id: int, message_id: int | None, seq: int) -> bool:
+        """Whether this instance last edited (or sent) the message at version `seq` or a
+        later one: what version `seq` changed is shown already."""
+        known = self._shown.get(chat_id)
+        return known is not None and known[0] == message_id and known[1] >= seq
 
     def remember(
         self,

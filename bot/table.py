@@ -4,7 +4,10 @@
 when only the text or the buttons did — or when the new picture is late (not drawn
 within `Pictures.late`, bot/pictures.py): then the caption and keyboard are edited at
 once over the old picture, and `editMessageMedia` follows once the picture is drawn
-(unless a newer one replaced it meanwhile). "message is not modified" is harmless.
+(unless a newer one replaced it meanwhile) — but not while the bot-wide send budget
+has calls waiting (`Sender.crowded`): the caption's edit would wait in that line too,
+and one edit with the picture costs one call, not two. "message is not modified" is
+harmless.
 Both go through `bot.sender.Sender` as `latest_wins` calls: a `RetryAfter` is not
 retried there but reaches the table worker, which waits and then edits in the latest
 state (an outdated edit is never sent late).

@@ -226,11 +226,17 @@ class Chat:
 
     # ---------------------------------------------------------------- waiting
 
-    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = WAIT) -> T:
+    async def wait_for(
+        self, predicate: Callable[[], T | None], timeout: float = WAIT, *, poll: float = 0.05
+    ) -> T:
         """Wait until ``predicate()`` is truthy, re-checked whenever the bot calls the API
-        for this chat. Returns the predicate's value; ``TimeoutError`` with the transcript."""
+        for this chat (and every ``poll`` seconds: a predicate reading only this chat's
+        messages may poll seldom, which thousands of waiting chats want). Returns the
+        predicate's value; ``TimeoutError`` with the transcript."""
         try:
-            return await self.tg.server.wait_for(predicate, timeout, chat_id=self.id)  # type: ignore[no-any-return]
+            return await self.tg.server.wait_for(  # type: ignore[no-any-return]
+                predicate, timeout, chat_id=self.id, poll_interval=poll
+            )
         except TimeoutError:
             raise TimeoutError(
                 f"condition not met within {timeout}s\n{self.transcript()}"
@@ -243,6 +249,7 @@ class Chat:
         after: StoredMessage | int | None = None,
         from_bot: bool = True,
         timeout: float = WAIT,
+        poll: float = 0.05,
     ) -> Awaitable[StoredMessage]:
         """Wait for a new visible message (by default the bot's) newer than ``after``
         (a message or id; default: the newest message at the moment of the *call*, so
@@ -263,7 +270,7 @@ class Chat:
                     return message
             return None
 
-        return self.wait_for(find, timeout)
+        return self.wait_for(find, timeout, poll=poll)
 
     def wait_edit(
         self, message: StoredMessage, *, since: int | None = None, timeout: float = WAIT

@@ -148,6 +148,7 @@ class Context:
                 except Conflict:
                     pass  # another process wrote first
             await asyncio.sleep(0.01)
+        log.warning("chat %s: the record was not updated (written by others 5 times)", chat_id)
         return None
 
     def spawn(self, coro: Awaitable[Any]) -> None:

@@ -44,13 +44,16 @@ class Lobby:
         self.shown = Shown()  # what each lobby message shows (bot/shown.py)
 
     async def show(self, rec: GameRecord) -> None:
-        """Edit the lobby message to the latest stored record (edits never go backwards)."""
+        """Edit the lobby message to the latest stored record (edits never go backwards),
+        unless an edit since `rec` was stored shows it already."""
         ctx = self.ctx
         async with ctx.lobby_locks[rec.chat_id]:
-            latest = await ctx.store.get(rec.chat_id)
-            if latest is not None and latest.uid == rec.uid:
-                rec = latest
-            await self.edit(rec)
+            # an edit since (of this version or a later one) shows it already (bot/shown.py)
+            if not self.shown.covers(rec.chat_id, rec.lobby_message_id, rec.seq):
+                latest = await ctx.store.get(rec.chat_id)
+                if latest is not None and latest.uid == rec.uid:
+                    rec = latest
+                await self.edit(rec)
         if rec.status == RecordStatus.CANCELLED:
             async with ctx.locks[rec.chat_id]:  # a closed lobby expires no more
                 current = await ctx.store.get(rec.chat_id)
@@ -281,14 +284,11 @@ class Lobby:
         elif user == rec.creator:
             rec.creator = cpu.next_creator(rec, user)
 
-    async def _start(self, rec: GameRecord, p: Presenter[Any, Any], t: Translator) -> Answer:
-        ctx = self.ctx
-        seed = ctx.rng.randrange(1, 2**31)
-        try:
-            state = p.new_state(list(rec.players), seed, dict(rec.options))
-        except (IllegalAction, ValueError) as e:
-            log.warning("cannot start %s: %s", rec.game_id, e)
-            return Answer(t("lobby.cannot_start"), alert=True)
+    def begin(self, rec: GameRecord, p: Presenter[Any, Any], t: Translator, seed: int) -> None:
+        """The lobby's game starts in `rec` (not stored yet): its first state, the moves the
+        bot makes at once (a roll, a forced move), the turn's timer. Raises IllegalAction
+        or ValueError when the lobby's players or options can't start it."""
+        state = p.new_state(list(rec.players), seed, dict(rec.options))
         rec.ui = {}  # the lobby's menus end; the table's state begins empty
         rec.seed = seed
         rec.with_computers = bool(rec.computers)
@@ -296,6 +296,14 @@ class Lobby:
         rec.seq += 1
         rec.log = []
         self.moves.settle(rec, p, state, [], t)
+
+    async def _start(self, rec: GameRecord, p: Presenter[Any, Any], t: Translator) -> Answer:
+        ctx = self.ctx
+        try:
+            self.begin(rec, p, t, ctx.rng.randrange(1, 2**31))
+        except (IllegalAction, ValueError) as e:
+            log.warning("cannot start %s: %s", rec.game_id, e)
+            return Answer(t("lobby.cannot_start"), alert=True)
         try:
             rec = await ctx.save(rec)
         except Conflict:

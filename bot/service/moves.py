@@ -29,6 +29,12 @@ from locales import Translator
 
 log = logging.getLogger(__name__)
 
+# A press whose write lost to another's (compare-and-set) is tried again on the record as
+# it is now: the other write was a move (the press is then refused as outdated, by its
+# `seq`) or only bookkeeping — another instance's table worker noting what its table
+# shows — which must not cost the player his press.
+PRESS_TRIES = 3
+
 
 class Moves:
     def __init__(self, ctx: Context, deadlines: Deadlines, table: TableWorker) -> None:
@@ -144,81 +150,85 @@ class Moves:
         """A press on the table. With `hold_picture` the table worker starts at once but
         draws no picture until the caller says the callback is `answered` (or 1 s)."""
         ctx = self.ctx
-        async with ctx.locks[chat_id]:
-            rec = await ctx.store.get(chat_id)
-            if rec is None:
-                metrics.press("gone")
-                return Answer(await ctx.lost.vanished(chat_id, message_id, data.g, lobby=False))
-            t = ctx.t(rec.language)
-            if rec.uid != data.g:
-                metrics.press("old_button")
-                return Answer(t("press.old_button"))
-            if rec.status != RecordStatus.PLAYING:
-                metrics.press("game_over")
-                return Answer(t("press.game_over"))
-            if message_id is not None and rec.table_message_id not in (None, message_id):
-                metrics.press("table_moved")
-                return Answer(t("press.table_moved"))  # the table was sent anew, below
-            if user not in rec.players or computers.is_computer_seat(rec, user):
-                metrics.press("not_in_game")
-                return Answer(t("press.not_in_game"), alert=True)
-            self._seen(rec)  # a player's press, even one that changes nothing
-            p = ctx.presenter(rec.game_id)
-            assert rec.state is not None
-            state = p.load(rec.state)
-            if data.c == HAND:
-                return Answer(p.hand_popup(state, user, t), alert=True)
-            try:
-                pressed = p.parse(data.c)
-            except Unknown:
-                metrics.press("outdated")
-                return Answer(t(OUTDATED))  # a button of an older version of the bot
-            if p.versioned(pressed) and data.s != rec.seq:
-                metrics.press("outdated")
-                return Answer(t(old_press_key(rec, data.s)))  # updating, or out of date
-            actor = p.actor(state)
-            if actor is not None and actor != user:
-                metrics.press("not_your_turn")
-                return Answer(t("press.not_your_turn", name=rec.name(actor)))
-            now = ctx.clock()
-            c = ctx.table(rec, p, t, now)
-            try:
-                out = p.press(state, user, pressed, c)
-            except Refusal as r:
-                metrics.press("refusal")
-                return Answer(r.text, alert=True)
-            except IllegalAction as e:
-                metrics.press("illegal")
-                return Answer(p.error_text(e.code, t), alert=True)
-            except Exception:
-                log.exception("press %r in chat %s failed", data.c, chat_id)
-                metrics.press("error")
-                return Answer(t("error.internal"), alert=True)
-            if not out.changed:
-                metrics.press("unchanged")
-                return Answer(out.toast, alert=out.alert)
-            before_actor = actor
-            old_json = rec.state
-            ui = c.ui if out.ui is None else out.ui
-            settled = self.settle(rec, p, out.state, out.events, t, ui)
-            rec.timeouts.pop(user, None)  # he is here
-            rec.active_at = now
-            if out.visible or (rec.state != old_json and p.seq_changes(state, settled)):
-                rec.seq += 1
-            try:
-                rec = await ctx.save(rec)
-            except Conflict:
-                metrics.press("conflict")
-                return Answer(t("error.conflict"), alert=True)
-            metrics.press("accepted")
-            if hold_picture:
-                self.table.hold(chat_id)
-            await self.changed(rec, before_actor, settled)
-            notes = p.private_notes(out.events, settled, user, t)
-            text = "\n".join(x for x in [out.toast, *notes] if x) or None
-            if text and len(text) > 200:
-                text = shorten(text, len(text), 200)  # between clusters
-            return Answer(text, alert=out.alert)
+        for attempt in range(PRESS_TRIES):
+            async with ctx.locks[chat_id]:
+                rec = await ctx.store.get(chat_id)
+                if rec is None:
+                    metrics.press("gone")
+                    return Answer(await ctx.lost.vanished(chat_id, message_id, data.g, lobby=False))
+                t = ctx.t(rec.language)
+                if rec.uid != data.g:
+                    metrics.press("old_button")
+                    return Answer(t("press.old_button"))
+                if rec.status != RecordStatus.PLAYING:
+                    metrics.press("game_over")
+                    return Answer(t("press.game_over"))
+                if message_id is not None and rec.table_message_id not in (None, message_id):
+                    metrics.press("table_moved")
+                    return Answer(t("press.table_moved"))  # the table was sent anew, below
+                if user not in rec.players or computers.is_computer_seat(rec, user):
+                    metrics.press("not_in_game")
+                    return Answer(t("press.not_in_game"), alert=True)
+                self._seen(rec)  # a player's press, even one that changes nothing
+                p = ctx.presenter(rec.game_id)
+                assert rec.state is not None
+                state = p.load(rec.state)
+                if data.c == HAND:
+                    return Answer(p.hand_popup(state, user, t), alert=True)
+                try:
+                    pressed = p.parse(data.c)
+                except Unknown:
+                    metrics.press("outdated")
+                    return Answer(t(OUTDATED))  # a button of an older version of the bot
+                if p.versioned(pressed) and data.s != rec.seq:
+                    metrics.press("outdated")
+                    return Answer(t(old_press_key(rec, data.s)))  # updating, or out of date
+                actor = p.actor(state)
+                if actor is not None and actor != user:
+                    metrics.press("not_your_turn")
+                    return Answer(t("press.not_your_turn", name=rec.name(actor)))
+                now = ctx.clock()
+                c = ctx.table(rec, p, t, now)
+                try:
+                    out = p.press(state, user, pressed, c)
+                except Refusal as r:
+                    metrics.press("refusal")
+                    return Answer(r.text, alert=True)
+                except IllegalAction as e:
+                    metrics.press("illegal")
+                    return Answer(p.error_text(e.code, t), alert=True)
+                except Exception:
+                    log.exception("press %r in chat %s failed", data.c, chat_id)
+                    metrics.press("error")
+                    return Answer(t("error.internal"), alert=True)
+                if not out.changed:
+                    metrics.press("unchanged")
+                    return Answer(out.toast, alert=out.alert)
+                before_actor = actor
+                old_json = rec.state
+                ui = c.ui if out.ui is None else out.ui
+                settled = self.settle(rec, p, out.state, out.events, t, ui)
+                rec.timeouts.pop(user, None)  # he is here
+                rec.active_at = now
+                if out.visible or (rec.state != old_json and p.seq_changes(state, settled)):
+                    rec.seq += 1
+                try:
+                    rec = await ctx.save(rec)
+                except Conflict:  # another instance wrote first: a move, or its bookkeeping
+                    metrics.press("conflict")
+                    if attempt + 1 < PRESS_TRIES:
+                        continue  # the press again, on the record as it is now
+                    return Answer(t("error.conflict"), alert=True)
+                metrics.press("accepted")
+                if hold_picture:
+                    self.table.hold(chat_id)
+                await self.changed(rec, before_actor, settled)
+                notes = p.private_notes(out.events, settled, user, t)
+                text = "\n".join(x for x in [out.toast, *notes] if x) or None
+                if text and len(text) > 200:
+                    text = shorten(text, len(text), 200)  # between clusters
+                return Answer(text, alert=out.alert)
+        raise AssertionError("unreachable")  # the last try returns
 
     def _seen(self, rec: GameRecord) -> None:
         """A player pressed something: the game is not abandoned. A press that changes

@@ -28,13 +28,32 @@ from bot.service.context import LOG_LINES, Context
 from bot.service.hands import hands_for
 from bot.service.pings import Pings
 from bot.storage import ACTIVE, GameRecord, RecordStatus, StoreUnavailable
-from bot.storage.leases import kept
+from bot.storage.leases import Lease, kept
 from bot.table import CAPTION_LIMIT, TableView, edit_table, send_table, text_key
 
 log = logging.getLogger(__name__)
 
+
+class Overtaken(Exception):
+    """The round's lease was lost (an event loop stalled past its renewal), or another
+    instance sent the chat's first table meanwhile: nothing is written, the round is done
+    again on the record as it is now."""
+
+
+def overtaken(held: Lease | None) -> None:
+    if held is not None and held.lost:
+        raise Overtaken("the table's lease was lost")
+
+
 ANSWER_FIRST = 1.0  # seconds a picture waits for its press's answer, at most
 TABLE_LEASE = 5.0  # seconds, renewed while an update runs (a killed holder: this long)
+# Chats whose round runs at once (the others wait, dirty, holding no lease). Without a
+# bound, 1,000 tables asked for together (tests/bot/test_budget_e2e.py) made 1,000 rounds
+# hold a lease each while they waited for their pictures and the send budget; drawing
+# their views stalled the event loop for seconds, renewals came too late and leases were
+# lost (another instance then sent a second table). The send budget lets few calls out a
+# second anyway (`TELEGRAM_CALLS_PER_SECOND`, ~30), so 64 rounds keep it busy.
+ROUNDS = 64
 
 
 class TableWorker:
@@ -46,6 +65,7 @@ class TableWorker:
         # how far chatter has pushed each table up (bot/bottom.py): the bot's own sends
         self.bottom = Bottom()
         self.pings = Pings(ctx)  # the turn ping, after the table and summaries
+        self.rounds = asyncio.Semaphore(ROUNDS)
         ctx.bot.session.middleware(SentMessages(self.bottom))
 
     def hold(self, chat_id: int) -> None:
@@ -80,7 +100,6 @@ class TableWorker:
         `RetryAfter` the latest state is edited in (never the outdated one). A lease in the
         store lets one instance at a time do it, so with several instances a pending
         message is sent once and an older picture never lands over a newer one."""
-        store = self.ctx.store
         failures = 0
         outage = 0
         ended = False
@@ -88,27 +107,17 @@ class TableWorker:
             while chat_id in self.dirty:
                 self.dirty.discard(chat_id)
                 try:
-                    lease = f"table:{chat_id}"
-                    token = await store.lock(lease, TABLE_LEASE)
-                    if token is None:  # another instance is bringing this chat up to date
+                    async with self.rounds:  # a few chats at a time (ROUNDS)
+                        done = await self._round(chat_id)
+                    if done is None:  # another instance is bringing this chat up to date
                         self.dirty.add(chat_id)
                         await asyncio.sleep(0.1)
                         continue
-                    async with kept(store, lease, token, TABLE_LEASE):
-                        since = metrics.table_since(chat_id)  # behind since (the lag)
-                        rec = await store.get(chat_id)  # one read for the round
-                        ended = rec is None or rec.status not in ACTIVE
-                        # the table first: a summary (a new message, which may wait for
-                        # the flood window) never holds up the table's edit
-                        await self._refresh_table(chat_id, rec)
-                        metrics.table_lag(since, rec)
-                        await hands_for(self.ctx).refresh(chat_id, rec)  # private hands
-                        if rec is not None and rec.outbox:
-                            await self._flush_outbox(chat_id, rec)
-                        await self.pings.sync(chat_id, rec)
-                        await self.ctx.clean_chat.sweep(chat_id, rec)  # the game is over
-                        await computers.close_offers(self.ctx, chat_id, rec)
+                    ended = done
                     failures = outage = 0
+                except Overtaken as e:
+                    log.info("chat %s: %s; again", chat_id, e)
+                    self.dirty.add(chat_id)
                 except TelegramRetryAfter as e:
                     log.info("chat %s: flood control, next edit in %ss", chat_id, e.retry_after)
                     self.dirty.add(chat_id)
@@ -133,6 +142,29 @@ class TableWorker:
                 del self.workers[chat_id]
             if ended and chat_id not in self.dirty:
                 self.forget(chat_id)
+
+    async def _round(self, chat_id: int) -> bool | None:
+        """One round under the chat's lease: whether its game has ended (None: another
+        instance holds the lease, bringing the chat up to date)."""
+        store = self.ctx.store
+        lease = f"table:{chat_id}"
+        token = await store.lock(lease, TABLE_LEASE)
+        if token is None:
+            return None
+        async with kept(store, lease, token, TABLE_LEASE) as held:
+            since = metrics.table_since(chat_id)  # behind since (the lag)
+            rec = await store.get(chat_id)  # one read for the round
+            # the table first: a summary (a new message, which may wait for the flood
+            # window) never holds up the table's edit
+            await self._refresh_table(chat_id, rec, held)
+            metrics.table_lag(since, rec)
+            await hands_for(self.ctx).refresh(chat_id, rec)  # private hands
+            if rec is not None and rec.outbox:
+                await self._flush_outbox(chat_id, rec)
+            await self.pings.sync(chat_id, rec)
+            await self.ctx.clean_chat.sweep(chat_id, rec)  # the game is over
+            await computers.close_offers(self.ctx, chat_id, rec)
+        return rec is None or rec.status not in ACTIVE
 
     def forget(self, chat_id: int) -> None:
         """The chat's game is over: nothing of it stays in memory. Its locks go by
@@ -184,7 +216,9 @@ class TableWorker:
         key, picture = p.table_picture(state, names, rec.language)
         return TableView(caption=caption, buttons=buttons, picture_key=key, picture=picture)
 
-    async def _refresh_table(self, chat_id: int, rec: GameRecord | None) -> None:
+    async def _refresh_table(
+        self, chat_id: int, rec: GameRecord | None, held: Lease | None = None
+    ) -> None:
         if rec is None or rec.state is None or rec.status == RecordStatus.LOBBY:
             return
         ctx = self.ctx
@@ -206,12 +240,15 @@ class TableWorker:
         if msg_id is None or picture_changed:
             await self._after_answer(chat_id)
             # the chat's latest picture (a stale one still waiting is dropped): a new
-            # message needs it, an edit waits for it `pictures.late` seconds at most
+            # message needs it, an edit waits for it `pictures.late` seconds at most —
+            # unless the send budget is crowded: a caption edit now would wait in its line
+            # all the same, and then the picture's edit after it (two calls for one)
+            split = msg_id is not None and not ctx.sender.crowded()
             picture = await ctx.pictures.ready(
                 chat_id,
                 view.picture_key,
                 view.picture,
-                within=None if msg_id is None else ctx.pictures.late,
+                within=ctx.pictures.late if split else None,
                 then=lambda: self.kick(chat_id),
             )
         # late: the caption and keyboard now (the old picture stays), the picture in a
@@ -220,6 +257,7 @@ class TableWorker:
         if msg_id is not None:
             if late and rec.shown_text == tkey:
                 return  # the caption and keyboard are shown; the picture is on its way
+            overtaken(held)
             ok = await edit_table(ctx.sender, chat_id, msg_id, view, picture, rec.uid, rec.seq)
             if not ok:
                 msg_id = None
@@ -232,6 +270,11 @@ class TableWorker:
             if rec.status != RecordStatus.PLAYING:
                 return
             assert picture is not None
+            overtaken(held)
+            if moved is None and rec.table_message_id is None:  # a first table: not twice
+                now = await ctx.store.get(chat_id)
+                if now is not None and now.uid == rec.uid and now.table_message_id is not None:
+                    raise Overtaken(f"chat {chat_id}: its table was sent meanwhile")
             msg_id = await send_table(ctx.sender, chat_id, view, picture, rec.uid, rec.seq)
         if not late:
             ctx.pictures.take(chat_id, view.picture_key)

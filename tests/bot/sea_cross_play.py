@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-from fake_telegram import User
+from fake_telegram import Chat, User
 from fake_telegram.server import StoredMessage
+from tests.bot.e2e import new_lobby
 
 MOVER = re.compile(r"Ходит \S+ (.+?): 🎲")
 
@@ -27,3 +28,15 @@ def choose(texts: list[str]) -> str:
     steps = [(int(m.group(1)), x) for x in texts if (m := re.search(r"\+(\d)", x))]
     assert steps, texts
     return max(steps)[1]
+
+
+async def sea_cross_table(
+    chat: Chat, creator: User, joiner: User, command: str = "/new морской крест"
+) -> StoredMessage:
+    """`creator` opens a «Морской крест» lobby, `joiner` joins, «Начать»: its table."""
+    lobby = await new_lobby(chat, creator, command)
+    await chat.press(joiner, lobby, contains="Играть")
+    await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+    await chat.press(creator, lobby, "▶ Начать")
+    # generous: a cold render process needs seconds of CPU on a loaded 2-core machine
+    return await chat.wait_message(lambda m: m.photo is not None, timeout=30)

@@ -16,8 +16,8 @@ from bot.storage import Conflict, GameRecord, RecordStatus, RedisStore
 from fake_telegram import FakeTelegram
 from locales import get_translator
 from tests.bot.cluster import LocalCluster, available, command
-from tests.bot.e2e import changed, data_of, new_lobby, record, running, settings_for
-from tests.bot.sea_cross_play import choose, mover
+from tests.bot.e2e import changed, data_of, record, running, settings_for
+from tests.bot.sea_cross_play import choose, mover, sea_cross_table
 
 pytestmark = pytest.mark.skipif(not available(), reason="redis-server is not installed")
 
@@ -94,11 +94,7 @@ async def test_a_game_plays_on_through_a_primary_failover_and_loses_nothing_ackn
             kept[rec.chat_id] = (await witness.put(rec, 0)).version
         try:
             async with running(settings) as app:
-                lobby = await new_lobby(chat, anna, "/new морской крест")
-                await chat.press(boris, lobby, contains="Играть")
-                await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
-                await chat.press(anna, lobby, "▶ Начать")
-                table = await chat.wait_message(lambda m: m.photo is not None, timeout=30)
+                table = await sea_cross_table(chat, anna, boris)
                 failed_over = False
                 before_failover = 0
                 refused_at_failover = 0

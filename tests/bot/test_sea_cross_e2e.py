@@ -16,7 +16,7 @@ from bot.storage import RecordStatus
 from fake_telegram import Chat
 from games.sea_cross import State
 from tests.bot.e2e import changed, data_of, in_group, new_lobby, record
-from tests.bot.sea_cross_play import choose, mover
+from tests.bot.sea_cross_play import choose, mover, sea_cross_table
 
 
 async def state_of(app: App, chat: Chat) -> State:
@@ -77,11 +77,7 @@ async def test_a_whole_sea_cross_game_by_buttons(backend: str | None) -> None:
 async def test_a_press_out_of_turn_is_refused_privately_and_changes_nothing() -> None:
     async with in_group(1711, ["Аня", "Борис", "Вика"]) as (tg, app, chat, (anna, boris, vika)):
         users = {u.full_name: u for u in (anna, boris)}
-        lobby = await new_lobby(chat, anna, "/new крест")
-        await chat.press(boris, lobby, contains="Играть")
-        await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
-        await chat.press(anna, lobby, "▶ Начать")
-        table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+        table = await sea_cross_table(chat, anna, boris, "/new крест")
         await tg.settle(quiet=0.05)
         who = mover(table, users)
         other = boris if who is anna else anna
@@ -106,11 +102,7 @@ async def test_an_absent_player_is_played_for_then_removed_and_the_other_wins() 
         1721, ["Аня", "Борис"], turn_seconds=0.3, timeouts_before_removal=2
     ) as group:
         _, app, chat, (anna, boris) = group
-        lobby = await new_lobby(chat, anna, "/new морской крест")
-        await chat.press(boris, lobby, contains="Играть")
-        await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
-        await chat.press(anna, lobby, "▶ Начать")
-        table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+        table = await sea_cross_table(chat, anna, boris)
         # nobody presses anything from now on
         removed = await chat.wait_message(lambda m: "выбывает из игры" in m.content, timeout=15)
         assert "2-й раз" in removed.content

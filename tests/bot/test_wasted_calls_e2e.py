@@ -12,9 +12,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.storage import RecordStatus
+from bot.warm_up import PictureJob
 from fake_telegram import FakeTelegram
 from fake_telegram.server import ApiCall
-from tests.bot.e2e import open_lobby, running, settings_for, shows, start_game
+from tests.bot.bot_process import hold
+from tests.bot.e2e import data_of, open_lobby, record, running, settings_for, shows, start_game
+from tests.bot.sea_cross_play import choose, mover, sea_cross_table
 
 
 @pytest.fixture
@@ -80,3 +84,82 @@ async def test_a_picture_telegram_has_is_sent_by_its_file_id(tg: FakeTelegram) -
         assert len(sends) == 2 and not uploads(sends[-1]), sends[-1].params
         assert len(tg.server.upload_digests) == before
         assert sum(tg.server.upload_digests.values()) == before
+
+
+async def test_the_lobby_of_a_started_game_is_edited_once_though_the_game_moved_on(
+    tg: FakeTelegram,
+) -> None:
+    """Lobby presses just before «Начать» each start an edit of the lobby; the first to
+    run after the start shows «Игра началась». By the time the next one runs, the game
+    has moved on (a move on the table: a new `seq`), but the lobby looks the same — it
+    must not be edited again (before: «message is not modified», 4 of 360 lobby edits of
+    `python -m bench.e2e --variants computers` at 100 games, whose computers move at once)."""
+    anna, boris, vera = (tg.user(4301 + i, n) for i, n in enumerate(["Аня", "Борис", "Вера"]))
+    users = {u.full_name: u for u in (anna, boris, vera)}
+    chat = tg.group(members=list(users.values()))
+    async with running(settings_for(tg, turn_seconds=0)) as app:
+        await chat.send(anna, "/new морской крест")
+        lobby = await chat.wait_message(lambda m: "Новая игра" in m.content)
+        await chat.press(boris, lobby, contains="Играть")
+        await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+        with hold(tg, "editMessageText") as first:
+            await chat.press(anna, lobby, contains="10 мин")  # its edit waits in Telegram
+            await asyncio.wait_for(first.arrived.wait(), 10)
+            await chat.press(vera, lobby, contains="Играть")  # its edit queues behind
+            answer = await chat.press(anna, lobby, "▶ Начать")  # … and so does this one's
+            assert answer.text == "Поехали!", answer
+            table = await chat.wait_message(lambda m: m.photo is not None, timeout=30)
+            with hold(tg, "editMessageText") as second:
+                first.release.set()  # the timer's edit lands; the join's shows the start
+                await asyncio.wait_for(second.arrived.wait(), 10)
+                started = await record(app, chat)
+                assert started.status == RecordStatus.PLAYING
+                await tg.settle(quiet=0.2, timeout=30)
+                who = mover(table, users)
+                answer = await chat.press(who, table, choose(table.button_texts))
+                assert not answer.show_alert, answer
+                assert (await record(app, chat)).seq > started.seq  # the game moved on
+        await chat.wait_for(shows(lobby, "Игра началась"), timeout=10)
+        await tg.settle(quiet=0.3, timeout=30)
+        edits = tg.server.calls_of("editMessageText")
+        assert not_modified(edits) == [], [c.params.get("text") for c in not_modified(edits)]
+        assert lobby.button_texts == [] and "Вера" in lobby.content
+
+
+async def test_with_the_send_budget_crowded_a_late_picture_is_one_edit(tg: FakeTelegram) -> None:
+    """A picture drawn late lets the caption and keyboard through first (a second edit
+    brings the picture, tests/bot/test_headroom_e2e.py) — but not while the bot-wide
+    budget has calls waiting: the caption's edit would wait in that line too, so the
+    table waits for its picture and is edited once (before: two calls for each press at
+    2,000 chats, tests/bot/test_budget_e2e.py)."""
+    anna, boris = tg.user(4401, "Аня"), tg.user(4402, "Борис")
+    users = {u.full_name: u for u in (anna, boris)}
+    chat = tg.group(members=[anna, boris])
+    async with running(settings_for(tg, turn_seconds=0)) as app:
+        table = await sea_cross_table(chat, anna, boris)
+        await tg.settle(quiet=0.3, timeout=30)
+        pictures, draw = app.service.pictures, app.service.pictures.picture
+        drawing = asyncio.Event()
+        release = asyncio.Event()
+
+        async def held(job: PictureJob) -> bytes:
+            drawing.set()
+            await release.wait()
+            return await draw(job)
+
+        pictures.picture = held  # type: ignore[method-assign]
+        app.sender.crowded = lambda: True  # type: ignore[method-assign]
+        before, edits = data_of(table), len(chat.calls())
+        answer = await chat.press(mover(table, users), table, choose(table.button_texts))
+        assert not answer.show_alert, answer
+        await asyncio.wait_for(drawing.wait(), 10)
+        done, _ = await asyncio.wait(
+            {asyncio.ensure_future(chat.wait_for(lambda: data_of(table) != before, 30))},
+            timeout=4 * pictures.late,
+        )
+        assert not done, "the caption was edited before its picture"
+        release.set()
+        await chat.wait_for(lambda: data_of(table) != before, 30)
+        await tg.settle(quiet=0.3, timeout=30)
+        calls = [c.method for c in chat.calls()[edits:] if c.method.startswith("edit")]
+        assert calls == ["editMessageMedia"], calls
