@@ -1,5 +1,9 @@
 """The grid of «Захват клеток» as a phone-readable picture.
 
+One module, over 400 lines, on purpose: the game's geometry, the pieces it declares to
+the compositor and its scene read each other's constants at every line; split, each
+part would import all the others.
+
 Drawn from the public `View` only. Each capture is a "snake" of cells in the owner's
 colour, numbered 1…k in capture order as on paper [Прим.]; cells of one path are joined,
 different paths are separated by the grid gap. Path ends (the anchors) carry a small
@@ -633,7 +637,6 @@ PICTURE = Compositor(
     sprites={"cell": _numbered_cell, "hatch": _hatch_tile, "draft": _draft_cell, "dot": _last_dot},
     palette=lambda: fit_flat_palette(_palette_pictures()),
     scene=_scene,
-    png_level=2,  # a few tenths of a ms less than render/png.py's 3, for 2-4 % more bytes
     sprite_cache=512,
 )
 

@@ -1,5 +1,9 @@
 """The «Башня» of «ДОМИНА*С» as a phone-readable picture (spec §3.2).
 
+One module, over 400 lines, on purpose: the game's geometry, the pieces it declares to
+the compositor and its scene read each other's constants at every line; split, each
+part would import all the others.
+
 Drawn from the PUBLIC `View` only (no hand is ever drawn). From top to bottom:
 
 - the header: whose turn (or the match result), the game of the match, the floor, the
@@ -782,7 +786,6 @@ PICTURE = Compositor(
     },
     palette=lambda: fit_flat_palette(_palette_pictures()),
     scene=_scene,
-    png_level=2,  # a few tenths of a ms less than render/png.py's 3, for 2-4 % more bytes
     sprite_cache=2048,
 )
 

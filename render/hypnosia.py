@@ -1,5 +1,9 @@
 """The board of «Гипнозия» as a phone-readable picture.
 
+One module, over 400 lines, on purpose: the game's geometry, the pieces it declares to
+the compositor and its scene read each other's constants at every line; split, each
+part would import all the others.
+
 Drawn from the public `View` only. Three concentric rings (outer 1, middle 2, inner 3),
 each cell numbered (≥ 9 px tall when the picture is shown 360 px wide); bridge cells
 are split in two colours with a dark arrow pointing inwards; the centre holds the five
@@ -696,7 +700,6 @@ PICTURE = Compositor(
     sprites={"token": _token_sprite, "tag": _tag_sprite},
     palette=lambda: fit_flat_palette(_palette_pictures()),
     scene=_scene,
-    png_level=2,  # a few tenths of a ms less than render/png.py's 3, for 2-4 % more bytes
     sprite_cache=256,
 )
 

@@ -1,5 +1,9 @@
 """The cross of «Морской крест» as a phone-readable picture.
 
+One module, over 400 lines, on purpose: the game's geometry, the pieces it declares to
+the compositor and its scene read each other's constants at every line; split, each
+part would import all the others.
+
 Drawn from the public `View` only (everything in this game is public). The 11×11 cross:
 loop cells white, the four red corners red, each player's кон tinted in his colour with
 a small ⚓, his домик (Д1…Д4) tinted deeper, his порог with an arrow into the домик, the
@@ -730,7 +734,6 @@ PICTURE = Compositor(
     },
     palette=lambda: fit_flat_palette(_palette_pictures()),
     scene=_scene,
-    png_level=2,  # a few tenths of a ms less than render/png.py's 3, for 2-4 % more bytes
     sprite_cache=256,
 )
 

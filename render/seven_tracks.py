@@ -1,5 +1,9 @@
 """The board of «Шестигранник – Семидорожник» as a phone-readable picture.
 
+One module, over 400 lines, on purpose: the game's geometry, the pieces it declares to
+the compositor and its scene read each other's constants at every line; split, each
+part would import all the others.
+
 Drawn from the public `View` only (R73). The hexagonal field has the six main tracks as
 spokes from the centre to the corners, numbered 1–6 clockwise from the top; each track's
 slots run from its number badge (near the centre) outwards. The centre disc is track 7.
