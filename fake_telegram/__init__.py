@@ -5,22 +5,24 @@ tests, benchmarks and the playground drive simulated users through :class:`FakeT
 See ``README.md`` in this folder for the API.
 """
 
+from .chat import CallbackAnswer, CallbackNotAnswered, Chat
 from .formatting import FormattingError, apply_formatting
-from .harness import CallbackAnswer, CallbackNotAnswered, Chat, FakeTelegram, User
-from .server import (
+from .harness import FakeTelegram
+from .records import (
     ANONYMOUS_ADMIN,
     CHANNEL_BOT,
     ApiCall,
     Button,
     CallbackRecord,
     ChatState,
-    FakeBotApi,
     FileRecord,
     FloodLimit,
     StoredMessage,
     TelegramError,
     UpdateRecord,
 )
+from .server import FakeBotApi
+from .users import User
 
 __all__ = [
     "ANONYMOUS_ADMIN",
