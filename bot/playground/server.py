@@ -35,6 +35,7 @@ from bot.app import App, StorageUnavailable
 from bot.config import Settings
 from fake_telegram import CallbackNotAnswered, Chat, FakeTelegram, User
 from fake_telegram.ephemeral import ephemeral_id, receiver_id
+from fake_telegram.files import sniff_mime
 from fake_telegram.server import ApiCall, StoredMessage, UpdateRecord
 
 log = logging.getLogger("bot.playground")
@@ -63,18 +64,6 @@ def playground_settings(tg: FakeTelegram, **overrides: Any) -> Settings:
     return settings.model_copy(
         update={"webhook_url": None, "redis_prefix": f"{settings.redis_prefix}:playground"}
     )
-
-
-def _image_type(data: bytes) -> str:
-    if data.startswith(b"\x89PNG"):
-        return "image/png"
-    if data.startswith(b"\xff\xd8"):
-        return "image/jpeg"
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp"
-    if data[:4] == b"GIF8":
-        return "image/gif"
-    return "application/octet-stream"
 
 
 class Playground:
@@ -344,7 +333,7 @@ class Playground:
             raise web.HTTPNotFound()
         return web.Response(
             body=record.data,
-            content_type=_image_type(record.data),
+            content_type=sniff_mime(record.data),
             headers={"Cache-Control": "public, max-age=31536000, immutable"},
         )
 
