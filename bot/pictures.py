@@ -248,11 +248,12 @@ class Pictures:
             except Exception as e:
                 log.warning("no render process (%s): pictures are drawn in threads", e)
                 break
-        log.info(
-            "pictures: %d render processes; PNG compressed by %s",
-            len(self._workers),
-            deflate.current().name,
+        where = (
+            f"{len(self._workers)} render processes"
+            if self._workers
+            else f"{self._n_threads} render threads of this process"
         )
+        log.info("pictures: %s; PNG compressed by %s", where, deflate.current().name)
 
     async def draw(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` in a render process (a call job), or in a render thread."""
