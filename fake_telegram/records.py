@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -371,9 +370,3 @@ class InjectedError:
     error: TelegramError
     chat_id: int | str | None
     times: int
-
-
-def iter_messages(chats: dict[int, ChatState]) -> Iterator[StoredMessage]:
-    """All stored messages of all chats (deleted included), chat by chat."""
-    for chat in chats.values():
-        yield from chat.messages.values()

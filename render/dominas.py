@@ -231,12 +231,6 @@ def tile_centre(view: View, tile: Placed) -> Point:
     return (x + c[0], y + c[1])
 
 
-def nest_centre(view: View, pos: Pos) -> Point:
-    x, y = floor_origin(view, view.floor)
-    c = _centroid(_tri(pos))
-    return (x + c[0], y + c[1])
-
-
 # ---------------------------------------------------------------- drawing
 
 
