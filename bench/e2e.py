@@ -80,7 +80,8 @@ TIMEOUT = 60.0
 # bot of commit BEFORE_REV, the last one without the fixes of docs/performance.md
 # (`BENCH_BEFORE_REV` to change it;
 # its bot/, games/, render/ and locales/ are extracted with `git archive`); any
-# `rev:<commit>` runs the bot of that commit the same way, `dir:<path>` the bot in a folder.
+# `rev:<commit>` runs the bot of that commit the same way, `dir:<path>` the bot in a folder;
+# `<variant>+unbudgeted` (e.g. `rev:8dbde6d+unbudgeted`) runs it without the send budget.
 BEFORE_REV = os.environ.get("BENCH_BEFORE_REV", "fac55af")
 VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "echo": ("bench.echo_bot", {}),
@@ -648,10 +649,13 @@ def bot_env(
         "REDIS_PREFIX": prefix,
         "FIRST_MOVE_SECONDS": "2",
     }
-    module, variant = VARIANTS.get(kind, ("bot", {}))
+    base, unbudgeted, _ = kind.partition("+unbudgeted")
+    module, variant = VARIANTS.get(base, ("bot", {}))
     env.update(variant)
+    if unbudgeted:
+        env.update(VARIANTS["unbudgeted"][1])
     env.update(extra or {})
-    return module, env, root_of(kind)
+    return module, env, root_of(base)
 
 
 @contextlib.asynccontextmanager
@@ -942,7 +946,8 @@ def main() -> None:
         "--variants",
         nargs="+",
         default=["echo", "before", "bot"],
-        help=f"{', '.join(VARIANTS)}, rev:<commit> or dir:<path> (the bot there)",
+        help=f"{', '.join(VARIANTS)}, rev:<commit> or dir:<path> (the bot there); "
+        "a `+unbudgeted` suffix runs any of them without the send budget",
     )
     parser.add_argument("--profile", default=None, help="py-spy raw profiles to this dir")
     args = parser.parse_args()

@@ -16,7 +16,7 @@ from typing import Any
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
+from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.methods import (
@@ -35,7 +35,7 @@ from aiogram.methods import (
 from aiogram.methods.base import Response
 from aiogram.types import ErrorEvent
 
-from bot import logs, metrics
+from bot import lean_json, logs, metrics
 from bot.budget import GlobalBudget
 from bot.command_menus import set_commands
 from bot.config import Settings
@@ -127,9 +127,10 @@ def make_store(settings: Settings) -> Store:
 
 
 def make_bot(settings: Settings) -> Bot:
-    session = None
+    api = PRODUCTION
     if settings.telegram_api_url:
-        session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+        api = TelegramAPIServer.from_base(settings.telegram_api_url)
+    session = AiohttpSession(api=api, json_loads=lean_json.loads)  # no keyboards read back
     return Bot(
         token=settings.bot_token.get_secret_value(),
         session=session,

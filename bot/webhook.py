@@ -14,7 +14,6 @@ edits in flight).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -27,6 +26,8 @@ from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from pydantic import ValidationError
+
+from bot import lean_json
 
 log = logging.getLogger("bot.webhook")
 
@@ -58,7 +59,7 @@ def depth_over(value: Any, limit: int) -> bool:
 
 def parse_update(body: bytes, bot: Bot) -> Update:
     try:
-        data = json.loads(body)
+        data = lean_json.loads(body)  # the pressed message's keyboard is never read
     except (ValueError, RecursionError):
         raise Refused(400, "the body is not JSON") from None
     if depth_over(data, MAX_DEPTH):

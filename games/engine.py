@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Generic, NoReturn, Protocol, Self, TypeVar
 
 from games import automation
 from games.automation import Automatic
+from games.copying import deep_copy
 from games.policy import Policy, choose_for, view_rng
 from games.protocol import Event, IllegalAction
 
@@ -160,7 +161,7 @@ class RulesEngine(Automatic[S, A], Generic[S, A]):
             code = "malformed"
         if code is not None:
             raise IllegalAction(code, action=self._action_text(action))
-        s = state.model_copy(deep=True)
+        s = deep_copy(state)
         events: list[Event] = []
         self._perform(s, action, events)
         s.version += 1
@@ -186,7 +187,7 @@ class RulesEngine(Automatic[S, A], Generic[S, A]):
         seat = state.players.index(player)
         if self.is_over(state) or self._left(state, seat):
             return state, []
-        s = state.model_copy(deep=True)
+        s = deep_copy(state)
         events: list[Event] = []
         self._remove(s, seat, events)
         s.version += 1
@@ -216,7 +217,7 @@ class RulesEngine(Automatic[S, A], Generic[S, A]):
         code = self._why(state, action)
         if code is not None:
             raise IllegalAction(code, action=self._action_text(action))
-        s = state.model_copy(deep=True)
+        s = deep_copy(state)
         events: list[Event] = []
         self._perform(s, action, events)
         s.version += 1
@@ -243,7 +244,7 @@ class Batch(automation.Batch[S, A]):
 
     def __init__(self, engine: RulesEngine[S, A], state: S) -> None:
         self._engine = engine
-        self.state: S = state.model_copy(deep=True)
+        self.state: S = deep_copy(state)
         self.events: list[Event] = []
 
     def first(self, options: Iterable[A]) -> A | None:

@@ -97,12 +97,14 @@ class Buttons(Generic[A]):
     def __init__(self, game: Game[Any, A], codes: Iterable[type[Code]] = ()) -> None:
         self.game = game
         self.codes: dict[str, type[Code]] = {}
+        self.hints: dict[str, dict[str, Any]] = {}  # each code's field types, read once
         for cls in codes:
             if not cls.tag or not cls.tag[0].islower() or SEP in cls.tag:
                 raise ValueError(f"a compound code's tag is lower-case first: {cls.tag!r}")
             if cls.tag in self.codes:
                 raise ValueError(f"two compound codes tagged {cls.tag!r}")
             self.codes[cls.tag] = cls
+            self.hints[cls.tag] = typing.get_type_hints(cls)
 
     def action(self, action: A) -> str:
         """The code of a button that applies `action`."""
@@ -122,7 +124,7 @@ class Buttons(Generic[A]):
         fields = dataclasses.fields(cls)
         if len(values) != len(fields):
             raise Unknown(text)
-        hints = typing.get_type_hints(cls)
+        hints = self.hints[tag]
         try:
             args = [_value(hints[f.name], v) for f, v in zip(fields, values, strict=True)]
         except ValueError:

@@ -56,6 +56,7 @@ from games.cell_capture.model import (
     parse_cell,
     side,
 )
+from games.copying import deep_copy
 from games.engine import MalformedAction as MalformedAction
 from games.engine import malformed
 from games.protocol import Event, Game, IllegalAction, Result, Standing
@@ -467,7 +468,7 @@ class CellCaptureGame(Automatic[State, Action]):
         if bare not in self.legal_actions(state):  # guard: every refusal has a code
             raise IllegalAction("not_legal", action=bare.encode())
 
-        st = state.model_copy(deep=True)
+        st = deep_copy(state)
         st.version += 1
         events: list[Event] = []
         d = st.draft
@@ -640,7 +641,7 @@ class CellCaptureGame(Automatic[State, Action]):
         seat = state.players.index(player)
         if not state.active[seat]:
             raise IllegalAction("not_in_game", player=player)
-        st = state.model_copy(deep=True)
+        st = deep_copy(state)
         st.version += 1
         st.active[seat] = False
         st.left.append(seat)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 
+from games.copying import deep_copy
 from games.search import fresh_seed
 from games.seven_tracks.model import (
     DEFAULT_TILE_SET,
@@ -80,7 +81,7 @@ def sample(view: View, rng: random.Random) -> State:
         scores=[p.score for p in view.players],
         hands=hands,
         bank=bank,
-        tracks=[tr.model_copy(deep=True) for tr in view.tracks],
+        tracks=[deep_copy(tr) for tr in view.tracks],
         t7=list(view.t7),
         store=list(view.store),
         out=out,

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from games.copying import deep_copy
 from games.engine import RulesEngine, counter_rng
 from games.protocol import Event, Fact, IllegalAction, Result, Standing
 from games.seven_tracks.events import (
@@ -214,7 +215,7 @@ class SevenTracks(RulesEngine[State, Action]):
         other timeout is the novice's one step (`RulesEngine.timeout`)."""
         if state.phase != Phase.FIRST_MOVE:
             return super().timeout(state)
-        s = state.model_copy(deep=True)
+        s = deep_copy(state)
         events: list[Event] = []
         for seat in _fm_undecided(s):
             if s.phase == Phase.FIRST_MOVE:
@@ -303,7 +304,10 @@ def _tile_no(tile: str) -> int:
 
 
 def _has(hand: list[str], kind: str) -> bool:
-    return any(kind_of(t) == kind for t in hand)
+    for t in hand:  # a plain loop: the rules ask this ~100 times a press
+        if kind_of(t) == kind:
+            return True
+    return False
 
 
 def _count(hand: Iterable[str], kind: str) -> int:
@@ -525,7 +529,7 @@ def _end_round(s: State, events: list[Event], stalled: bool) -> None:
         stalled=stalled,
     )
     s.exchange = None
-    _ev(events, RoundEnded(summary=s.last_round.model_copy(deep=True)))
+    _ev(events, RoundEnded(summary=deep_copy(s.last_round)))
     if opts.single_round:
         _game_over(s, events)
         return
@@ -1525,7 +1529,7 @@ def _view(s: State, player: int | None) -> View:
             )
             for i, p in enumerate(s.players)
         ],
-        tracks=[tr.model_copy(deep=True) for tr in s.tracks],
+        tracks=[deep_copy(tr) for tr in s.tracks],
         t7=list(s.t7),
         store=list(s.store),
         out_count=len(s.out),

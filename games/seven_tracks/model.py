@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import lru_cache
 from typing import TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -97,6 +98,7 @@ of his two dice. The contenders of the highest sum roll again."""
 _BY_CODE: dict[str, TileKind] = {k.value: k for k in TileKind}
 
 
+@lru_cache(maxsize=4096)  # a few hundred tile ids; asked millions of times a game
 def kind_of(tile: str) -> TileKind:
     """`R#07` -> `TileKind.RED` (R4)."""
     return _BY_CODE[tile.split("#", 1)[0]]

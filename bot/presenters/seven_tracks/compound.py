@@ -18,10 +18,21 @@ Build = Callable[[bool], list[Action]]  # a priority use's options: with the uni
 
 
 class Compound(SevenTracksBase):
+    # the last state's legal actions: a press asks for the same state's several times
+    # («Выставить всё»: whether a draw or a priority tile is open, then why nothing fits)
+    _legal_memo: tuple[State, int, list[Action]] | None = None
+
     # ---------------------------------------------------------------- pressing
 
     def _legal(self, s: State) -> list[Action]:
-        return self.game.legal_actions(s)
+        """The engine's legal actions in `s`, kept for the same state object at the same
+        version (a batch's state changes in place, and its version with every action)."""
+        memo = self._legal_memo
+        if memo is not None and memo[0] is s and memo[1] == s.version:
+            return memo[2]
+        legal = self.game.legal_actions(s)
+        self._legal_memo = (s, s.version, legal)
+        return legal
 
     def _apply(self, s: State, a: Action, events: list[Event]) -> State:
         s2, ev = self.game.apply(s, a)
