@@ -3,7 +3,8 @@
     python -m bench.engine [--games N]
 
 Prints numbers only; the baseline in the same run is the cost of `legal_actions`
-alone and of a bare pydantic deep copy of the state, the floor `apply` is built on.
+alone and of a bare pydantic deep copy of the state, beside the copy `apply` makes
+(`games.copying.deep_copy`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import statistics
 import time
 
 import games
+from games.copying import deep_copy
 from games.seven_tracks import State
 
 
@@ -28,6 +30,7 @@ def run(players: int, n_games: int, seed0: int = 0) -> dict[str, float]:
     step_times: list[float] = []
     legal_times: list[float] = []
     copy_times: list[float] = []
+    ours_times: list[float] = []
     sizes: list[int] = []
     actions = 0
     t0 = time.perf_counter()
@@ -48,6 +51,9 @@ def run(players: int, n_games: int, seed0: int = 0) -> dict[str, float]:
                 c0 = time.perf_counter()
                 s.model_copy(deep=True)
                 copy_times.append(time.perf_counter() - c0)
+                c0 = time.perf_counter()
+                deep_copy(s)
+                ours_times.append(time.perf_counter() - c0)
                 sizes.append(len(s.model_dump_json()))
     elapsed = time.perf_counter() - t0
     return {
@@ -57,6 +63,7 @@ def run(players: int, n_games: int, seed0: int = 0) -> dict[str, float]:
         "step_p99_us": _pct(step_times, 0.99) * 1e6,
         "legal_median_us": statistics.median(legal_times) * 1e6,
         "copy_median_us": statistics.median(copy_times) * 1e6,
+        "ours_median_us": statistics.median(ours_times) * 1e6,
         "json_median_b": statistics.median(sizes),
         "json_max_b": max(sizes),
     }
@@ -71,7 +78,8 @@ def main() -> None:
     print("Seven Tracks, random full games to 144 (legal_actions + apply per step)")
     head = (
         f"{'players':>7} {'games/s':>8} {'actions':>8} {'step p50 µs':>12} {'step p99 µs':>12} "
-        f"{'legal p50 µs':>13} {'deepcopy p50 µs':>16} {'JSON p50 B':>11} {'JSON max B':>11}"
+        f"{'legal p50 µs':>13} {'deepcopy p50 µs':>16} {'deep_copy p50 µs':>17} "
+        f"{'JSON p50 B':>11} {'JSON max B':>11}"
     )
     print(head)
     for n in (2, 4, 6):
@@ -79,7 +87,8 @@ def main() -> None:
         print(
             f"{n:>7} {m['games_per_s']:>8.2f} {m['actions_per_game']:>8.0f} "
             f"{m['step_median_us']:>12.0f} {m['step_p99_us']:>12.0f} {m['legal_median_us']:>13.0f} "
-            f"{m['copy_median_us']:>16.0f} {m['json_median_b']:>11.0f} {m['json_max_b']:>11.0f}"
+            f"{m['copy_median_us']:>16.0f} {m['ours_median_us']:>17.0f} "
+            f"{m['json_median_b']:>11.0f} {m['json_max_b']:>11.0f}"
         )
 
 

@@ -139,6 +139,8 @@ class GameService:
             with contextlib.suppress(BaseException):
                 await task
         await self.pictures.close()
+        if self.table.views_reused:
+            log.info("tables: %d late pictures edited in with their view", self.table.views_reused)
         await self.computers.close()
 
     # ------------------------------------------------ per-chat state (tests, bench)

@@ -54,6 +54,26 @@ TABLE_LEASE = 5.0  # seconds, renewed while an update runs (a killed holder: thi
 # lost (another instance then sent a second table). The send budget lets few calls out a
 # second anyway (`TELEGRAM_CALLS_PER_SECOND`, ~30), so 64 rounds keep it busy.
 ROUNDS = 64
+# What the table's view (`table_view`) never reads of a record: what a round writes of the
+# table itself, the store's stamps, the timers, the summaries and the turn ping a round
+# sends. A record that differs from the last round's in these alone shows the same table.
+NOT_SHOWN = frozenset(
+    {
+        "version",
+        "updated_at",
+        "table_message_id",
+        "shown_picture",
+        "shown_text",
+        "shown_seq",
+        "ping",
+        "outbox",
+        "deadline",
+        "turn_deadline",
+        "reminder_turn",
+        "active_at",
+        "computer_due",
+    }
+)
 
 
 class TableWorker:
@@ -66,6 +86,11 @@ class TableWorker:
         self.bottom = Bottom()
         self.pings = Pings(ctx)  # the turn ping, after the table and summaries
         self.rounds = asyncio.Semaphore(ROUNDS)
+        # a chat whose picture came late (its caption and keyboard edited first): the view
+        # of that round, by the record's content; the picture's round edits it unchanged
+        # instead of drawing the caption and keyboard again. Only while a picture is due.
+        self.late_views: dict[int, tuple[str, TableView]] = {}
+        self.views_reused = 0
         ctx.bot.session.middleware(SentMessages(self.bottom))
 
     def hold(self, chat_id: int) -> None:
@@ -175,6 +200,7 @@ class TableWorker:
         if hold is not None:
             hold.set()
         self.ctx.pictures.forget(chat_id)  # a picture still waiting is not drawn
+        self.late_views.pop(chat_id, None)
 
     async def _flush_outbox(self, chat_id: int, rec: GameRecord | None) -> None:
         if rec is None or not rec.outbox:
@@ -223,8 +249,13 @@ class TableWorker:
             return
         ctx = self.ctx
         p = ctx.presenter(rec.game_id)
-        state = p.load(rec.state)
-        view = self.table_view(rec, p, state)
+        content = rec.model_dump_json(exclude=set(NOT_SHOWN))
+        pending = self.late_views.pop(chat_id, None)
+        if pending is not None and pending[0] == content:
+            view = pending[1]  # the late picture's round: the view is the same
+            self.views_reused += 1
+        else:
+            view = self.table_view(rec, p, p.load(rec.state))
         tkey = text_key(view, rec.uid, rec.seq)
         msg_id = rec.table_message_id
         # pushed up by chatter (or asked down by /table): sent anew at the bottom of the
@@ -254,6 +285,8 @@ class TableWorker:
         # late: the caption and keyboard now (the old picture stays), the picture in a
         # later round, once drawn (`then` kicks the worker)
         late = msg_id is not None and picture_changed and picture is None
+        if late:
+            self.late_views[chat_id] = (content, view)
         if msg_id is not None:
             if late and rec.shown_text == tkey:
                 return  # the caption and keyboard are shown; the picture is on its way

@@ -120,3 +120,7 @@ async def test_a_late_picture_lets_the_caption_and_keyboard_through_and_stale_on
         assert line is not None, log
         dropped, peak = int(line.group(1)), int(line.group(2))
         assert dropped >= 1 and peak <= len(groups), line.group(0)  # one per chat at most
+        # a late picture's round edits it in with the view its caption round drew (the
+        # record changed only in what a round writes of the table): not drawn again
+        reused = re.search(r"tables: (\d+) late pictures edited in with their view", log)
+        assert reused is not None and int(reused.group(1)) >= 1, log[-3000:]
