@@ -787,11 +787,14 @@ async def window(
     result.harness_cpu = (time.process_time() - own0) / measure
     result.rss = proc.rss_bytes()
     result.load = os.getloadavg()[0]
+    await asyncio.sleep(min(5.0, max(1.0, result.think[1])))  # presses of the window finish
     if result.kind != "echo" and redis_url is not None:
-        per_game, _, value_len = redis_bytes_per_game(redis_url, prefix)
+        # after the window's presses, and off the harness's loop: the scan of every game's
+        # key blocked the fake server for up to a second, and the window's last presses
+        # waited for their answers and edits behind it (run 18)
+        per_game, _, value_len = await asyncio.to_thread(redis_bytes_per_game, redis_url, prefix)
         result.redis_per_game = per_game
         result.redis_value_len = value_len
-    await asyncio.sleep(min(5.0, max(1.0, result.think[1])))  # presses of the window finish
     gc.enable()
     if spy is not None:
         with contextlib.suppress(subprocess.TimeoutExpired):
