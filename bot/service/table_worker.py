@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 from aiogram.exceptions import TelegramForbiddenError, TelegramRetryAfter
@@ -168,6 +169,25 @@ class TableWorker:
             if ended and chat_id not in self.dirty:
                 self.forget(chat_id)
 
+    @contextlib.asynccontextmanager
+    async def _lent(self, lend: bool = True) -> AsyncIterator[None]:
+        """The round's place (`ROUNDS`) lent to a waiting round while this one, an edit,
+        only waits for its press's answer and its picture (at most `pictures.late`): a
+        wait is no CPU. Held through those waits, 64 places each waiting 0.25 s for a
+        late picture capped the tables at under 250 rounds a second, and at 1,000 games
+        on one core the edits fell seconds behind (`docs/performance.md`, run 18). A
+        chat's first table keeps its place while its picture is drawn: the pictures pace
+        a burst of first tables (see ROUNDS). Only in a round (`_work` holds a place); a
+        round cancelled while it waits to take its place back is the service closing."""
+        if not lend:
+            yield
+            return
+        self.rounds.release()
+        try:
+            yield
+        finally:
+            await self.rounds.acquire()
+
     async def _round(self, chat_id: int) -> bool | None:
         """One round under the chat's lease: whether its game has ended (None: another
         instance holds the lease, bringing the chat up to date)."""
@@ -269,19 +289,20 @@ class TableWorker:
         picture_changed = rec.shown_picture != view.picture_key
         picture: bytes | None = None
         if msg_id is None or picture_changed:
-            await self._after_answer(chat_id)
             # the chat's latest picture (a stale one still waiting is dropped): a new
             # message needs it, an edit waits for it `pictures.late` seconds at most —
             # unless the send budget is crowded: a caption edit now would wait in its line
             # all the same, and then the picture's edit after it (two calls for one)
             split = msg_id is not None and not ctx.sender.crowded()
-            picture = await ctx.pictures.ready(
-                chat_id,
-                view.picture_key,
-                view.picture,
-                within=ctx.pictures.late if split else None,
-                then=lambda: self.kick(chat_id),
-            )
+            async with self._lent(split):  # an edit's short wait: another round goes on
+                await self._after_answer(chat_id)
+                picture = await ctx.pictures.ready(
+                    chat_id,
+                    view.picture_key,
+                    view.picture,
+                    within=ctx.pictures.late if split else None,
+                    then=lambda: self.kick(chat_id),
+                )
         # late: the caption and keyboard now (the old picture stays), the picture in a
         # later round, once drawn (`then` kicks the worker)
         late = msg_id is not None and picture_changed and picture is None
