@@ -58,11 +58,13 @@ def play(games: int) -> int:
             keyboard = p.keyboard(s, ctx(ui))
             p.caption(s, ctx(ui))
             codes = {b.text: b.code for row in keyboard for b in row}
+            actor = p.actor(s)
+            assert actor is not None  # outside the window someone is to act
             moved = False
             for label in (x for x in PLAN if x in codes):
                 presses += 1
                 try:
-                    out = p.press(s, p.actor(s), p.parse(codes[label]), ctx(ui))
+                    out = p.press(s, actor, p.parse(codes[label]), ctx(ui))
                 except (Refusal, IllegalAction):
                     continue
                 if out.changed:
