@@ -12,6 +12,8 @@ verdict (✓/✗). These are measurements, not pass/fail tests.
   and a real Redis, with 1, 10, 100 (and 1000) concurrent games.
 - Memory: Redis `MEMORY USAGE` per stored game; the bot's RSS with the most games.
 - Engine: random full games of «Семидорожник» per second with 2, 4 and 6 players.
+- A press: the CPU of a «Семидорожник» press on the presenter alone, beside the commit
+  before run 18's cuts (`bench/press.py`).
 - Restart: the first table edit after a restart of the bot (press → edit) beside the
   same bot once warm and the bot of the commit before pictures stopped waiting for the
   warm-up (`bench/restart.py`).
@@ -33,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import e2e, engine, render, replay, restart
+from bench import e2e, engine, press, render, replay, restart
 from bench.report import e2e_table, engine_table, memory_table, render_table
 from bench.waste import waste_table
 
@@ -78,9 +80,8 @@ def main() -> None:
     )
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--profile", default=None, help="write py-spy profiles of the bot here")
-    parser.add_argument(
-        "--skip", nargs="*", default=[], choices=["render", "replay", "engine", "e2e", "restart"]
-    )
+    parts = ["render", "replay", "engine", "press", "e2e", "restart"]
+    parser.add_argument("--skip", nargs="*", default=[], choices=parts)
     args = parser.parse_args()
     quick = args.quick
     games = args.games or ([1, 10, 100] if quick else [1, 10, 100, 1000])
@@ -135,6 +136,9 @@ def main() -> None:
 
     if "engine" not in args.skip:
         print(engine_table([engine.run(n, 2 if quick else 5) for n in (2, 4, 6)]))
+        print()
+    if "press" not in args.skip:  # a press's CPU on the presenter (bench/press.py)
+        print(press.report(8 if quick else 30))
         print()
     print(f"took {time.monotonic() - started:.0f} s")
 

@@ -1,6 +1,6 @@
 """CPU of a «Семидорожник» press on the presenter alone: no Telegram, no Redis.
 
-    python -m bench.press [--games 30] [--baseline 8dbde6d]
+    python -m bench.press [--games 30] [--baseline 8dbde6d]   (also part of `python -m bench`)
 
 Three players play whole games by the plan of the e2e bench's players (`bench.e2e.PLAN`:
 the dice, «▶ Выставить всё», «✅ Закончить ход», …): each step draws the table's caption
@@ -102,16 +102,28 @@ def run_in(root: Path, games: int) -> dict[str, float]:
     return result
 
 
+BASELINE = "8dbde6d"  # the last commit before run 18's cuts (docs/performance.md)
+
+
+def report(games: int, baseline: str = BASELINE) -> str:
+    """The table: the baseline commit's CPU per press, then this tree's."""
+    lines = [
+        f"A press on the presenter: «Семидорожник», 3 players, {games} games by the e2e "
+        f"players' plan (baseline: rev:{baseline})",
+        f"{'bot':>16} {'presses':>8} {'CPU ms per press':>17}",
+    ]
+    for name, root in ((f"rev:{baseline}", checkout(baseline)), ("this tree", ROOT)):
+        m = run_in(root, games)
+        lines.append(f"{name:>16} {m['presses']:>8.0f} {m['ms_per_press']:>17.3f}")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=30)
-    parser.add_argument("--baseline", default="8dbde6d", help="the commit to compare with")
+    parser.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
     args = parser.parse_args()
-    print(f"«Семидорожник», 3 players, {args.games} games by the e2e players' plan")
-    print(f"{'bot':>16} {'presses':>8} {'CPU ms per press':>17}")
-    for name, root in ((f"rev:{args.baseline}", checkout(args.baseline)), ("this tree", ROOT)):
-        m = run_in(root, args.games)
-        print(f"{name:>16} {m['presses']:>8.0f} {m['ms_per_press']:>17.3f}")
+    print(report(args.games, args.baseline))
 
 
 if __name__ == "__main__":
