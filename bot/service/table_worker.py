@@ -77,6 +77,11 @@ NOT_SHOWN = frozenset(
 )
 
 
+def shown_content(rec: GameRecord) -> str:
+    """The record as far as its table's view reads it (all but `NOT_SHOWN`)."""
+    return rec.model_dump_json(exclude=set(NOT_SHOWN))
+
+
 class TableWorker:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -170,7 +175,7 @@ class TableWorker:
                 self.forget(chat_id)
 
     @contextlib.asynccontextmanager
-    async def _lent(self, lend: bool = True) -> AsyncIterator[None]:
+    async def _lent(self) -> AsyncIterator[None]:
         """The round's place (`ROUNDS`) lent to a waiting round while this one, an edit,
         only waits for its press's answer and its picture (at most `pictures.late`): a
         wait is no CPU. Held through those waits, 64 places each waiting 0.25 s for a
@@ -179,9 +184,6 @@ class TableWorker:
         chat's first table keeps its place while its picture is drawn: the pictures pace
         a burst of first tables (see ROUNDS). Only in a round (`_work` holds a place); a
         round cancelled while it waits to take its place back is the service closing."""
-        if not lend:
-            yield
-            return
         self.rounds.release()
         try:
             yield
@@ -269,8 +271,8 @@ class TableWorker:
             return
         ctx = self.ctx
         p = ctx.presenter(rec.game_id)
-        content = rec.model_dump_json(exclude=set(NOT_SHOWN))
         pending = self.late_views.pop(chat_id, None)
+        content = None if pending is None else shown_content(rec)  # only to compare
         if pending is not None and pending[0] == content:
             view = pending[1]  # the late picture's round: the view is the same
             self.views_reused += 1
@@ -294,7 +296,8 @@ class TableWorker:
             # unless the send budget is crowded: a caption edit now would wait in its line
             # all the same, and then the picture's edit after it (two calls for one)
             split = msg_id is not None and not ctx.sender.crowded()
-            async with self._lent(split):  # an edit's short wait: another round goes on
+            # an edit's short wait: another round goes on meanwhile
+            async with self._lent() if split else contextlib.nullcontext():
                 await self._after_answer(chat_id)
                 picture = await ctx.pictures.ready(
                     chat_id,
@@ -307,7 +310,7 @@ class TableWorker:
         # later round, once drawn (`then` kicks the worker)
         late = msg_id is not None and picture_changed and picture is None
         if late:
-            self.late_views[chat_id] = (content, view)
+            self.late_views[chat_id] = (content or shown_content(rec), view)
         if msg_id is not None:
             if late and rec.shown_text == tkey:
                 return  # the caption and keyboard are shown; the picture is on its way
