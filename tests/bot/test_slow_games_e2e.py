@@ -12,7 +12,7 @@ from bot.app import App
 from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
-from tests.bot.e2e import in_group, new_lobby, record, running, settings_for
+from tests.bot.e2e import in_group, new_lobby, record, running, settings_for, until
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -31,6 +31,15 @@ def pings_of(chat: Chat, user: User, word: str) -> list[StoredMessage]:
         if word in m.content
         and any(e.get("type") == "text_mention" and e["user"]["id"] == user.id for e in m.entities)
     ]
+
+
+async def kept(app: App, chat: Chat, ping: StoredMessage) -> None:
+    """Wait until the record holds `ping` (its message id), so that a restart deletes it."""
+
+    async def holds() -> bool:
+        return (await record(app, chat)).ping.get("message") == ping.message_id
+
+    await until(holds, 10, f"ping {ping.message_id} is not in the record")
 
 
 async def slow_lobby(chat: Chat, people: list[User], timer: str) -> StoredMessage:
@@ -79,6 +88,7 @@ async def test_a_day_long_turn_pings_reminds_and_times_out_across_restarts(
                 lambda: next(iter(pings_of(chat, mover, "Время выйдет через 24 часа")), None),
                 timeout=10,
             )
+            await kept(app, chat, ping)  # (the stop below does not wait for the round)
             # the reminder is one of the game's deadlines in the store: an hour before
             assert rec.deadline is not None
             assert abs(rec.deadline - (rec.turn_deadline - HOUR)) < 1
@@ -94,6 +104,7 @@ async def test_a_day_long_turn_pings_reminds_and_times_out_across_restarts(
                 timeout=15,
             )
             await chat.wait_for(lambda: ping.deleted, timeout=5)
+            await kept(app, chat, reminder)
             rec = await record(app, chat)
             assert rec.reminder_turn == turn and rec.status == RecordStatus.PLAYING
             assert rec.deadline is not None and rec.turn_deadline is not None
