@@ -36,10 +36,7 @@ def _model(m: M) -> M:
     cls = type(m)
     new = cls.__new__(cls)
     setattr_ = object.__setattr__
-    imm = _IMMUTABLE
-    setattr_(
-        new, "__dict__", {k: v if type(v) in imm else _value(v) for k, v in m.__dict__.items()}
-    )
+    setattr_(new, "__dict__", _value(m.__dict__))
     extra = m.__pydantic_extra__
     setattr_(new, "__pydantic_extra__", None if extra is None else _value(extra))
     setattr_(new, "__pydantic_fields_set__", set(m.__pydantic_fields_set__))
@@ -49,9 +46,9 @@ def _model(m: M) -> M:
 
 def _value(x: Any) -> Any:
     t = type(x)
-    if t in _IMMUTABLE:
-        return x
     imm = _IMMUTABLE
+    if t in imm:
+        return x
     if t is list:
         return [v if type(v) in imm else _value(v) for v in x]
     if t is dict:  # keys are immutable
