@@ -32,6 +32,8 @@ RATE = int(os.environ.get("BUDGET_RATE", "100"))
 CHATS = int(os.environ.get("BUDGET_CHATS", "2000"))
 ROUNDS = int(os.environ.get("BUDGET_ROUNDS", "1"))  # moves in every chat
 LONG = 300.0  # seconds: a wait for the bot that only a hung bot exceeds
+# what a failed `latest` prints of the record: what the table worker says it showed
+SHOWN = {"seq", "version", "table_message_id", "shown_text", "shown_picture", "shown_seq"}
 
 
 async def test_calls_leave_by_priority_then_by_turns_between_chats() -> None:
@@ -285,7 +287,17 @@ class Games:
                 seen[photo.file_id] = self.right_picture(view.picture, photo.data)
             return seen[photo.file_id]
 
-        await chat.wait_for(shows, LONG, poll=5.0)
+        try:
+            await chat.wait_for(shows, LONG, poll=5.0)
+        except TimeoutError as e:
+            now = await app.store.get(chat.id)
+            raise AssertionError(
+                f"chat {chat.id}: caption {'ok' if table.caption == caption else 'differs'}, "
+                f"keyboard {'ok' if table.buttons == keyboard else 'differs'}, picture "
+                f"{'ok' if table.photo and seen.get(table.photo.file_id) else 'differs'}; "
+                f"want seq {rec.seq} {caption!r} {keyboard}; the record now: "
+                f"{None if now is None else now.model_dump(include=SHOWN)}"
+            ) from e
 
 
 def most_in_a_second(times: list[float]) -> int:
