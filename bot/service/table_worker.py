@@ -16,7 +16,12 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-from aiogram.exceptions import TelegramForbiddenError, TelegramRetryAfter
+from aiogram.exceptions import (
+    TelegramForbiddenError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
 from pydantic import BaseModel
 
 from bot import idle, metrics
@@ -153,9 +158,12 @@ class TableWorker:
                     log.info("chat %s: flood control, next edit in %ss", chat_id, e.retry_after)
                     self.dirty.add(chat_id)
                     await asyncio.sleep(min(float(e.retry_after), 60.0))
-                except StoreUnavailable as e:
+                except (StoreUnavailable, TelegramNetworkError, TelegramServerError) as e:
+                    # the storage or Telegram out of reach: the round is not at fault, and
+                    # the table is brought up to date once they answer (never given up)
                     if not outage:
-                        log.warning("table of chat %s waits for the storage: %s", chat_id, e)
+                        what = "the storage" if isinstance(e, StoreUnavailable) else "Telegram"
+                        log.warning("table of chat %s waits for %s: %s", chat_id, what, e)
                     outage += 1
                     self.dirty.add(chat_id)
                     await asyncio.sleep(min(0.5 * outage, 5.0))

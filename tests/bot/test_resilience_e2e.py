@@ -55,6 +55,28 @@ async def test_flood_control_and_a_deleted_table_lose_nothing() -> None:
         await wait_phase(chat, new_table, "▶ Выставить всё")
 
 
+async def test_telegram_failing_edits_a_while_does_not_leave_the_table_behind(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Telegram's 5xx (or a lost connection) on every edit for several seconds: the table
+    worker waits for Telegram as it waits for the storage, and never gives the table up
+    (it used to after four failed rounds: the table stayed a move behind until the next
+    press or /table)."""
+    async with in_group(1101, ["Аня", "Борис"]) as (tg, _, chat, users):
+        anna, boris = users
+        table = await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
+        for method in ("editMessageMedia", "editMessageCaption"):
+            tg.server.inject_error(method, 502, "Bad Gateway", chat_id=chat.id, times=5)
+        player = mover(table, users)
+        assert player is not None
+        with caplog.at_level(logging.WARNING, logger="bot.service.table_worker"):
+            answer = await chat.press(player, table, "🎲🎲 Два кубика")
+            assert not answer.show_alert
+            await wait_phase(chat, table, "▶ Выставить всё", timeout=60)
+        waits = [r.getMessage() for r in caplog.records if "waits for Telegram" in r.getMessage()]
+        assert len(waits) == 1, waits  # said once for the outage, not once a round
+
+
 async def test_a_group_upgraded_to_a_supergroup_keeps_its_game() -> None:
     async with FakeTelegram() as tg:
         anna, boris = tg.user(1501, "Аня"), tg.user(1502, "Борис")
