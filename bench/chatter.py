@@ -99,7 +99,7 @@ async def one_round(window: float, chatter: bool, result: Result, seed: int) -> 
         )
         chat = tg.group(members=[anna, boris, vika, gosha, dima])
         settings = settings_for(
-            tg, turn_seconds=0, chat_messages_per_minute=LIMIT, chat_window_seconds=window
+            tg, turn_seconds=0, chat_calls_per_minute=LIMIT, chat_window_seconds=window
         )
         async with running(settings):
             private = await tg.start_private(gosha)

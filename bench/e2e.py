@@ -91,9 +91,9 @@ VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "before": ("bot", {}),
     "stats": ("bench.patched_bot", {"BENCH_STATS": "1"}),  # logging GC and stalls
     "computers": ("bot", {}),  # the bot, with computer players at half the tables
-    "unbudgeted": ("bot", {"TELEGRAM_CALLS_PER_SECOND": "0"}),  # no bot-wide send budget
+    "unbudgeted": ("bot", {"TELEGRAM_MESSAGES_PER_SECOND": "0"}),  # no bot-wide send budget
     # computers at half the tables, no budget: what the searches cost the humans' answers
-    "computers_unbudgeted": ("bot", {"TELEGRAM_CALLS_PER_SECOND": "0"}),
+    "computers_unbudgeted": ("bot", {"TELEGRAM_MESSAGES_PER_SECOND": "0"}),
 }
 #: the computer players of the tables that have them in the `computers` variant
 COMPUTERS = ("Мастер", "Опытный")

@@ -44,7 +44,7 @@ from bot.handlers import routers
 from bot.health import Ops
 from bot.language import user_translator
 from bot.lifecycle import GRACE, InFlightUpdates, StopSignals, until_stopped
-from bot.limits import ChatSendLimiter
+from bot.limits import ChatLimiter, chat_limiter
 from bot.polling_conflict import ConflictGuard, PollingConflict
 from bot.presenters import registry
 from bot.replies import Asked
@@ -138,10 +138,8 @@ def make_bot(settings: Settings) -> Bot:
     )
 
 
-def limit_sends(bot: Bot, store: Store, settings: Settings) -> ChatSendLimiter:
-    limiter = ChatSendLimiter(
-        store, settings.chat_messages_per_minute, settings.chat_window_seconds
-    )
+def limit_sends(bot: Bot, store: Store, settings: Settings) -> ChatLimiter:
+    limiter = chat_limiter(store, settings)
     bot.session.middleware(limiter)
     return limiter
 
@@ -192,16 +190,14 @@ class App:
         self.store = store or make_store(settings)
         self.bot = make_bot(settings)
         self.limiter = limit_sends(self.bot, self.store, settings)
-        # all instances together under TELEGRAM_CALLS_PER_SECOND (bot/budget.py)
-        self.budget = GlobalBudget(self.store, settings.telegram_calls_per_second)
-        if settings.telegram_calls_per_second > 0:
+        # all instances together under TELEGRAM_MESSAGES_PER_SECOND (bot/budget.py)
+        self.budget = GlobalBudget(self.store, settings.telegram_messages_per_second)
+        if settings.telegram_messages_per_second > 0:
             self.bot.session.middleware(self.budget)
         self.service = GameService(
             self.bot, self.store, settings, registry(settings), limiter=self.limiter
         )
         self.sender = self.service.sender  # every send, edit and delete (bot/sender.py)
-        if settings.telegram_calls_per_second > 0:
-            self.sender.budget = self.budget  # a crowded budget: no caption-first edit
         self.dp = make_dispatcher(self.service, settings)
         self.inflight = InFlightUpdates()  # waited for on a stop (bot/lifecycle.py)
         self.dp.update.outer_middleware(self.inflight)
@@ -217,7 +213,7 @@ class App:
 
     async def startup(self) -> None:
         await self.ops.start()
-        if self.settings.telegram_calls_per_second > 0:
+        if self.settings.telegram_messages_per_second > 0:
             await self.budget.start()
         if isinstance(self.store, RedisStore):
             try:

@@ -1,5 +1,11 @@
-"""The bot-wide send budget: all instances together stay under `rate` Telegram calls a
-second (Telegram allows a bot about 30), fairly between chats, most urgent first.
+"""The bot-wide budget: all instances together post at most `rate` new messages a
+second (Telegram: about 30 a second to different chats, its FAQ's figure for
+broadcasts), fairly between chats, game messages first.
+
+Only new messages count: Telegram has no bot-wide limit on answers to presses, edits
+and deletes, and neither does this budget — an answer never waits here behind another
+chat's messages (`Priority.of` is None for it), and the living table's edits are paced
+by each group's own budget (`bot.limits`). Ephemeral messages are not counted either.
 
 - **Shared through the store.** Each instance says every `HEARTBEAT` seconds that it is
   alive (`Store.alive_instances`) and takes an equal share, `rate / instances`; an
@@ -8,37 +14,22 @@ second (Telegram allows a bot about 30), fairly between chats, most urgent first
   slack for the clocks) holds more than an instance's share of calls (Telegram counts
   calls in a moving second). A call counts from when it leaves until `WINDOW` after its
   answer came back: Telegram counted it somewhere in between, and however the calls'
-  trips differ (a burst that Telegram works through one by one, a slow upload beside a
-  quick answer), no second of Telegram's can then hold more than the share. Counting
-  from when calls left, with 10 ms of slack, the fake Telegram of
-  tests/bot/test_budget_e2e.py answered 429 within a minute at 100 chats: a burst of
-  calls let go together reached it over tens of milliseconds, and the next burst a
-  window later found the first one's tail still in its second. The price is the trip:
-  a call holds its place a round trip longer than a second.
+  trips differ, no second of Telegram's can then hold more than the share.
 - **Joining.** An instance that starts beside running ones sends nothing for `JOIN`
   seconds, until each of them has counted it at its next heartbeat and made room.
-- **Answers first, at once** (`Priority`): answers to presses, then table edits, then
-  new game messages (summaries, standings), then pings and replies to commands. The
-  priority of a call comes from its method, or from `priority` set around it
-  (`urgency`). An answer leaves as soon as the window has room. The other calls leave
-  the window's last `ANSWER_ROOM` places to answers and are paced evenly over the rest
-  (`pace`), `BURST` of them ahead of their pace, so they never fill the window in a clump
-  that would make the next answers wait. Measured by `python -m bench.budget`
-  (docs/performance.md, run 12): at 75 % of the rate, answers waited 18 / 83 ms (p50 /
-  p99) with strict pacing (one call every `1 / rate` seconds, the budget before), now
-  0.1 / 63 ms; table edits 46 / 444 ms, now 0.1 / 312 ms. (Sizing the others' pace by
-  the last window's answers kept answers at 24 ms p99 but made the tables wait longer at
-  p99 end to end: 3.7 s at 100 games.)
+- **Game first** (`Priority`): game messages (the table sent anew, summaries,
+  standings), then pings and replies to commands (`urgency(Priority.LOW)`). Calls are
+  paced evenly over the window (`pace`), `BURST` of them ahead of their pace, so they
+  never fill the window in a clump.
 - **Fair between chats.** Within a priority, calls are served by start-time fair
   queueing: each chat's next call is stamped one step after its previous one (or after
   the last served stamp, when the chat was quiet), so a busy chat takes turns with quiet
   ones instead of going first with all its calls.
 
-Under overload the table of a chat is coalesced by its worker (one edit in flight, the
-latest state next: `bot/service/table_worker.py`), so nothing queues without bound.
-
-    >>> Priority.of("answerCallbackQuery"), Priority.of("editMessageMedia")
-    (<Priority.ANSWER: 0>, <Priority.TABLE: 1>)
+    >>> Priority.of("sendPhoto"), Priority.of("copyMessage")
+    (<Priority.GAME: 0>, <Priority.GAME: 0>)
+    >>> [Priority.of(m) for m in ("answerCallbackQuery", "editMessageMedia", "deleteMessage")]
+    [None, None, None]
     >>> Priority.of("getUpdates") is None  # not a call the budget counts
     True
 """
@@ -67,38 +58,30 @@ from aiogram.client.session.middlewares.base import (
 from aiogram.methods import Response, TelegramMethod
 
 from bot import metrics
+from bot.limits import NOT_MESSAGES, POSTS, is_ephemeral
 from bot.storage import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 WINDOW = 1.01  # seconds: Telegram's moving second, and a little for the clocks
-ANSWER_ROOM = 2  # places of the window kept for answers
-BURST = 2  # calls other than answers that may leave together, ahead of their pace
+BURST = 2  # calls that may leave together, ahead of their pace
 HEARTBEAT = 1.0  # seconds between an instance's "alive"
 ALIVE = 3.5  # seconds an instance counts as alive after its last "alive"
 JOIN = HEARTBEAT + WINDOW + 0.25  # a new instance's wait: the others beat, their windows drain
 PRUNE_AT = 10_000  # chats' stamps kept before the quiet ones are dropped
-COUNTED = ("send", "edit", "delete", "answer", "copy", "forward", "stop")
 
 
 class Priority(IntEnum):
-    ANSWER = 0  # answerCallbackQuery: the presser waits for it
-    TABLE = 1  # the living table: edits
-    GAME = 2  # new game messages: summaries, standings, the table itself
-    LOW = 3  # pings, replies to commands, clean-up
+    GAME = 0  # new game messages: the table sent anew, summaries, standings
+    LOW = 1  # pings, replies to commands
 
     @classmethod
     def of(cls, method: str) -> Priority | None:
-        """The priority of a call by its method; None for calls the budget doesn't count."""
-        if not method.startswith(COUNTED):
-            return None
-        if method == "answerCallbackQuery":
-            return cls.ANSWER
-        if method.startswith("edit"):
-            return cls.TABLE
-        if method.startswith("delete"):
-            return cls.LOW
-        return cls.GAME
+        """The priority of a call by its method; None for calls the budget doesn't count
+        (all but new messages)."""
+        if method.startswith(POSTS) and method not in NOT_MESSAGES:
+            return cls.GAME
+        return None
 
 
 #: set around a call whose priority is not its method's (a ping, a reply to a command)
@@ -141,21 +124,9 @@ class GlobalBudget(BaseRequestMiddleware):
         """Calls this instance may make in a `WINDOW`."""
         return max(1, math.floor(self.rate / self.instances))
 
-    def room(self, level: Priority) -> int:
-        """How many calls the window may hold for a call of `level` to leave."""
-        share = self.share
-        if level == Priority.ANSWER:
-            return share
-        return max(1, share - ANSWER_ROOM)
-
-    def backlog(self, level: Priority) -> int:
-        """Calls waiting for their turn that a call of `level` would wait behind."""
-        return sum(self._waiting[: int(level) + 1]) if self._tasks else 0
-
     def pace(self) -> float:
-        """Seconds between two calls other than answers: their room spread evenly over
-        the window."""
-        return WINDOW / self.room(Priority.TABLE)
+        """Seconds between two calls: the share spread evenly over the window."""
+        return WINDOW / self.share
 
     async def start(self) -> None:
         await self._beat()
@@ -219,11 +190,10 @@ class GlobalBudget(BaseRequestMiddleware):
             now = time.monotonic()
             while landed and now - landed[0] >= WINDOW:
                 landed.popleft()
-            answer = level == Priority.ANSWER
             step = self.pace()
-            until = now if answer else max(now, self._paced - BURST * step)
+            until = max(now, self._paced - BURST * step)
             until = max(until, self._joined)
-            room = self.room(Priority(level))
+            room = self.share
             held = len(landed) + self._flying
             if held >= room:  # full: until enough of it has left (a WINDOW after an answer)
                 last = held - room  # the answer whose leaving makes room (none yet: in flight)
@@ -233,8 +203,7 @@ class GlobalBudget(BaseRequestMiddleware):
                 self._waiting[level] -= 1
                 self._served = max(self._served, stamp)
                 self._flying += 1
-                if not answer:
-                    self._paced = max(self._paced, now) + step
+                self._paced = max(self._paced, now) + step
                 waiter.set_result(True)
                 continue
             self._wake.clear()  # … or until a more urgent call comes, or an answer
@@ -252,8 +221,9 @@ class GlobalBudget(BaseRequestMiddleware):
     async def turn(self, method: str, chat: int | str | None) -> AsyncIterator[None]:
         """Wait until a call of `method` in `chat` may leave; make it inside (it counts
         until a WINDOW after it returns)."""
-        chosen = priority.get()  # (Priority.ANSWER is 0: not `or`)
-        level = Priority.of(method) if chosen is None else chosen
+        level = Priority.of(method)
+        if level is not None and (chosen := priority.get()) is not None:
+            level = chosen  # (Priority.GAME is 0: not `or`)
         if level is None or not self._tasks:
             yield
             return
@@ -286,6 +256,8 @@ class GlobalBudget(BaseRequestMiddleware):
         bot: Bot,
         method: TelegramMethod[Any],
     ) -> Response[Any]:
+        if is_ephemeral(method):  # seen by one member: not a message to the chat
+            return await make_request(bot, method)
         async with self.turn(method.__api_method__, getattr(method, "chat_id", None)):
             return await make_request(bot, method)
 

@@ -39,8 +39,9 @@ class Settings(BaseSettings):
     computer_move_seconds: float = Field(default=1.0, ge=0)  # a computer player's pace
     # a leaver's seat waits this long for «🤖 Заменить компьютером» (0 = removed at once)
     replace_seconds: float = Field(default=60.0, ge=0)
-    # a player whose turn comes back within this many seconds is not pinged again
-    ping_quiet_seconds: float = Field(default=5.0, ge=0)
+    # a turn ping is sent once the turn has waited this long for its player (0: at once);
+    # a slow game's turn, or a player who timed out before, is pinged at once
+    ping_after_seconds: float = Field(default=8.0, ge=0)
     # the group's memory (bot/memory/): kept this long after a chat's last finished game
     # (and at most this long after the bot was removed from the chat)
     memory_retention_days: float = Field(default=180.0, gt=0)
@@ -52,10 +53,15 @@ class Settings(BaseSettings):
     abandoned_hours: float = Field(default=24.0, gt=0)
     timer_poll_seconds: float = Field(default=1.0, gt=0)  # how often the deadlines are polled
     timer_lease_seconds: float = Field(default=30.0, gt=0)  # a claimed deadline's retry
-    chat_messages_per_minute: int = Field(default=20, ge=1)  # new messages per group
-    chat_window_seconds: float = Field(default=60.0, gt=0)  # ... in this sliding window
-    # Telegram calls a second for all instances together (0: no bot-wide budget)
-    telegram_calls_per_second: float = Field(default=30.0, ge=0)
+    # calls shown in one group (new messages, edits, deletes) per sliding window
+    chat_calls_per_minute: int = Field(default=20, ge=1)
+    chat_window_seconds: float = Field(default=60.0, gt=0)  # ... of this many seconds
+    chat_deletes_counted: bool = True  # deletes spend the group's budget too
+    # ephemeral calls for one member of a chat: at most one per this many seconds
+    ephemeral_gap_seconds: float = Field(default=1.0, ge=0)
+    # new messages a second for all instances together (0: no bot-wide budget); answers,
+    # edits and deletes are not limited bot-wide by Telegram, nor by us
+    telegram_messages_per_second: float = Field(default=30.0, ge=0)
     redis_prefix: str = "nastolka"
     redis_sentinels: str | None = None  # "host:26379,host2:26379": ask them for the primary
     redis_sentinel_master: str = "mymaster"

@@ -9,7 +9,8 @@ In a group, `Replies.answer` tries in turn:
 2. **private**: the asker has started the bot (`store.has_started`): the reply goes to
    his private chat, headed with the group's name;
 3. **one reply in the group**: a reply to his message, sent as chatter (`Sender` gives it
-   a slot only while the flood window is nearly empty, else drops it).
+   a slot only while the group's window is less than half spent; it waits for that at
+   most one window, `PATIENCE`, holding no slot, and is dropped after).
 
 Private and group replies are sent once a while (`repeat` seconds) per chat, member and
 topic: a member repeating a command gets no second message (the first one is still
@@ -38,6 +39,8 @@ from bot.storage import Store, StoreUnavailable
 from locales import Translator
 
 log = logging.getLogger(__name__)
+
+PATIENCE = 1.0  # of the group's window: how long a reply may wait for room before it is dropped
 
 REPEAT_SECONDS = 120.0  # a repeated command within this gets no second reply
 LOCAL = "local"  # the token of a once-a-while mark kept in this process
@@ -136,6 +139,7 @@ class Replies:
                     markup=markup if last else None,
                     reply_to=target,
                     chatter=True,
+                    patience=self.sender.limiter.window * PATIENCE,
                 )
             except TelegramAPIError as e:
                 log.warning("reply to %s in %s failed: %s", topic, asked.chat_id, e)

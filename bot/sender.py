@@ -7,22 +7,28 @@
 (Sketches, skipped by doctest: they need a bot, a chat and a running event loop;
 tests/bot/test_sender_e2e.py and test_flood_e2e.py test the sender on the fake Telegram.)
 
-- **The budget is charged when the request is made.** A new message to a group takes a
-  slot of the chat's window (`bot.limits.ChatSendLimiter`) right before its HTTP request,
-  after every wait; a request that was refused with 429 takes a new slot when it is
-  tried again.
+- **The budget is charged when the request is made.** Every call that shows in a group —
+  a new message, an edit, a delete — takes a slot of the group's one window
+  (`bot.limits.ChatLimiter`), a new message in a private chat a slot of that chat's,
+  right before its HTTP request, after every wait; a request refused with 429 takes a
+  new slot when it is tried again.
+- **What it may spend.** A game message (`Spend.GAME`: summaries, standings, the lobby,
+  the clean-up) waits for a slot; the table (`latest_wins`, `Spend.TABLE`) leaves the
+  game's reserve alone and never waits here: it gets `Paced` with the wait, and its
+  worker edits in the latest state then; a reply to a command or a ping (`chatter=True`,
+  `Spend.CHATTER`) takes a slot only while the window is nearly empty and never waits —
+  dropped (None), so it is never queued in front of a game message.
 - **429 is waited out.** `TelegramRetryAfter` puts the chat on hold for `retry_after`
   seconds: game messages wait it out and are tried again (at most `attempts` times, and
-  never for longer than `longest_wait` at once), nothing else is sent to that chat
-  meanwhile. A `latest_wins` call (the table) gets the `TelegramRetryAfter` instead: its
-  caller edits in the latest state afterwards rather than an outdated one late.
-- **Game first.** `chatter=True` marks a reply to a command (`/rules`, `/help`,
-  refusals): it takes a slot only while the window is nearly empty and never waits —
-  during a hold or with a busy window it is dropped (None), so it is never queued in
-  front of a game message.
+  never for longer than `longest_wait` at once), nothing counted is sent to that chat
+  meanwhile. A `latest_wins` call gets the `TelegramRetryAfter` instead: its caller
+  edits in the latest state afterwards rather than an outdated one late.
+- **Ephemeral messages** are outside the group's budget; their limits are not
+  documented, so each member of a chat gets at most one ephemeral call a
+  `ephemeral_gap` seconds (1 s; `EPHEMERAL_GAP_SECONDS`).
 
-Other Telegram errors reach the caller unchanged. Ephemeral messages, private chats and
-edits are not counted (see `bot.limits`).
+Answers to presses are not counted anywhere: they go at once (`bot.budget` paces only
+new messages bot-wide). Other Telegram errors reach the caller unchanged.
 """
 
 from __future__ import annotations
@@ -44,8 +50,7 @@ from aiogram.types import (
 )
 
 from bot import metrics
-from bot.budget import GlobalBudget, Priority
-from bot.limits import ChatSendLimiter, is_group_send, routed
+from bot.limits import ChatLimiter, Paced, Spend, is_ephemeral, routed
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +58,7 @@ T = TypeVar("T")
 
 ATTEMPTS = 4  # tries of one game message through 429s
 LONGEST_WAIT = 120.0  # seconds: a longer retry_after gives the message up
+EPHEMERAL_GAP = 1.0  # seconds between two ephemeral calls for one member of a chat
 
 
 def chat_of(method: TelegramMethod[Any]) -> int | None:
@@ -60,25 +66,32 @@ def chat_of(method: TelegramMethod[Any]) -> int | None:
     return chat_id if isinstance(chat_id, int) else None
 
 
+def ephemeral_receiver(method: TelegramMethod[Any]) -> int | None:
+    """The member an ephemeral call is for (None: not an ephemeral call)."""
+    if not is_ephemeral(method):
+        return None
+    params = getattr(method, "ephemeral_message_parameters", None)
+    user = getattr(params, "receiver_user_id", None) or getattr(method, "receiver_user_id", None)
+    return user if isinstance(user, int) else None
+
+
 class Sender:
     def __init__(
         self,
         bot: Bot,
-        limiter: ChatSendLimiter,
+        limiter: ChatLimiter,
         *,
         attempts: int = ATTEMPTS,
         longest_wait: float = LONGEST_WAIT,
+        ephemeral_gap: float = EPHEMERAL_GAP,
     ) -> None:
         self.bot = bot
         self.limiter = limiter
         self.attempts = attempts
         self.longest_wait = longest_wait
+        self.ephemeral_gap = ephemeral_gap
         self._hold: dict[int, float] = {}  # chat -> monotonic time Telegram lets us go on
-        self.budget: GlobalBudget | None = None  # the bot-wide budget, when on (bot/app.py)
-
-    def crowded(self) -> bool:
-        """Whether a table edit would wait in the bot-wide budget now, behind others."""
-        return self.budget is not None and self.budget.backlog(Priority.TABLE) > 0
+        self._ephemeral_next: dict[tuple[int, int], float] = {}  # (chat, member) -> when
 
     def hold_left(self, chat_id: int | None) -> float:
         """Seconds the chat is still on hold after a 429 (0 when it is not)."""
@@ -102,21 +115,70 @@ class Sender:
         until = now + seconds
         self._hold[chat_id] = max(until, self._hold.get(chat_id, 0.0))
 
+    async def _pace_ephemeral(self, method: TelegramMethod[Any]) -> None:
+        """At most one ephemeral call a `ephemeral_gap` seconds per member of a chat
+        (their limits are not documented: a member's own pace, see `bot.limits`)."""
+        if self.ephemeral_gap <= 0:
+            return
+        user = ephemeral_receiver(method)
+        chat_id = chat_of(method)
+        if user is None or chat_id is None:
+            return
+        key = (chat_id, user)
+        now = time.monotonic()
+        if len(self._ephemeral_next) > 4096:  # members not heard from for a while
+            self._ephemeral_next = {k: t for k, t in self._ephemeral_next.items() if t > now}
+        at = max(now, self._ephemeral_next.get(key, 0.0))
+        self._ephemeral_next[key] = at + self.ephemeral_gap
+        if at > now:
+            await asyncio.sleep(at - now)
+
+    async def _charge(
+        self, method: TelegramMethod[Any], spend: Spend, patience: float = 0.0
+    ) -> bool:
+        """Take the call's slot of its chat's budget (`bot.limits`): False when a reply or
+        a ping is not worth one now (nor within `patience` seconds); `Paced` when the
+        table's share is spent."""
+        chat_id = self.limiter.charged(method)
+        if chat_id is None:
+            await self._pace_ephemeral(method)
+            return True
+        name = method.__api_method__
+        if chat_id > 0 or spend is Spend.GAME:  # a private chat: a short wait, for all
+            waited = time.monotonic()
+            await self.limiter.acquire(chat_id, Spend.GAME)
+            metrics.flood_wait("window", time.monotonic() - waited)
+            return True
+        waited = 0.0
+        while (wait := await self.limiter.take(chat_id, spend)) > 0:
+            if spend is Spend.TABLE:
+                raise Paced(chat_id, wait)
+            if waited + wait > patience:
+                log.info("chat %s: the window is busy, reply %s dropped", chat_id, name)
+                return False
+            await asyncio.sleep(wait)  # a reply waits for room, holding no slot meanwhile
+            waited += wait
+        return True
+
     async def call(
         self,
         method: TelegramMethod[T],
         *,
         chatter: bool = False,
         latest_wins: bool = False,
+        patience: float = 0.0,
     ) -> T | None:
-        """Make the API call under the chat's budget. None: a chatter reply dropped, or a
-        game message given up after repeated 429s (logged)."""
+        """Make the API call under the chat's budget. None: a chatter reply dropped (no
+        room within `patience` seconds), or a game message given up after repeated 429s
+        (logged). `latest_wins` (the table):
+        `Paced` when its share of the group's window is spent, `TelegramRetryAfter` on a
+        hold; its caller edits in the latest state afterwards."""
         chat_id = chat_of(method)
-        group = is_group_send(method)
+        counted = self.limiter.charged(method) is not None
+        spend = Spend.CHATTER if chatter else Spend.TABLE if latest_wins else Spend.GAME
         name = method.__api_method__
         for attempt in range(1, self.attempts + 1):
-            # an ephemeral reply is outside the group's budget: a hold does not stop it
-            hold = 0.0 if chatter and group is None else self.hold_left(chat_id)
+            hold = self.hold_left(chat_id) if counted else 0.0  # a hold stops counted calls
             if hold > 0:
                 if chatter:
                     log.info("chat %s: on hold after a 429, reply %s dropped", chat_id, name)
@@ -129,15 +191,8 @@ class Sender:
                     )
                 await asyncio.sleep(hold)
                 metrics.flood_wait("hold", hold)
-            if group is not None:
-                if chatter:
-                    if not await self.limiter.try_chatter(group):
-                        log.info("chat %s: the window is busy, reply %s dropped", group, name)
-                        return None
-                else:
-                    waited = time.monotonic()
-                    await self.limiter.acquire(group)  # charged now, right before sending
-                    metrics.flood_wait("window", time.monotonic() - waited)
+            if not await self._charge(method, spend, patience):
+                return None
             token = routed.set(True)
             try:
                 return await self.bot(method)
@@ -173,6 +228,7 @@ class Sender:
         markup: InlineKeyboardMarkup | None = None,
         reply_to: int | None = None,
         chatter: bool = False,
+        patience: float = 0.0,
     ) -> Message | None:
         """A text message (a reply to `reply_to` when it still exists)."""
         reply = (
@@ -183,7 +239,7 @@ class Sender:
         method = SendMessage(
             chat_id=chat_id, text=text, reply_markup=markup, reply_parameters=reply
         )
-        return await self.call(method, chatter=chatter)
+        return await self.call(method, chatter=chatter, patience=patience)
 
     async def send_ephemeral(
         self,

@@ -6,6 +6,7 @@ import asyncio
 import time
 from typing import Any
 
+from .ephemeral import ephemeral_id
 from .records import QUERY_TOO_OLD, CallbackRecord, StoredMessage, bad_request
 from .state import ServerState
 from .wire import Upload
@@ -27,6 +28,7 @@ class CallbackMethods(ServerState):
             data=data,
             created_at=time.monotonic(),
             future=asyncio.get_running_loop().create_future(),
+            ephemeral_message_id=ephemeral_id(message),
         )
         self.callbacks[query_id] = record
         return record

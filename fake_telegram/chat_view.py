@@ -1,6 +1,7 @@
-"""A chat as the simulated users see it: its messages, a readable transcript, and waiting
-for the bot (``wait_for``, ``wait_message``, ``wait_edit``, ``wait_ephemeral``). What the
-users do in it is :class:`~fake_telegram.chat.Chat`'s, which builds on this."""
+"""A chat as the simulated users see it: its messages (and what one user sees in place of
+one, ``seen_by``), a readable transcript, and waiting for the bot (``wait_for``,
+``wait_message``, ``wait_edit``, ``wait_ephemeral``). What the users do in it is
+:class:`~fake_telegram.chat.Chat`'s, which builds on this."""
 
 from __future__ import annotations
 
@@ -163,6 +164,17 @@ class ChatView:
     def ephemeral(self, user: User) -> list[StoredMessage]:
         """The ephemeral messages ``user`` alone sees here (his and the bot's to him)."""
         return self.tg.server.ephemeral.visible_to(self.id, user.id)
+
+    def seen_by(self, user: User, message: StoredMessage) -> StoredMessage:
+        """What ``user`` sees where ``message`` (a message of this chat) is: the bot's
+        ephemeral message to him that replaces it (sent for his press on it with
+        ``replace_callback_query_message``; the newest, not deleted), else ``message``
+        itself. Deleting the copy (``deleteEphemeralMessage``) shows him the original
+        again; a deleted original is returned as it is (``deleted``), copy or not."""
+        if message.deleted or ephemeral_id(message) is not None:
+            return message
+        copy = self.tg.server.ephemeral.replacement(self.id, user.id, message.message_id)
+        return message if copy is None else copy
 
     def wait_ephemeral(
         self,

@@ -12,13 +12,23 @@ What Telegram documents, as the fake does it:
   ``receiver_user_id``/``callback_query_id`` work too), either as a reply to the member's
   ephemeral message (``reply_parameters={"ephemeral_message_id": ...}``, at most
   ``reply_window`` = 15 s after it was sent) or for a callback query of that member in
-  that chat (``callback_query_id``). The result is a ``Message`` with ``message_id`` 0,
-  ``ephemeral_message_id`` and ``receiver_user``. It is shown to the receiver only: it is
-  not in ``chat.messages`` (the group's history) and does not count in the group's
-  :class:`~fake_telegram.server.FloodLimit` window.
+  that chat (``callback_query_id``, at most ``reply_window`` after the press). The result
+  is a ``Message`` with ``message_id`` 0, ``ephemeral_message_id`` and ``receiver_user``.
+  It is shown to the receiver only: it is not in ``chat.messages`` (the group's history)
+  and does not count in the group's ``flood_limit`` nor in ``global_limit``
+  (``limits.py``); ``server.ephemeral_limit`` (off by default: Telegram documents no
+  limit) counts ephemeral sends and edits per chat and receiver.
+- ``replace_callback_query_message`` (Bot API 10.3) with a ``callback_query_id``: the
+  ephemeral message is shown to the presser in place of the message he pressed; the
+  fake notes its id in ``extra["replaces_message_id"]`` (not sent to the bot) and
+  :meth:`ChatView.seen_by <fake_telegram.chat_view.ChatView.seen_by>` shows what he sees
+  there (the copy until it is deleted, then the original again). It "must be False for
+  callback queries from ephemeral messages" (those are edited with
+  ``editEphemeralMessage*``): refused with 400 (:data:`REPLACE_EPHEMERAL`), as is asking
+  for it without a callback query (:data:`REPLACE_NEEDS_QUERY`).
 - ``editEphemeralMessageText``/``Caption``/``Media``/``ReplyMarkup`` and
   ``deleteEphemeralMessage`` address it by ``chat_id``, ``receiver_user_id`` and
-  ``ephemeral_message_id``; they are not counted in the flood window either.
+  ``ephemeral_message_id``; they are outside the group's flood budget too.
 - A reply to an ephemeral message must itself be ephemeral; ephemeral messages exist in
   groups and supergroups only.
 
@@ -41,15 +51,29 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .records import ChatState, StoredMessage
+from .records import ChatState, FloodCounter, StoredMessage
 
 if TYPE_CHECKING:
     from .server import FakeBotApi
 
-__all__ = ["REPLY_WINDOW", "UNAVAILABLE", "EphemeralState", "ephemeral_id", "requested"]
+__all__ = [
+    "REPLACE_EPHEMERAL",
+    "REPLACE_NEEDS_QUERY",
+    "REPLY_WINDOW",
+    "UNAVAILABLE",
+    "EphemeralState",
+    "ephemeral_id",
+    "requested",
+]
 
 REPLY_WINDOW = 15.0  # seconds: an ephemeral message may be replied to this long
 UNAVAILABLE = "ephemeral messages are unavailable"
+# the fake's wordings for replace_callback_query_message (Telegram's are not documented)
+REPLACE_EPHEMERAL = (
+    "replace_callback_query_message must be False for a callback query from an ephemeral "
+    "message; edit it with editEphemeralMessage* instead"
+)
+REPLACE_NEEDS_QUERY = "replace_callback_query_message needs a callback_query_id"
 PRESENT = frozenset({"creator", "administrator", "member", "restricted"})
 
 
@@ -87,6 +111,8 @@ class EphemeralState:
     answers: dict[tuple[int, int], str] = field(default_factory=dict)
     fail: bool = False
     reply_window: float = REPLY_WINDOW
+    #: what ``server.ephemeral_limit`` counted, by ``(chat_id, receiver user id)``
+    flood: dict[tuple[int, int], FloodCounter] = field(default_factory=dict)
     _next: dict[int, int] = field(default_factory=dict)
 
     def new_id(self, chat_id: int) -> int:
@@ -108,6 +134,18 @@ class EphemeralState:
             if sender == user_id or receiver_id(message) == user_id:
                 out.append(message)
         return out
+
+    def replacement(self, chat_id: int, user_id: int, message_id: int) -> StoredMessage | None:
+        """The bot's ephemeral message that ``user_id`` sees in place of the group's message
+        ``message_id`` (sent with ``replace_callback_query_message``; the newest one, not
+        deleted), or None."""
+        found: StoredMessage | None = None
+        for (chat, _), message in sorted(self.messages.items()):
+            if chat != chat_id or message.deleted or receiver_id(message) != user_id:
+                continue
+            if message.extra.get("replaces_message_id") == message_id:
+                found = message
+        return found
 
     def incoming(
         self,

@@ -8,7 +8,15 @@ import time
 from typing import Any
 
 from .content import MessageContent
-from .ephemeral import PRESENT, UNAVAILABLE, as_dict, ephemeral_id, receiver_id
+from .ephemeral import (
+    PRESENT,
+    REPLACE_EPHEMERAL,
+    REPLACE_NEEDS_QUERY,
+    UNAVAILABLE,
+    as_dict,
+    ephemeral_id,
+    receiver_id,
+)
 from .records import ChatState, FileRecord, StoredMessage, bad_request
 from .wire import Upload, as_int
 
@@ -43,19 +51,29 @@ class EphemeralMethods(MessageContent):
         if chat.members.get(receiver) not in PRESENT:
             raise bad_request("the receiver is not a member of the chat")
         query_id = options.get("callback_query_id", params.get("callback_query_id"))
+        replace = options.get("replace_callback_query_message") in (True, "true", "True")
         reply = as_dict(params.get("reply_parameters")) or {}
         answered: str
+        replaces: int | None = None
         if reply.get("ephemeral_message_id") is not None:
             target = state.messages.get((chat.id, int(reply["ephemeral_message_id"])))
             if target is None or target.deleted or (target.from_user or {}).get("id") != receiver:
                 raise bad_request("ephemeral message to be replied not found")
             if time.monotonic() - target.created_at > state.reply_window:
                 raise bad_request("the ephemeral message to be replied is too old")
+            if replace:
+                raise bad_request(REPLACE_NEEDS_QUERY)
             answered = str(ephemeral_id(target))
         elif query_id not in (None, ""):
             query = self.callbacks.get(str(query_id))
             if query is None or query.chat_id != chat.id or query.user.get("id") != receiver:
                 raise bad_request("callback query not found")
+            if time.monotonic() - query.created_at > state.reply_window:
+                raise bad_request("the callback query is too old")
+            if replace:
+                if query.ephemeral_message_id is not None:
+                    raise bad_request(REPLACE_EPHEMERAL)
+                replaces = query.message_id
             answered = f"callback:{query.id}"
         else:
             raise bad_request(
@@ -65,8 +83,8 @@ class EphemeralMethods(MessageContent):
         user = self.users.get(receiver) or {"id": receiver, "is_bot": False, "first_name": "?"}
         eid = state.new_id(chat.id)
         extra: dict[str, Any] = {"receiver_user": user, "ephemeral_message_id": eid}
-        if options.get("replace_callback_query_message"):
-            extra["replaces_callback_message"] = True  # shown in place of the pressed one
+        if replaces is not None:
+            extra["replaces_message_id"] = replaces  # shown to him in place of that one
         message = StoredMessage(
             chat=chat,
             message_id=0,

@@ -38,7 +38,7 @@ from urllib.parse import parse_qs, urlparse
 from .chat import CallbackAnswer, CallbackNotAnswered, Chat
 from .records import ApiCall, CallbackRecord, ChatState, FloodLimit, UpdateRecord
 from .server import FakeBotApi
-from .state import WAIT
+from .state import DEFAULT, GLOBAL_LIMIT, PRIVATE_LIMIT, WAIT, Default
 from .users import User
 
 if TYPE_CHECKING:
@@ -60,7 +60,12 @@ class FakeTelegram:
 
     ``async with FakeTelegram() as tg:`` starts the Bot API server on 127.0.0.1 with a
     free port; point the bot at ``tg.api_url`` with ``tg.token`` (or use
-    :meth:`make_bot`). Server options: ``flood_limit`` (per-chat 429s, off by default),
+    :meth:`make_bot`). Server options, Telegram's flood limits (``limits.py``; each a
+    :class:`FloodLimit`, ``None`` turns it off): ``flood_limit`` (per group: 20 sends,
+    edits and deletes in any 60 s — or in ``$FAKE_TELEGRAM_GROUP_WINDOW`` seconds when
+    that is set — on by default), ``private_limit`` (per private chat:
+    3 new messages in any 3 s, on), ``global_limit`` (the whole bot: 30 new messages a
+    second, on), ``ephemeral_limit`` (per chat and receiver of ephemeral messages: off);
     ``keep_files`` (keep every uploaded file so its file_id can be re-sent; default True),
     ``log_results`` (keep each call's result in the log; turn off for huge benchmarks),
     ``callback_answer_timeout`` (after it answering a query fails like Telegram's),
@@ -74,7 +79,10 @@ class FakeTelegram:
         token: str | None = None,
         bot_username: str = "nastolka_bot",
         bot_first_name: str = "Настолка",
-        flood_limit: FloodLimit | None = None,
+        flood_limit: FloodLimit | Default | None = DEFAULT,
+        private_limit: FloodLimit | None = PRIVATE_LIMIT,
+        global_limit: FloodLimit | None = GLOBAL_LIMIT,
+        ephemeral_limit: FloodLimit | None = None,
         keep_files: bool = True,
         log_results: bool = True,
         callback_answer_timeout: float = 15.0,
@@ -90,6 +98,9 @@ class FakeTelegram:
             bot_first_name=bot_first_name,
             bot_username=bot_username,
             flood_limit=flood_limit,
+            private_limit=private_limit,
+            global_limit=global_limit,
+            ephemeral_limit=ephemeral_limit,
             keep_files=keep_files,
             log_results=log_results,
             callback_answer_timeout=callback_answer_timeout,

@@ -1,4 +1,5 @@
-"""What the fake server stores: chats, messages, files, calls, callbacks, updates.
+"""What the fake server stores: chats, messages, files, calls, callbacks, updates, and
+the flood limits (:class:`FloodLimit`) with what they counted (:class:`FloodCounter`).
 
 Plain records (dataclasses) and Telegram's error, shared by every part of
 :class:`~fake_telegram.server.FakeBotApi`; tests read them (``chat.messages``,
@@ -32,6 +33,9 @@ NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup "
     "are exactly the same as a current content and reply markup of the message"
 )
+# keys of `StoredMessage.extra` that are the fake's own notes, not fields of Telegram's
+# `Message` (kept out of `to_api()`)
+LOCAL_EXTRA = frozenset({"replaces_message_id"})
 QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
 
@@ -248,7 +252,7 @@ class StoredMessage:
                 body["caption_entities"] = self.caption_entities
         if self.reply_markup and "inline_keyboard" in self.reply_markup:
             body["reply_markup"] = self.reply_markup
-        body.update(self.extra)
+        body.update({k: v for k, v in self.extra.items() if k not in LOCAL_EXTRA})
         return body
 
     def __repr__(self) -> str:
@@ -259,6 +263,58 @@ class StoredMessage:
             f"<Message {self.chat.id}/{self.message_id} {who}{photo}{flags}: "
             f"{self.content[:60]!r} buttons={self.button_texts}>"
         )
+
+
+@dataclass(frozen=True)
+class FloodLimit:
+    """A budget of at most ``count`` counted calls in any ``window`` seconds; past it the
+    call is refused with Telegram's ``429 Too Many Requests: retry after N``
+    (``parameters.retry_after`` = N, the whole seconds until the window has room again,
+    at least 1).
+
+    What a call costs depends on where the limit is used (``limits.py``):
+
+    - ``flood_limit`` (per group, supergroup or channel; the default ``FloodLimit()`` is
+      Telegram's "20 messages per minute in the same group"): one budget shared by every
+      new message (``send*``, ``copyMessage(s)``, ``forwardMessage(s)``), every edit
+      (``editMessage*``, ``stopPoll``, ``stopMessageLiveLocation``) and, with
+      ``deletes`` (the conservative reading, the default), ``deleteMessage(s)``.
+      ``sends_only`` counts new messages only.
+    - ``private_limit`` (per private chat) and ``global_limit`` (the whole bot) count new
+      messages only; ``sends_only`` and ``deletes`` do not matter there.
+    - ``ephemeral_limit`` (per chat and receiver) counts ephemeral sends and edits.
+
+    Ephemeral messages (their sends, edits and deletes) are counted by
+    ``ephemeral_limit`` only, unless ``count_ephemeral`` (then the group's and the
+    bot-wide budgets count them like usual ones). ``sendChatAction``,
+    ``answerCallbackQuery``, pins and every other method are never counted.
+
+    With ``hold`` (the default) a refusal puts the chat (the receiver, the bot) on hold
+    until its ``retry_after`` has passed: every counted call meanwhile is refused too,
+    with the rest of the hold as ``retry_after``, and is not counted; so a bot that
+    ignores ``retry_after`` keeps getting 429s, as it does from Telegram.
+    """
+
+    count: int = 20
+    window: float = 60.0
+    sends_only: bool = False  # count new messages only, not edits or deletes
+    deletes: bool = True  # deleteMessage(s) spend the group's budget too (unless sends_only)
+    count_ephemeral: bool = False  # ephemeral sends (and edits, deletes) count as usual ones
+    hold: bool = True  # after a 429, refuse every counted call until retry_after has passed
+
+
+@dataclass
+class FloodCounter:
+    """What one :class:`FloodLimit` counted for one chat (receiver, or the whole bot)."""
+
+    #: the monotonic times of the calls inside the current window (pruned as it slides)
+    window_times: deque[float] = field(default_factory=deque)
+    #: the monotonic times of every counted call, never pruned (calls per minute, say)
+    counted_times: list[float] = field(default_factory=list)
+    #: the calls refused with 429 (window full, or during a hold)
+    refused: int = 0
+    #: the monotonic time a hold ends (0.0: never held)
+    hold_until: float = 0.0
 
 
 @dataclass
@@ -278,7 +334,29 @@ class ChatState:
     migrated_to: int | None = None
     messages: dict[int, StoredMessage] = field(default_factory=dict)
     next_message_id: int = 1
-    sent_times: deque[float] = field(default_factory=deque)
+    #: what the chat's flood limit counted (``flood_limit`` in groups, ``private_limit``
+    #: in private chats); also as ``sent_times``, ``counted_times``, ``flood_refused``
+    flood: FloodCounter = field(default_factory=FloodCounter)
+
+    @property
+    def sent_times(self) -> deque[float]:
+        """The monotonic times of the counted calls in the current flood window."""
+        return self.flood.window_times
+
+    @property
+    def counted_times(self) -> list[float]:
+        """The monotonic times of every call the chat's flood limit counted (never pruned)."""
+        return self.flood.counted_times
+
+    @property
+    def flood_refused(self) -> int:
+        """How many calls for this chat its flood limit refused with 429."""
+        return self.flood.refused
+
+    @property
+    def flood_hold_until(self) -> float:
+        """The monotonic time the chat's flood hold ends (0.0: never held)."""
+        return self.flood.hold_until
 
     def to_api(self) -> dict[str, Any]:
         body: dict[str, Any] = {"id": self.id, "type": self.type}
@@ -331,6 +409,8 @@ class CallbackRecord:
     url: str | None = None
     cache_time: int | None = None
     future: asyncio.Future[CallbackRecord] | None = None
+    #: the pressed message's ``ephemeral_message_id`` (None: a usual message of the chat)
+    ephemeral_message_id: int | None = None
 
     @property
     def latency(self) -> float | None:
@@ -351,15 +431,6 @@ class UpdateRecord:
 
     def to_api(self) -> dict[str, Any]:
         return {"update_id": self.update_id, **self.payload}
-
-
-@dataclass(frozen=True)
-class FloodLimit:
-    """Per-chat budget: at most ``count`` counted calls per ``window`` seconds, else 429."""
-
-    count: int = 20
-    window: float = 60.0
-    sends_only: bool = False  # count new messages only (Telegram's 20 a minute in a group)
 
 
 @dataclass

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import itertools
+import os
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +23,7 @@ from .records import (
     CallbackRecord,
     ChatState,
     FileRecord,
+    FloodCounter,
     FloodLimit,
     InjectedError,
     TelegramError,
@@ -33,10 +37,46 @@ from .wire import Handler
 # can take seconds for what takes milliseconds here; a wait that is met returns at once
 WAIT = 30.0
 
+# the default flood limits (see limits.py): Telegram's 20 a minute in a group (sends, edits
+# and deletes), about one message a second in a private chat (bursts of 3 allowed), about
+# 30 new messages a second for the whole bot
+GROUP_LIMIT = FloodLimit()
+PRIVATE_LIMIT = FloodLimit(count=3, window=3.0)
+GLOBAL_LIMIT = FloodLimit(count=30, window=1.0)
+#: the environment variable that sets the window of the default group limit (seconds)
+GROUP_WINDOW_ENV = "FAKE_TELEGRAM_GROUP_WINDOW"
+
+
+class Default(enum.Enum):
+    """The default of ``flood_limit`` (``DEFAULT``): :func:`default_group_limit`, read
+    when the server is made; ``None`` turns the limit off."""
+
+    GROUP_LIMIT = "default"
+
+
+DEFAULT = Default.GROUP_LIMIT
+
+
+def default_group_limit() -> FloodLimit:
+    """Telegram's group limit, ``FloodLimit()`` (20 calls in any 60 s), or with the window
+    ``$FAKE_TELEGRAM_GROUP_WINDOW`` seconds when that is set (a test suite played faster
+    than a human's pace, say 6 s for ten times faster)."""
+    raw = os.environ.get(GROUP_WINDOW_ENV, "").strip()
+    return FloodLimit(window=float(raw)) if raw else GROUP_LIMIT
+
 
 class ServerState:
     """The fake Bot API's state; the parts of :class:`~fake_telegram.server.FakeBotApi`
-    (one module each) build on it, each on the parts it uses."""
+    (one module each) build on it, each on the parts it uses.
+
+    Options: the flood limits (``limits.py``; ``None`` turns one off) ``flood_limit``
+    (per group: sends, edits and deletes share 20 in any 60 s, or in
+    ``$FAKE_TELEGRAM_GROUP_WINDOW`` s if set: :func:`default_group_limit`), ``private_limit`` (per
+    private chat: 3 new messages in any 3 s, Telegram's "about one a second, short bursts
+    may go over"), ``global_limit`` (the whole bot: 30 new messages a second),
+    ``ephemeral_limit`` (per chat and receiver of ephemeral messages; off);
+    ``keep_files``, ``log_results``, ``callback_answer_timeout``.
+    """
 
     def __init__(
         self,
@@ -44,7 +84,10 @@ class ServerState:
         *,
         bot_first_name: str = "Настолка",
         bot_username: str = "nastolka_bot",
-        flood_limit: FloodLimit | None = None,
+        flood_limit: FloodLimit | Default | None = DEFAULT,
+        private_limit: FloodLimit | None = PRIVATE_LIMIT,
+        global_limit: FloodLimit | None = GLOBAL_LIMIT,
+        ephemeral_limit: FloodLimit | None = None,
         keep_files: bool = True,
         log_results: bool = True,
         callback_answer_timeout: float = 15.0,
@@ -60,12 +103,21 @@ class ServerState:
             "first_name": bot_first_name,
             "username": bot_username,
         }
-        self.flood_limit = flood_limit
-        # Telegram's limit for the whole bot (about 30 calls a second): `FloodLimit(30, 1.0)`
-        # here makes every counted call past it a 429 (`global_refused` counts them)
-        self.global_limit: FloodLimit | None = None
-        self.global_refused = 0
-        self._global_times: deque[float] = deque()
+        # the flood limits (limits.py; None: off), each may be changed at any time:
+        # per group (sends, edits, deletes), per private chat (sends), the whole bot (sends),
+        # per chat and receiver of ephemeral messages (their sends and edits)
+        self.flood_limit: FloodLimit | None = (
+            default_group_limit() if isinstance(flood_limit, Default) else flood_limit
+        )
+        self.private_limit = private_limit
+        self.global_limit = global_limit
+        self.ephemeral_limit = ephemeral_limit
+        self.global_flood = FloodCounter()  # what global_limit counted
+        self.flood_refused = 0  # 429s of flood_limit and private_limit, all chats
+        self.global_refused = 0  # 429s of global_limit
+        self.ephemeral_refused = 0  # 429s of ephemeral_limit
+        #: the limits' clock (monotonic seconds); a test may replace it to move time on
+        self.clock: Callable[[], float] = time.monotonic
         self.keep_files = keep_files
         self.log_results = log_results
         self.callback_answer_timeout = callback_answer_timeout

@@ -28,7 +28,7 @@ from aiogram import Bot
 
 from bot.chat_locks import ChatLocks
 from bot.config import Settings
-from bot.limits import ChatSendLimiter
+from bot.limits import ChatLimiter, chat_limiter
 from bot.presenters.base import Presenter
 from bot.sender import Sender
 from bot.service.computers import Computers
@@ -54,12 +54,11 @@ class GameService:
         store: Store,
         settings: Settings,
         presenters: dict[str, Presenter[Any, Any]],
-        limiter: ChatSendLimiter | None = None,
+        limiter: ChatLimiter | None = None,
     ) -> None:
-        limiter = limiter or ChatSendLimiter(
-            store, settings.chat_messages_per_minute, settings.chat_window_seconds
-        )
-        ctx = self.ctx = Context(bot, store, settings, presenters, Sender(bot, limiter))
+        limiter = limiter or chat_limiter(store, settings)
+        sender = Sender(bot, limiter, ephemeral_gap=settings.ephemeral_gap_seconds)
+        ctx = self.ctx = Context(bot, store, settings, presenters, sender)
         self.bot, self.store, self.settings, self.presenters = bot, store, settings, presenters
         self.sender = ctx.sender  # every send, edit and delete goes through it
         self.replies = ctx.replies  # replies to commands (bot/replies.py)
@@ -129,6 +128,7 @@ class GameService:
             await asyncio.wait(busy, timeout=left)  # and then what they started meanwhile
 
     async def close(self) -> None:
+        self.table.cancel_later()
         tasks = [*self._workers.values(), *self._bg]
         poller = self.deadlines.stop()
         if poller is not None:

@@ -10,14 +10,21 @@ of moves gives at most one ping, for whoever moves in the end:
   seat (`bot.service.computers.is_computer_seat`: a computer, or a human's seat handed
   to one) and a finished game ping nobody (the last ping is
   deleted);
+- a ping is a message and costs the group's budget (and its deletion too), so it pays
+  for itself: it is sent only once the turn has waited `ping_after_seconds` (8) for
+  its player without a press from him — a player at the table presses first, and in
+  lively play nobody is pinged; a slow game's turn, or a player whose turn timed out
+  before (he was away), is pinged at once (`delay`); the round that sends it is woken
+  by `wake` when it is due;
 - while the same player stays the one to act (his turn goes on, a roll again) his ping
-  stays; one whose turn comes back within `ping_quiet_seconds` of its end is not
-  pinged again (he has just played);
+  stays;
 - the ping's chat and message id live in the record (`GameRecord.ping`), so after a
   restart it is still deleted when the turn ends;
 - it costs the group's flood budget least of all: sent as chatter (bot/sender.py), it is
-  dropped when the window is busy or the chat on hold, never waits in front of the table
-  or a summary, and does not count as pushing the table up (bot/bottom.py `passing`);
+  dropped when the window is busy or the chat on hold (and tried again `retry`
+  seconds later), never waits in front of the table or a summary, and does not count
+  as pushing the table up (bot/bottom.py `passing`); its deletion takes the table's
+  share and, when that is spent, waits in the record (`stale:<id>`) for a later round;
   the bot-wide budget sends it after every game call (bot/budget.py, `Priority.LOW`);
 - in a slow game (a turn timer of an hour or more: bot/turn_timers.py) the ping says
   when the turn's time runs out, «время выйдет через 24 часа»; before the deadline
@@ -37,14 +44,16 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Callable
 
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import TelegramAPIError, TelegramRetryAfter
 from aiogram.methods import DeleteMessage
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import idle, turn_reminder
 from bot.bottom import passing
 from bot.budget import Priority, urgency
+from bot.limits import Paced
 from bot.service.computers import is_computer_seat
 from bot.service.context import Context
 from bot.storage import GameRecord, RecordStatus, StoreUnavailable
@@ -54,6 +63,8 @@ from locales import Translator
 log = logging.getLogger(__name__)
 
 GROUP, PRIVATE, OFF = "group", "private", "off"  # a player's choice (`user_mode`)
+STALE = "stale:"  # a ping's key while it waits to be deleted: "stale:<message id>" -> chat
+RETRY_SHARE = 1 / 12  # of the group's window: a ping dropped or not deleted is tried again
 MODES = (GROUP, PRIVATE, OFF)
 
 
@@ -78,8 +89,9 @@ def user_key(user: int) -> str:
 
 
 class Pings:
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, wake: Callable[[int, float], None]) -> None:
         self.ctx = ctx
+        self.wake = wake  # the chat's table round again in so many seconds
 
     # ------------------------------------------------------------ preferences
 
@@ -128,6 +140,27 @@ class Pings:
         except Exception:
             log.exception("turn ping of chat %s failed", chat_id)
 
+    def delay(self, rec: GameRecord, user: int) -> float:
+        """Seconds the turn of `user` waits for him before he is pinged: none in a slow
+        game (he is away by design) or for a player whose turn timed out before (he was
+        away); else `ping_after_seconds`, within which a player at the table presses."""
+        if is_slow(self.ctx.turn_seconds(rec)) or rec.timeouts.get(user):
+            return 0.0
+        return self.ctx.settings.ping_after_seconds
+
+    @property
+    def retry(self) -> float:
+        """Seconds after which a ping dropped under pressure (or not deleted) is tried
+        again: 5 s of Telegram's minute."""
+        return self.ctx.settings.chat_window_seconds * RETRY_SHARE
+
+    def _sent(self, sent_to: tuple[int, int] | None, chat_id: int, now: int) -> dict[str, int]:
+        """The ping's fields after a send: where it is, or (dropped) when to try again."""
+        if sent_to is None:
+            self.wake(chat_id, self.retry)
+            return {"chat": 0, "message": 0, "due": now + int(self.retry * 1000)}
+        return {"chat": sent_to[0], "message": sent_to[1], "due": 0}
+
     async def _sync(self, chat_id: int, rec: GameRecord) -> None:
         want = self.due(rec)
         old = dict(rec.ping)
@@ -135,28 +168,45 @@ class Pings:
         remind = want is not None and turn_reminder.reminded(rec) and rec.turn_deadline
         reminder = int(rec.turn_deadline or 0) if remind else 0  # which deadline it tells
         now = int(self.ctx.clock() * 1000)
-        players = {f"ended:{u}" for u in rec.players}
-        new: dict[str, int] = {k: v for k, v in old.items() if k in players}
+        new: dict[str, int] = {}
+        for key, where in old.items():  # pings not deleted yet (the budget was spent)
+            if key.startswith(STALE) and not await self._delete(where, int(key[len(STALE) :])):
+                new[key] = where
         if live is not None and live == want:
-            if not reminder or old.get("reminder") == reminder:
-                return  # his turn goes on: his ping stays
-            await self._delete(old)  # the reminder comes in its place, notifying him again
-            assert want is not None
-            where, message = await self._send(chat_id, rec, want, reminder=True)
-            new.update(user=want, chat=where, message=message, reminder=reminder)
-            live = want = None  # (nothing more to do below)
-        if live is not None:
-            await self._delete(old)
-            new[f"ended:{live}"] = now  # when his turn ended
-        if want is not None:
-            quiet = self.ctx.settings.ping_quiet_seconds * 1000
-            if now - new.get(f"ended:{want}", -quiet) < quiet:
-                new.update(user=want, chat=0, message=0)  # he has just played
-            else:
-                where, message = await self._send(chat_id, rec, want, reminder=bool(reminder))
-                new.update(user=want, chat=where, message=message)
-                if reminder:  # (its reminder is due already: this ping is it)
-                    new["reminder"] = reminder
+            sent = bool(old.get("message"))
+            new.update({k: v for k, v in old.items() if not k.startswith(STALE)})
+            if reminder and old.get("reminder") != reminder:
+                if not await self._delete(old.get("chat", 0), old.get("message", 0)):
+                    new[f"{STALE}{old['message']}"] = old["chat"]
+                # the reminder comes in the ping's place, notifying him again
+                sent_to = await self._send(chat_id, rec, live, reminder=True) or (0, 0)
+                new.update(chat=sent_to[0], message=sent_to[1], reminder=reminder, due=0)
+            elif not sent and old.get("due"):  # his turn waits for him: ping him once due
+                due = old["due"]
+                if int(idle.last_active(rec) * 1000) >= old.get("since", 0):
+                    new["due"] = 0  # he pressed on his turn: he is at the table
+                elif now >= due:
+                    new.update(self._sent(await self._send(chat_id, rec, live), chat_id, now))
+                else:
+                    self.wake(chat_id, (due - now) / 1000)
+        else:
+            if live is not None:
+                chat, message = old.get("chat", 0), old.get("message", 0)
+                if not await self._delete(chat, message):
+                    new[f"{STALE}{message}"] = chat
+            if want is not None:
+                delay = 0.0 if reminder else self.delay(rec, want)
+                new.update(user=want, chat=0, message=0, since=now)
+                if delay > 0:
+                    new["due"] = now + int(delay * 1000)
+                    self.wake(chat_id, delay)
+                else:
+                    pinged = await self._send(chat_id, rec, want, reminder=bool(reminder))
+                    new.update(self._sent(pinged, chat_id, now))
+                    if reminder:  # (its reminder is due already: this ping is it)
+                        new["reminder"] = reminder
+        if any(k.startswith(STALE) for k in new):
+            self.wake(chat_id, self.retry)
         if new == old:
             return
         uid = rec.uid
@@ -178,10 +228,10 @@ class Pings:
 
     async def _send(
         self, chat_id: int, rec: GameRecord, user: int, *, reminder: bool = False
-    ) -> tuple[int, int]:
+    ) -> tuple[int, int] | None:
         """Ping `user` (or remind him, before a slow turn's deadline): (chat, message id),
-        or (0, 0) when no ping was sent (dropped under pressure, or nobody is to be
-        pinged)."""
+        (0, 0) when nobody is to be pinged, None when the ping was dropped under pressure
+        (the group's window busy: it is tried again a little later)."""
         if not await self.chat_on(chat_id):
             return 0, 0
         mode = await self.user_mode(user)
@@ -219,14 +269,19 @@ class Pings:
         finally:
             passing.reset(token)
         if msg is None:
-            return 0, 0  # dropped: the window is busy (a game message goes first)
+            return None  # dropped: the window is busy (a game message goes first)
         return chat_id, int(msg.message_id)
 
-    async def _delete(self, ping: dict[str, int]) -> None:
-        chat, message = ping.get("chat", 0), ping.get("message", 0)
+    async def _delete(self, chat: int, message: int) -> bool:
+        """Delete a ping: False when it must wait (the group's budget is spent now)."""
         if not chat or not message:
-            return
+            return True
         try:
-            await self.ctx.sender.call(DeleteMessage(chat_id=chat, message_id=message))
+            await self.ctx.sender.call(
+                DeleteMessage(chat_id=chat, message_id=message), latest_wins=True
+            )
+        except (Paced, TelegramRetryAfter):
+            return False
         except TelegramAPIError as e:  # deleted by hand already, or too old
             log.info("ping %s in chat %s not deleted: %s", message, chat, e)
+        return True

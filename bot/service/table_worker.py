@@ -27,6 +27,7 @@ from pydantic import BaseModel
 from bot import idle, metrics
 from bot.bottom import Bottom, SentMessages
 from bot.caption_fit import fit_caption
+from bot.limits import Paced
 from bot.memory.keeper import memory_of
 from bot.presenters.base import Presenter
 from bot.service import computers
@@ -57,8 +58,8 @@ TABLE_LEASE = 5.0  # seconds, renewed while an update runs (a killed holder: thi
 # bound, 1,000 tables asked for together (tests/bot/test_budget_e2e.py) made 1,000 rounds
 # hold a lease each while they waited for their pictures and the send budget; drawing
 # their views stalled the event loop for seconds, renewals came too late and leases were
-# lost (another instance then sent a second table). The send budget lets few calls out a
-# second anyway (`TELEGRAM_CALLS_PER_SECOND`, ~30), so 64 rounds keep it busy.
+# lost (another instance then sent a second table). 64 rounds at once keep the pictures
+# and Telegram busy; a round whose group has spent its budget (`Paced`) gives its place up.
 ROUNDS = 64
 # What the table's view (`table_view`) never reads of a record: what a round writes of the
 # table itself, the store's stamps, the timers, the summaries and the turn ping a round
@@ -95,7 +96,8 @@ class TableWorker:
         self.workers: dict[int, asyncio.Task[None]] = {}
         # how far chatter has pushed each table up (bot/bottom.py): the bot's own sends
         self.bottom = Bottom()
-        self.pings = Pings(ctx)  # the turn ping, after the table and summaries
+        self.pings = Pings(ctx, self.kick_in)  # the turn ping, after the table and summaries
+        self._later: dict[int, asyncio.TimerHandle] = {}  # chats with a round due later
         self.rounds = asyncio.Semaphore(ROUNDS)
         # a chat whose picture came late (its caption and keyboard edited first): the view
         # of that round, by the record's content; the picture's round edits it unchanged
@@ -122,6 +124,29 @@ class TableWorker:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(ANSWER_FIRST):  # not wait_for: see timers.py
                     await hold.wait()
+
+    def kick_in(self, chat_id: int, seconds: float) -> None:
+        """A round of the chat in `seconds` (a ping due then), unless one is due sooner."""
+        loop = asyncio.get_running_loop()
+        at = loop.time() + seconds
+        handle = self._later.get(chat_id)
+        if handle is not None and not handle.cancelled() and handle.when() <= at + 0.05:
+            return
+        if handle is not None:
+            handle.cancel()
+
+        def due() -> None:
+            if self._later.get(chat_id) is handle_now:
+                del self._later[chat_id]
+            self.kick(chat_id)
+
+        handle_now = self._later[chat_id] = loop.call_at(at, due)
+
+    def cancel_later(self) -> None:
+        """No round comes later (the service closes)."""
+        for handle in self._later.values():
+            handle.cancel()
+        self._later.clear()
 
     def kick(self, chat_id: int) -> None:
         metrics.table_kicked(chat_id)  # the table is behind the game from now
@@ -154,6 +179,10 @@ class TableWorker:
                 except Overtaken as e:
                     log.info("chat %s: %s; again", chat_id, e)
                     self.dirty.add(chat_id)
+                except Paced as e:  # the group's budget: the latest state once it has room
+                    metrics.flood_wait("window", e.wait)
+                    self.dirty.add(chat_id)
+                    await asyncio.sleep(min(e.wait, 60.0))
                 except TelegramRetryAfter as e:
                     log.info("chat %s: flood control, next edit in %ss", chat_id, e.retry_after)
                     self.dirty.add(chat_id)
@@ -226,6 +255,9 @@ class TableWorker:
         themselves once unused (bot/chat_locks.py); a press hold nobody released is let go."""
         self.bottom.forget(chat_id)
         metrics.forget_chat(chat_id)
+        later = self._later.pop(chat_id, None)
+        if later is not None:
+            later.cancel()
         hold = self.holds.pop(chat_id, None)
         if hold is not None:
             hold.set()
@@ -301,9 +333,9 @@ class TableWorker:
         if msg_id is None or picture_changed:
             # the chat's latest picture (a stale one still waiting is dropped): a new
             # message needs it, an edit waits for it `pictures.late` seconds at most —
-            # unless the send budget is crowded: a caption edit now would wait in its line
-            # all the same, and then the picture's edit after it (two calls for one)
-            split = msg_id is not None and not ctx.sender.crowded()
+            # unless the group's budget is half spent: every edit spends it, and a caption
+            # first, then the picture would be two calls for one
+            split = msg_id is not None and (chat_id > 0 or ctx.sender.limiter.roomy(chat_id))
             # an edit's short wait: another round goes on meanwhile
             async with self._lent() if split else contextlib.nullcontext():
                 await self._after_answer(chat_id)

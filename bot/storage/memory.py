@@ -145,9 +145,9 @@ class MemoryStore:
             self._sent = {c: ts for c, ts in self._sent.items() if ts and ts[-1] > now - window}
             self._swept = now
         times = [x for x in self._sent.get(chat_id, []) if x > now - window]
-        if len(times) >= limit:
+        if len(times) >= limit:  # until enough have left to bring it below `limit`
             self._sent[chat_id] = times
-            return max(0.001, times[0] + window - now)
+            return max(0.001, times[len(times) - limit] + window - now)
         times.append(now)
         self._sent[chat_id] = times
         return 0.0

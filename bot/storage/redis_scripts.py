@@ -43,9 +43,12 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local window = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return tostring(tonumber(oldest[2]) + window - now)
+local n = redis.call('ZCARD', KEYS[1])
+local limit = tonumber(ARGV[1])
+if n >= limit then
+  local first = n - limit  -- the slot whose leaving brings the window below the limit
+  local leaving = redis.call('ZRANGE', KEYS[1], first, first, 'WITHSCORES')
+  return tostring(math.max(0.001, tonumber(leaving[2]) + window - now))
 end
 redis.call('ZADD', KEYS[1], now, ARGV[3])
 redis.call('EXPIRE', KEYS[1], math.ceil(window) + 1)

@@ -81,7 +81,7 @@ async def places(app: App, chat: Chat, human: User, lang: str = "ru") -> None:
         with contextlib.suppress(AssertionError, LookupError, ValueError, TimeoutError):
             if hand_of(chat, human) is None:
                 await chat.press(human, table, hand_label, check=False)
-            hand = await wait_hand(chat, human, table, timeout=2)
+            hand = await wait_hand(chat, human, table, timeout=30)
             for number in hand_buttons(hand):
                 answer = await chat.press(human, hand, number, check=False)
                 if answer.show_alert:

@@ -45,7 +45,7 @@ async def open_table(
     for user in (creator, *others):
         popup = await chat.press(user, table, "🂠 Мои фишки")
         assert popup.show_alert, popup
-    await chat.wait_for(lambda: any(x.isdigit() for x in table.button_texts), 5)
+    await chat.wait_for(lambda: any(x.isdigit() for x in table.button_texts), 30)
     await tg.settle(quiet=0.02)
     return table
 

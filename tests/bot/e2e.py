@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import re
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -14,6 +15,7 @@ from bot.config import Settings
 from bot.storage import GameRecord, Store
 from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
 from fake_telegram.server import FileRecord, FloodLimit, StoredMessage
+from fake_telegram.state import DEFAULT, Default
 from games.seven_tracks import State
 
 
@@ -28,17 +30,24 @@ async def until(check: Callable[[], Awaitable[bool]], timeout: float, what: str)
 
 
 def settings_for(tg: FakeTelegram, redis_url: str | None = None, **kw: Any) -> Settings:
+    """The bot's settings for a test against `tg`: its per-group budget the fake's own
+    (`tests/conftest.py`: 20 calls per 6 s by default), `kw` over all."""
     values: dict[str, Any] = {
         "bot_token": tg.token,
         "telegram_api_url": tg.api_url,
         "redis_url": redis_url,
         "redis_prefix": f"e2e-{secrets.token_hex(4)}",
         "first_move_seconds": 0.3,
-        "telegram_calls_per_second": 1000.0,  # the budget paces, barely (test_budget_e2e)
+        "ping_after_seconds": 0.0,  # a ping at once (tests/bot/test_pings_e2e.py: the delay)
         # a leaver is removed at once unless a test asks for «🤖 Заменить компьютером»
         # (tests/bot/test_replace_e2e.py, test_computers_e2e.py: replace_seconds=60)
         "replace_seconds": 0.0,
     }
+    limit = tg.server.flood_limit  # the bot keeps to the fake's per-group budget
+    if limit is not None:
+        values["chat_calls_per_minute"] = limit.count
+        values["chat_window_seconds"] = limit.window
+        values["chat_deletes_counted"] = getattr(limit, "deletes", True)
     values.update(kw)
     return Settings(**values)
 
@@ -72,13 +81,14 @@ async def in_group(
     *,
     admins: Sequence[str] = (),
     language: str | None = "ru",
-    flood_limit: FloodLimit | None = None,
+    flood_limit: FloodLimit | Default | None = DEFAULT,
     **settings: Any,
 ) -> AsyncIterator[Group]:
-    """The usual start of an end-to-end test: the fake Telegram server (with `flood_limit`),
-    users `names` with ids `first_id`, `first_id + 1`, … and Telegram's `language`, a group
-    chat of them (those named in `admins` its administrators), and the bot running against
-    the server with `settings_for(tg, redis_url, **settings)` until the block ends."""
+    """The usual start of an end-to-end test: the fake Telegram server (its own per-group
+    budget unless `flood_limit` is given; None: none), users `names` with ids
+    `first_id`, `first_id + 1`, … and Telegram's `language`, a group chat of them (those
+    named in `admins` its administrators), and the bot running against the server with
+    `settings_for(tg, redis_url, **settings)` until the block ends."""
     async with FakeTelegram(flood_limit=flood_limit) as tg:
         users = [
             tg.user(first_id + i, name, language_code=language) for i, name in enumerate(names)
@@ -87,6 +97,28 @@ async def in_group(
         chat = tg.group(members=members, admins=[u for u in users if u.first_name in admins])
         async with running(settings_for(tg, redis_url, **settings)) as app:
             yield Group(tg, app, chat, users)
+
+
+def counted_calls(chat: Chat) -> list[Any]:
+    """The calls that spent the group's budget: new messages, edits and deletes shown in
+    the group (not ephemeral ones)."""
+    ephemeral = ("ephemeral_message_parameters", "receiver_user_id")
+    return [
+        c
+        for c in chat.calls()
+        if c.method.startswith(("send", "edit", "delete"))
+        and c.method != "sendChatAction"
+        and "Ephemeral" not in c.method
+        and not any(c.params.get(k) for k in ephemeral)
+    ]
+
+
+async def window_empty(chat: Chat, seconds: float) -> None:
+    """Until `seconds` have passed since the chat's last counted call (the bot's flood
+    window, with its margin, holds none then), by the clock of the calls' log."""
+    last = max((c.wall_time for c in counted_calls(chat)), default=0.0)
+    while time.time() < last + seconds:
+        await asyncio.sleep(0.05)
 
 
 async def record(app: App, chat: Chat) -> GameRecord:

@@ -57,7 +57,7 @@ async def play_by_buttons(
                     break
                 answer = await chat.press(member, table, label)
                 assert answer.text, answer
-            await chat.wait_for(lambda: "Не использовать" not in table.button_texts, 5)
+            await chat.wait_for(lambda: "Не использовать" not in table.button_texts, 30)
             continue
         user = mover(table, users)
         assert user is not None, table.content
@@ -91,7 +91,7 @@ async def play_by_buttons(
             # a rare spot (e.g. only a priority tile helps): the priority menu
             answer = await chat.press(user, table, "⭐ Приоритет…")
             taps += 1
-            await chat.wait_for(changed(table, before), 5)
+            await chat.wait_for(changed(table, before), 30)
             uses = (":am.", ":xb.", ":IM,")  # after the move, an exchange, instead of it
             for data in [d for d in data_of(table) if d and any(x in d for x in uses)]:
                 answer = await chat.press(user, table, by_data=data)

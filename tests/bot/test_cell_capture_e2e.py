@@ -51,7 +51,7 @@ async def test_a_whole_cell_capture_game_by_buttons() -> None:
             answer = await chat.press(mover, table, label)
             assert not answer.show_alert, answer
             presses += 1
-            await chat.wait_for(changed(table, before), 5)
+            await chat.wait_for(changed(table, before), 30)
         else:
             raise AssertionError("the game did not end")
         final = await chat.wait_message(lambda m: "Игра окончена" in m.content, after=table)
@@ -112,7 +112,7 @@ async def test_cell_capture_keyboard_pages_anchors_skips_forced_choices_keeps_ar
                             before = data_of(table)
                             answer = await chat.press(mover, table, "▶")
                             assert not answer.show_alert, answer
-                            await chat.wait_for(changed(table, before), 5)
+                            await chat.wait_for(changed(table, before), 30)
                             page = [x for x in table.button_texts if x.startswith("⚓")]
                             if page == anchors:
                                 break
@@ -143,7 +143,7 @@ async def test_cell_capture_keyboard_pages_anchors_skips_forced_choices_keeps_ar
                 before = data_of(table)
                 answer = await chat.press(mover, table, label)
                 assert not answer.show_alert, answer
-                await chat.wait_for(changed(table, before), 5)
+                await chat.wait_for(changed(table, before), 30)
             else:
                 raise AssertionError("the game did not end")
             assert seen["paged"] and seen["forced_anchor"] and seen["hole_pressed"], seen

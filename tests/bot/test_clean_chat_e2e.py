@@ -38,7 +38,7 @@ async def test_at_the_end_of_a_game_the_chat_keeps_only_what_lasts(backend: str 
         anna, boris, vika = tg.user(16401, "Аня"), tg.user(16402, "Борис"), tg.user(16403, "Вика")
         chat = tg.group(members=[anna, boris, vika])  # Вика watches
         settings = settings_for(
-            tg, backend, timer_poll_seconds=0.1, timeouts_before_removal=1, ping_quiet_seconds=0.0
+            tg, backend, timer_poll_seconds=0.1, timeouts_before_removal=1, ping_after_seconds=0.0
         )
         async with running(settings) as app:
             lobby = await open_lobby(chat, anna, boris)

@@ -61,7 +61,7 @@ async def test_a_whole_dominas_match_by_buttons(backend: str | None) -> None:
                 answer = await chat.press(user, table, "⏹ Хватит")
                 assert not answer.show_alert, answer
                 taps += 1
-                await chat.wait_for(changed(table, before), 5)
+                await chat.wait_for(changed(table, before), 30)
                 continue
             popup = await chat.press(user, table, "🂠 Мои фишки")
             peeks += 1
@@ -79,7 +79,7 @@ async def test_a_whole_dominas_match_by_buttons(backend: str | None) -> None:
                 assert not answer.show_alert, answer
                 taps += 1
             assert answer.text and answer.text.startswith("✅"), answer
-            await chat.wait_for(changed(table, before), 5)
+            await chat.wait_for(changed(table, before), 30)
         else:
             raise AssertionError("the match did not end")
         final = await chat.wait_message(lambda m: "Матч окончен" in m.content, after=table)
@@ -117,7 +117,7 @@ async def test_out_of_turn_and_unfitting_presses_are_refused_privately() -> None
         before_data = data_of(table)
         answer = await chat.press(user, table, plain_tile(await dominas_state(app, chat)))
         assert answer.text and answer.text.startswith("✅"), answer
-        await chat.wait_for(lambda: data_of(table) != before_data, 5)
+        await chat.wait_for(lambda: data_of(table) != before_data, 30)
         s = await dominas_state(app, chat)
         nxt = GAME.to_act(s)
         mover_user = next(u for u in users if u.id == nxt)
@@ -142,7 +142,7 @@ async def test_an_absent_player_gets_a_penalty_tile_and_the_turn_passes() -> Non
         # the first tile, so that the bazaar penalty applies to a real decision
         before = data_of(table)
         assert (await chat.press(user, table, plain_tile(await dominas_state(app, chat)))).text
-        await chat.wait_for(lambda: data_of(table) != before, 5)
+        await chat.wait_for(lambda: data_of(table) != before, 30)
         s = await dominas_state(app, chat)
         late = s.players[s.current]
         hand, bazaar = len(s.hands[s.current]), len(s.bazaar)

@@ -49,7 +49,7 @@ async def play_one(chat: Chat, table: StoredMessage, user: User) -> None:
         nests = NEST.findall(answer.text.split(":", 1)[1])
         answer = await chat.press(user, table, nest_button(table, nests[0]))
     assert answer.text and answer.text.startswith("✅"), answer
-    await chat.wait_for(lambda: data_of(table) != before, 5)
+    await chat.wait_for(lambda: data_of(table) != before, 30)
     await chat.tg.settle(quiet=0.02)
 
 
@@ -70,7 +70,7 @@ async def test_a_tile_keeps_its_number_and_the_hand_reads_one_tile_a_line() -> N
         data = data_of(table)
         answer = await chat.press(first, table, "1")
         assert answer.text and answer.text.startswith("✅"), answer
-        await chat.wait_for(lambda: data_of(table) != data, 5)
+        await chat.wait_for(lambda: data_of(table) != data, 30)
         for _ in range(20):  # the others play until it is his turn again
             await tg.settle(quiet=0.02)
             who = mover(table, users)
@@ -141,15 +141,15 @@ async def test_the_table_shows_the_number_picked_until_its_nest_is_tapped() -> N
         k = _several(s, s.current)
         answer = await chat.press(who, table, str(k))
         assert answer.text and "нажмите гнездо" in answer.text, answer
-        await chat.wait_for(lambda: f"Выбрана фишка {k}" in table.content, 5)
+        await chat.wait_for(lambda: f"Выбрана фишка {k}" in table.content, 30)
         assert f"[{k}]" in table.button_texts and str(k) not in table.button_texts
         # the buttons stay valid: the nest completes the move (no "table updating")
         nests = NEST.findall(answer.text.split(":", 1)[1])
         before = data_of(table)
         done = await chat.press(who, table, nest_button(table, nests[0]))
         assert done.text and done.text.startswith("✅"), done
-        await chat.wait_for(lambda: data_of(table) != before, 5)
-        await chat.wait_for(lambda: "Выбрана фишка" not in table.content, 5)
+        await chat.wait_for(lambda: data_of(table) != before, 30)
+        await chat.wait_for(lambda: "Выбрана фишка" not in table.content, 30)
 
 
 async def test_a_refusal_names_the_symbol_the_nests_need() -> None:

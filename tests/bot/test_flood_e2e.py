@@ -53,7 +53,7 @@ async def test_new_messages_in_a_group_stay_within_the_limit_and_none_is_lost(
     async with FakeTelegram(flood_limit=FloodLimit(count=5, window=0.9)) as tg:
         anna = tg.user(1601, "Аня")
         chat = tg.group(members=[anna])
-        settings = settings_for(tg, chat_messages_per_minute=5, chat_window_seconds=1.0)
+        settings = settings_for(tg, chat_calls_per_minute=5, chat_window_seconds=1.0)
         async with running(settings) as app:
             # twelve game messages at once (summaries, notices: what goes through `_send`)
             sends = [app.sender.send_text(chat.id, f"Сообщение {i}") for i in range(12)]
@@ -155,12 +155,12 @@ async def test_presses_do_not_wait_for_a_message_held_back_by_the_flood_window()
         app.limiter.limit, app.limiter.window = 1, 2.0
         await app.limiter.acquire(chat.id)
         # /leave: its question (a game message) waits for a slot; presses don't
-        question = leave_question(chat, leaver, timeout=5)
+        question = leave_question(chat, leaver, timeout=30)
         answer = await chat.press(player, table, "🎲🎲 Два кубика")
         assert "Выпало" in (answer.text or "")
         assert answer.latency < 1.0
         assert not any(LEAVE_QUESTION in m.content for m in chat.bot_messages)
         asked = await question
         await chat.press(leaver, asked, "Да, выйти")
-        await chat.wait_for(lambda: "выходит из игры" in asked.content, 5)
+        await chat.wait_for(lambda: "выходит из игры" in asked.content, 30)
         assert leaver.first_name in asked.content

@@ -87,7 +87,7 @@ class World:
         self.other_chat = tg.group(title="Другой чат", members=[*self.players, *self.strangers])
         self.channel = tg.channel(title="Канал")
         redis = os.environ.get("TEST_REDIS_URL")
-        s = settings_for(tg, redis, turn_seconds=0, chat_messages_per_minute=100_000)
+        s = settings_for(tg, redis, turn_seconds=0)
         self.app = App(s)
         await self.app.start()
         for user in [*self.players, *self.strangers]:

@@ -45,6 +45,6 @@ async def test_a_full_single_round_game_by_buttons(backend: str | None) -> None:
         assert "1." in final.content
         # the same table message all along, its keyboard gone at the end
         assert table.message_id == table_id and table.edit_count > turns
-        await chat.wait_for(lambda: not table.buttons, 5)
+        await chat.wait_for(lambda: not table.buttons, 30)
         photos = [m for m in chat.bot_messages if m.photo is not None]
         assert len(photos) == 1

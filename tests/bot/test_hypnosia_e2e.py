@@ -89,7 +89,7 @@ async def test_a_whole_hypnosia_game_by_buttons(backend: str | None) -> None:
             def changed(b: list[str | None] = before) -> bool:
                 return data_of(table) != b
 
-            await chat.wait_for(changed, 5)
+            await chat.wait_for(changed, 30)
         else:
             raise AssertionError("the game did not end")
         final = await chat.wait_message(lambda m: "окончена" in m.content, after=table)
@@ -113,7 +113,7 @@ async def test_a_timed_out_turn_is_played_for_the_absent_player() -> None:
         assert s.options.pairs_cross_bridges  # the lobby's variant reached the engine
         assert "пары ходят по мостам" in table.content
         turn = s.turn_no
-        await chat.wait_for(lambda: "время вышло —" in table.content, 8)
+        await chat.wait_for(lambda: "время вышло —" in table.content, 30)
         # (the caption may say so already: on a loaded machine the first turns can
         # time out before the table is seen, so wait for this turn's own timeout)
         later = await state_of(app, chat)

@@ -49,7 +49,7 @@ async def test_leave_mid_game_asks_only_the_asker_answers_and_stay_keeps_him(
         # «Остаться»: he stays, the question says so and loses its buttons
         answer = await chat.press(leaver, question, "Остаться")
         assert answer.text == "Вы остаётесь в игре."
-        await chat.wait_for(lambda: not question.buttons, 5)
+        await chat.wait_for(lambda: not question.buttons, 30)
         assert "остаётся в игре" in question.content
         state = await engine_state(app, chat)
         assert state.status[state.players.index(leaver.id)] != Status.ELIMINATED
@@ -60,7 +60,7 @@ async def test_leave_mid_game_asks_only_the_asker_answers_and_stay_keeps_him(
         assert yes is not None
         answer = await chat.press(leaver, question, "Да, выйти")
         assert answer.text == "Вы вышли из игры."
-        await chat.wait_for(lambda: "выходит из игры" in question.content, 5)
+        await chat.wait_for(lambda: "выходит из игры" in question.content, 30)
         assert not question.buttons
         await tg.settle()
         state = await engine_state(app, chat)
@@ -82,7 +82,7 @@ async def test_the_leave_question_expires() -> None:
         app.service.clock = lambda: time.time() + 61  # past the question's minute
         answer = await chat.press(boris, question, "Да, выйти")
         assert answer.show_alert and "/leave" in (answer.text or "")
-        await chat.wait_for(lambda: not question.buttons, 5)
+        await chat.wait_for(lambda: not question.buttons, 30)
         assert "устарел" in question.content
         state = await engine_state(app, chat)
         assert state.status[state.players.index(boris.id)] != Status.ELIMINATED

@@ -100,7 +100,7 @@ async def play_dominas(
             answer = await chat.press(user, table, "⏹ Хватит")
             privacy.answers.append(answer)
             taps += 1
-            await chat.wait_for(changed(table, before), 5)
+            await chat.wait_for(changed(table, before), 30)
             continue
         before = data_of(table)
         if fail:
@@ -109,7 +109,7 @@ async def play_dominas(
                 privacy.answers.append(answer)
                 assert answer.show_alert and answer.text, answer
                 opened += 1
-                await chat.wait_for(lambda: any(t.isdigit() for t in table.button_texts), 5)
+                await chat.wait_for(lambda: any(t.isdigit() for t in table.button_texts), 30)
                 before = data_of(table)
             number = str(plain_number(s))
             answer = await chat.press(user, table, number)
@@ -136,7 +136,7 @@ async def play_dominas(
             privacy.answers.append(answer)
             taps += 1
         assert answer.text and answer.text.startswith("✅"), answer
-        await chat.wait_for(changed(table, before), 5)
+        await chat.wait_for(changed(table, before), 30)
     else:
         raise AssertionError("the game did not end")
     await chat.wait_message(lambda m: "Матч окончен" in m.content, after=table)

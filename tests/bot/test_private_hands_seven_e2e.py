@@ -37,10 +37,10 @@ HAND_ONLY = ("⋯", "⭐ Приоритет…", "♻ Обменять пяту�
 
 async def fresh_hand(chat: Chat, user: User, table: StoredMessage) -> StoredMessage | None:
     """His ephemeral hand once it carries the table's buttons' seq (None: no buttons)."""
-    hand = await chat.wait_for(lambda: hand_of(chat, user), 5)
+    hand = await chat.wait_for(lambda: hand_of(chat, user), 30)
     if not hand_buttons(hand):
         return None
-    await chat.wait_for(lambda: seq_of(hand) == seq_of(table) or not hand_buttons(hand), 5)
+    await chat.wait_for(lambda: seq_of(hand) == seq_of(table) or not hand_buttons(hand), 30)
     return hand if hand_buttons(hand) else None
 
 
@@ -62,7 +62,7 @@ async def play_seven(
             break
         texts = table.button_texts
         if "Не использовать" in texts:  # the first-move window: silence is a pass
-            await chat.wait_for(lambda: "Не использовать" not in table.button_texts, 5)
+            await chat.wait_for(lambda: "Не использовать" not in table.button_texts, 30)
             continue
         user = mover(table, users)
         assert user is not None, table.content
@@ -131,7 +131,7 @@ async def play_seven(
                 answer = await chat.press(user, table, "⭐ Приоритет…")
                 answers.append(answer)
                 taps += 1
-                await chat.wait_for(changed(table, before), 5)
+                await chat.wait_for(changed(table, before), 30)
                 uses = r":am\.|:xb\.|:IM,"  # after the move, an exchange, instead of it
                 for data in [d for d in data_of(table) if d and re.search(uses, d)]:
                     answer = await chat.press(user, table, by_data=data)
@@ -181,9 +181,7 @@ def assert_private(
 
 
 async def test_three_players_play_seven_tracks_by_their_ephemeral_hands() -> None:
-    async with in_group(
-        1921, ["Аня", "Борис", "Вика"], turn_seconds=0, chat_messages_per_minute=1000
-    ) as (tg, app, chat, users):
+    async with in_group(1921, ["Аня", "Борис", "Вика"], turn_seconds=0) as (tg, app, chat, users):
         line, answers = await play_seven(tg, chat, app, users, fail=False)
         print("\n" + line)
         assert_private(tg, chat, users, answers)
@@ -194,7 +192,7 @@ async def test_seven_tracks_finishes_by_the_table_when_ephemeral_messages_fail()
         users = [tg.user(1931, "Аня"), tg.user(1932, "Борис"), tg.user(1933, "Вика")]
         chat = tg.group(members=users)
         await tg.start_private(users[0])
-        async with running(settings_for(tg, turn_seconds=0, chat_messages_per_minute=1000)) as app:
+        async with running(settings_for(tg, turn_seconds=0)) as app:
             line, answers = await play_seven(tg, chat, app, users, fail=True)
             print("\n" + line)
             assert_private(tg, chat, users, answers)

@@ -146,7 +146,7 @@ async def test_old_game_buttons_after_cancel_and_a_new_game() -> None:
             assert answer.show_alert
             answer = await chat.press(anna, confirm, "✖ Да, завершить")
             assert answer.text == "Игра завершена."
-            await chat.wait_for(lambda: not table.buttons, 5)
+            await chat.wait_for(lambda: not table.buttons, 30)
             old = await record(app, chat)
             # a new game in the same chat; the old table's button is refused
             await chat.send(anna, "/new")

@@ -55,7 +55,7 @@ async def test_a_whole_sea_cross_game_by_buttons(backend: str | None) -> None:
             answer = await chat.press(who, table, choose(texts))
             assert not answer.show_alert, answer
             presses += 1
-            await chat.wait_for(changed(table, before), 5)
+            await chat.wait_for(changed(table, before), 30)
         else:
             raise AssertionError("the game did not end")
         final = await chat.wait_message(lambda m: "Игра окончена" in m.content, after=table)
@@ -109,7 +109,7 @@ async def test_an_absent_player_is_played_for_then_removed_and_the_other_wins() 
         final = await chat.wait_message(lambda m: "Игра окончена" in m.content, timeout=10)
         assert "— вне игры" in final.content and "🏆" in final.content
         assert (await record(app, chat)).status == RecordStatus.OVER
-        await chat.wait_for(lambda: not table.buttons, 5)
+        await chat.wait_for(lambda: not table.buttons, 30)
 
 
 # ------------------------------------------------------------- the presenter alone

@@ -25,6 +25,7 @@ from tests.bot.e2e import (
     start_game,
     started_table,
     wait_phase,
+    window_empty,
 )
 
 WINDOW = 8.0  # seconds: the flood window of these tests (Telegram's is 60)
@@ -83,7 +84,7 @@ async def test_chatter_never_delays_the_game_and_telegram_never_says_429(
         ["Аня", "Борис", "Вика", "Гоша"],  # Вика and Гоша watch
         backend,
         turn_seconds=0,
-        chat_messages_per_minute=LIMIT,
+        chat_calls_per_minute=LIMIT,
         chat_window_seconds=WINDOW,
         flood_limit=FloodLimit(count=LIMIT, window=WINDOW),
     ) as (tg, _, chat, (anna, boris, vika, gosha)):
@@ -93,6 +94,7 @@ async def test_chatter_never_delays_the_game_and_telegram_never_says_429(
         player = mover(table, [anna, boris])
         assert player is not None
         other = boris if player is anna else anna
+        await window_empty(chat, WINDOW + 1.5)  # the lobby's and the table's calls are gone
 
         # the chatter: Вика twelve times the longest rules (3 messages each) and
         # /help; Гоша (he started the bot) /rules three times
@@ -227,7 +229,7 @@ async def test_a_429_on_a_command_reply_is_no_traceback_and_a_game_message_waits
     # window (lobby, table, ping, the refused sends, the final standings: 7 of 20
     # is above the chatter share): what is checked here is the hold after a 429
     async with in_group(
-        3401, ["Аня", "Борис", "Вика"], turn_seconds=0, chat_messages_per_minute=40
+        3401, ["Аня", "Борис", "Вика"], turn_seconds=0, flood_limit=FloodLimit(40, 6.0)
     ) as (tg, app, chat, (anna, boris, vika)):
         lobby = await open_lobby(chat, anna, boris)  # Вика watches
         table = await start_game(chat, anna, lobby)
@@ -252,6 +254,7 @@ async def test_a_429_on_a_command_reply_is_no_traceback_and_a_game_message_waits
         # once the hold is over, Вика's next /help is answered (the dropped one gave
         # its once-a-while mark back)
         await chat.wait_for(lambda: app.sender.hold_left(chat.id) == 0, 10)
+        await window_empty(chat, 6.0 + 0.5)  # (a reply waits for a quiet window)
         await chat.send(vika, "/help")
         msg = await chat.wait_message(lambda m: "/new" in m.content, timeout=10)
         assert msg.reply_to is not None

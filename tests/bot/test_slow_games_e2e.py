@@ -70,7 +70,7 @@ async def test_a_day_long_turn_pings_reminds_and_times_out_across_restarts(
     async with FakeTelegram() as tg:
         people = [tg.user(16201, "Аня"), tg.user(16202, "Борис"), tg.user(16203, "Вика")]
         chat = tg.group(members=people)
-        settings = settings_for(tg, redis_url, timer_poll_seconds=0.1, ping_quiet_seconds=0.0)
+        settings = settings_for(tg, redis_url, timer_poll_seconds=0.1, ping_after_seconds=0.0)
         async with running(settings) as app:
             lobby = await slow_lobby(chat, people, "⏳ 24 ч")
             await chat.wait_for(lambda: "Время на ход: 24 ч" in lobby.content)
@@ -103,7 +103,7 @@ async def test_a_day_long_turn_pings_reminds_and_times_out_across_restarts(
                 ),
                 timeout=15,
             )
-            await chat.wait_for(lambda: ping.deleted, timeout=5)
+            await chat.wait_for(lambda: ping.deleted, timeout=30)
             await kept(app, chat, reminder)
             rec = await record(app, chat)
             assert rec.reminder_turn == turn and rec.status == RecordStatus.PLAYING

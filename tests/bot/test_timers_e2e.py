@@ -40,7 +40,7 @@ async def test_absent_players_are_auto_passed_then_removed() -> None:
         assert "1." in final.content and "2." in final.content
         rec = await record(app, chat)
         assert rec.status == RecordStatus.OVER
-        await chat.wait_for(lambda: not table.buttons, 5)
+        await chat.wait_for(lambda: not table.buttons, 30)
         assert "время вышло —" in table.content or "Игра окончена" in table.content
 
 
@@ -62,9 +62,8 @@ async def test_leave_during_the_game_the_others_play_on() -> None:
         await chat.wait_for(lambda: mover(table, users) not in (None, leaver), 30)
         # a stranger's /leave changes nothing
         stranger = tg.user(1499, "Гость")
-        await chat.send(stranger, "/leave")
-        msg = await chat.wait_message()
-        assert "не участвуете" in msg.content
+        sent = await chat.send(stranger, "/leave")
+        await chat.wait_message(lambda m: "не участвуете" in m.content, after=sent)
 
 
 async def test_three_absent_players_are_played_for_and_removed_until_one_is_left() -> None:
@@ -204,5 +203,5 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_once_after_th
                     break
                 await asyncio.sleep(0.02)
             assert after.timeouts == {absent: 1}
-            await chat.wait_for(lambda: "время вышло —" in table.content, 5)
+            await chat.wait_for(lambda: "время вышло —" in table.content, 30)
             assert (await record(app, chat)).timeouts.get(absent) == 1  # once

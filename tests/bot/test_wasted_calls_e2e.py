@@ -126,12 +126,13 @@ async def test_the_lobby_of_a_started_game_is_edited_once_though_the_game_moved_
         assert lobby.button_texts == [] and "Вера" in lobby.content
 
 
-async def test_with_the_send_budget_crowded_a_late_picture_is_one_edit(tg: FakeTelegram) -> None:
+async def test_with_the_group_budget_half_spent_a_late_picture_is_one_edit(
+    tg: FakeTelegram,
+) -> None:
     """A picture drawn late lets the caption and keyboard through first (a second edit
-    brings the picture, tests/bot/test_headroom_e2e.py) — but not while the bot-wide
-    budget has calls waiting: the caption's edit would wait in that line too, so the
-    table waits for its picture and is edited once (before: two calls for each press at
-    2,000 chats, tests/bot/test_budget_e2e.py)."""
+    brings the picture, tests/bot/test_headroom_e2e.py) — but not once the group's budget
+    is half spent (`ChatLimiter.roomy`): every edit spends it, so the table waits for its
+    picture and is edited once (two calls for one change would halve the table's pace)."""
     anna, boris = tg.user(4401, "Аня"), tg.user(4402, "Борис")
     users = {u.full_name: u for u in (anna, boris)}
     chat = tg.group(members=[anna, boris])
@@ -148,7 +149,7 @@ async def test_with_the_send_budget_crowded_a_late_picture_is_one_edit(tg: FakeT
             return await draw(job)
 
         pictures.picture = held  # type: ignore[method-assign]
-        app.sender.crowded = lambda: True  # type: ignore[method-assign]
+        app.sender.limiter.roomy = lambda chat_id: False  # type: ignore[method-assign]
         before, edits = data_of(table), len(chat.calls())
         answer = await chat.press(mover(table, users), table, choose(table.button_texts))
         assert not answer.show_alert, answer
