@@ -57,6 +57,8 @@ class Settings(BaseSettings):
     chat_calls_per_minute: int = Field(default=20, ge=1)
     chat_window_seconds: float = Field(default=60.0, gt=0)  # ... of this many seconds
     chat_deletes_counted: bool = True  # deletes spend the group's budget too
+    # the mover's own ephemeral copy of the table (bot/service/table_copy.py)
+    table_copy: bool = True
     # ephemeral calls for one member of a chat: at most one per this many seconds
     ephemeral_gap_seconds: float = Field(default=1.0, ge=0)
     # new messages a second for all instances together (0: no bot-wide budget); answers,

@@ -10,7 +10,7 @@ In a group, `Replies.answer` tries in turn:
    his private chat, headed with the group's name;
 3. **one reply in the group**: a reply to his message, sent as chatter (`Sender` gives it
    a slot only while the group's window is less than half spent; it waits for that at
-   most one window, `PATIENCE`, holding no slot, and is dropped after).
+   most two windows, `PATIENCE`, holding no slot, and is dropped after).
 
 Private and group replies are sent once a while (`repeat` seconds) per chat, member and
 topic: a member repeating a command gets no second message (the first one is still
@@ -40,7 +40,7 @@ from locales import Translator
 
 log = logging.getLogger(__name__)
 
-PATIENCE = 1.0  # of the group's window: how long a reply may wait for room before it is dropped
+PATIENCE = 2.0  # group windows a reply may wait for room in before it is dropped
 
 REPEAT_SECONDS = 120.0  # a repeated command within this gets no second reply
 LOCAL = "local"  # the token of a once-a-while mark kept in this process

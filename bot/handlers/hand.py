@@ -5,7 +5,7 @@ fallback. Every game press still goes through `GameService.play_press` and its c
 from __future__ import annotations
 
 from aiogram import F, Router
-from aiogram.types import CallbackQuery
+from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import PlayCB
 from bot.language import user_translator
@@ -15,11 +15,17 @@ from bot.service.hands import HandCB, hands_for
 
 
 async def _press(query: CallbackQuery, service: GameService, chat_id: int, data: PlayCB) -> None:
-    """A game press from outside the table message (no table message id to check)."""
+    """A game press from outside the table message (no table message id to check): an
+    ephemeral message of his (his hand, or his copy of the table), or his private chat."""
     try:
         answer = await service.play_press(
             chat_id, query.from_user.id, None, data, hold_picture=True
         )
+        msg = query.message
+        eid = msg.ephemeral_message_id if isinstance(msg, Message) else None
+        if answer.moved and eid:  # his copy of the table follows (bot/service/table_copy.py)
+            service.table.copies.ask(chat_id, query.from_user.id, None, eid)
+            service.table.kick(chat_id)
         await query.answer(answer.text, show_alert=answer.alert)
     finally:
         service.answered(chat_id)

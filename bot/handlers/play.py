@@ -24,6 +24,9 @@ async def play_button(query: CallbackQuery, callback_data: PlayCB, service: Game
         answer = await service.play_press(
             msg.chat.id, query.from_user.id, msg.message_id, callback_data, hold_picture=True
         )
+        if answer.moved:  # his own copy of the table, if his turn goes on
+            service.table.copies.ask(msg.chat.id, query.from_user.id, query.id, None)
+            service.table.kick(msg.chat.id)
         await query.answer(answer.text, show_alert=answer.alert)
     finally:
         service.answered(msg.chat.id)

@@ -44,6 +44,7 @@ class Answer:
 
     text: str | None = None
     alert: bool = False
+    moved: bool = False  # the press moved the game (bot/service/table_copy.py)
 
 
 def normalise(text: str) -> str:

@@ -134,7 +134,7 @@ class Hands:
             or rec.state is None
             or user not in rec.players
             or is_computer_seat(rec, user)
-            or rec.table_message_id not in (None, msg.message_id)  # an old table
+            or (msg.message_id and rec.table_message_id not in (None, msg.message_id))
         ):
             return None
         t = ctx.t(rec.language)

@@ -227,7 +227,7 @@ class Moves:
                 text = "\n".join(x for x in [out.toast, *notes] if x) or None
                 if text and len(text) > 200:
                     text = shorten(text, len(text), 200)  # between clusters
-                return Answer(text, alert=out.alert)
+                return Answer(text, alert=out.alert, moved=True)
         raise AssertionError("unreachable")  # the last try returns
 
     def _seen(self, rec: GameRecord) -> None:

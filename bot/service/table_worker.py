@@ -34,6 +34,7 @@ from bot.service import computers
 from bot.service.context import LOG_LINES, Context
 from bot.service.hands import hands_for
 from bot.service.pings import Pings
+from bot.service.table_copy import TableCopies
 from bot.storage import ACTIVE, GameRecord, RecordStatus, StoreUnavailable
 from bot.storage.leases import Lease, kept
 from bot.table import CAPTION_LIMIT, TableView, edit_table, send_table, text_key
@@ -97,6 +98,7 @@ class TableWorker:
         # how far chatter has pushed each table up (bot/bottom.py): the bot's own sends
         self.bottom = Bottom()
         self.pings = Pings(ctx, self.kick_in)  # the turn ping, after the table and summaries
+        self.copies = TableCopies(ctx)  # the mover's own copy of the table
         self._later: dict[int, asyncio.TimerHandle] = {}  # chats with a round due later
         self.rounds = asyncio.Semaphore(ROUNDS)
         # a chat whose picture came late (its caption and keyboard edited first): the view
@@ -238,9 +240,11 @@ class TableWorker:
         async with kept(store, lease, token, TABLE_LEASE) as held:
             since = metrics.table_since(chat_id)  # behind since (the lag)
             rec = await store.get(chat_id)  # one read for the round
+            await self._copy(chat_id, rec)  # the mover's own copy first: it costs no budget
             # the table first: a summary (a new message, which may wait for the flood
             # window) never holds up the table's edit
             await self._refresh_table(chat_id, rec, held)
+            await self.copies.clear(chat_id, rec, self._actor(rec))  # the table shows it
             metrics.table_lag(since, rec)
             await hands_for(self.ctx).refresh(chat_id, rec)  # private hands
             if rec is not None and rec.outbox:
@@ -249,6 +253,34 @@ class TableWorker:
             await self.ctx.clean_chat.sweep(chat_id, rec)  # the game is over
             await computers.close_offers(self.ctx, chat_id, rec)
         return rec is None or rec.status not in ACTIVE
+
+    def _actor(self, rec: GameRecord | None) -> int | None:
+        if rec is None or rec.state is None or rec.status != RecordStatus.PLAYING:
+            return None
+        p = self.ctx.presenter(rec.game_id)
+        return p.actor(p.load(rec.state))
+
+    async def _copy(self, chat_id: int, rec: GameRecord | None) -> None:
+        """Show the mover his copy of the table (bot/service/table_copy.py)."""
+        if not self.copies.wanted(chat_id):
+            return
+        if rec is None or rec.state is None or rec.status != RecordStatus.PLAYING:
+            self.copies.asked.pop(chat_id, None)
+            return
+        p = self.ctx.presenter(rec.game_id)
+        state = p.load(rec.state)
+        view = self.table_view(rec, p, state)
+        await self._after_answer(chat_id)
+        async with self._lent():  # a wait for the picture is no CPU
+            picture = await self.ctx.pictures.ready(
+                chat_id,
+                view.picture_key,
+                view.picture,
+                within=self.ctx.pictures.late,  # late: the group's table goes first
+                then=lambda: self.kick(chat_id),
+            )
+        if picture is not None:
+            await self.copies.show(chat_id, rec, p.actor(state), view, picture)
 
     def forget(self, chat_id: int) -> None:
         """The chat's game is over: nothing of it stays in memory. Its locks go by
@@ -262,6 +294,7 @@ class TableWorker:
         if hold is not None:
             hold.set()
         self.ctx.pictures.forget(chat_id)  # a picture still waiting is not drawn
+        self.copies.forget(chat_id)
         self.late_views.pop(chat_id, None)
 
     async def _flush_outbox(self, chat_id: int, rec: GameRecord | None) -> None:

@@ -113,6 +113,11 @@ def counted_calls(chat: Chat) -> list[Any]:
     ]
 
 
+def photos_sent(chat: Chat) -> list[Any]:
+    """The pictures posted in the group (not the ephemeral ones: hands, table copies)."""
+    return [c for c in counted_calls(chat) if c.method == "sendPhoto"]
+
+
 async def window_empty(chat: Chat, seconds: float) -> None:
     """Until `seconds` have passed since the chat's last counted call (the bot's flood
     window, with its margin, holds none then), by the clock of the calls' log."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.bottom import PUSHED_UP, Bottom
 from fake_telegram.server import StoredMessage
-from tests.bot.e2e import data_of, in_group, mover, record, started_table, wait_phase
+from tests.bot.e2e import data_of, in_group, mover, photos_sent, record, started_table, wait_phase
 
 MOVED = "Эта кнопка устарела: стол теперь ниже, в новом сообщении."
 
@@ -34,7 +34,7 @@ async def test_chatter_pushes_the_table_up_and_its_next_change_comes_at_the_bott
         assert not answer.show_alert
         await wait_phase(chat, table, "« Назад")
         await tg.settle()
-        assert len(chat.calls("sendPhoto")) == 1
+        assert len(photos_sent(chat)) == 1
 
         # one message more: the next change is sent anew, at the bottom
         said = await chat.send(boris, "а что на столе?")
@@ -47,7 +47,7 @@ async def test_chatter_pushes_the_table_up_and_its_next_change_comes_at_the_bott
         assert (await record(app, chat)).table_message_id == new.message_id
         assert tables(chat.bot_messages) == [new]
         assert chat.messages[-1] is new
-        assert len(chat.calls("sendPhoto")) == 2
+        assert len(photos_sent(chat)) == 2
         # a press on the old message (an old client still shows its buttons)
         answer = await chat.press(player, table, by_data=old_data[0], check=False)
         assert answer.text == MOVED
@@ -56,7 +56,7 @@ async def test_chatter_pushes_the_table_up_and_its_next_change_comes_at_the_bott
         assert not answer.show_alert
         await wait_phase(chat, new, "« Назад")
         await tg.settle()
-        assert len(chat.calls("sendPhoto")) == 2
+        assert len(photos_sent(chat)) == 2
         assert all(c.answered for c in tg.callbacks)
 
 
@@ -110,7 +110,7 @@ async def test_table_command_brings_it_down_at_once_and_says_when_there_is_nothi
         said = await waiter
         assert said.content == "Стол и так внизу — это последнее сообщение чата."
         await tg.settle()
-        assert len(chat.calls("sendPhoto")) == 2
+        assert len(photos_sent(chat)) == 2
         menus = [call.params["commands"] for call in tg.calls("setMyCommands")]
         assert all("table" in {c["command"] for c in menu} for menu in menus)
 
