@@ -88,7 +88,8 @@ async def in_group(
     budget unless `flood_limit` is given; None: none), users `names` with ids
     `first_id`, `first_id + 1`, … and Telegram's `language`, a group chat of them (those
     named in `admins` its administrators), and the bot running against the server with
-    `settings_for(tg, redis_url, **settings)` until the block ends."""
+    `settings_for(tg, redis_url, **settings)` until the block ends; then, that the bot
+    never earned a 429 from the fake's limits."""
     async with FakeTelegram(flood_limit=flood_limit) as tg:
         users = [
             tg.user(first_id + i, name, language_code=language) for i, name in enumerate(names)
@@ -97,6 +98,9 @@ async def in_group(
         chat = tg.group(members=members, admins=[u for u in users if u.first_name in admins])
         async with running(settings_for(tg, redis_url, **settings)) as app:
             yield Group(tg, app, chat, users)
+        # the bot keeps to Telegram's limits: it never earned a 429 (injected ones aside)
+        assert tg.server.flood_refused == 0, "the fake Telegram answered 429"
+        assert tg.server.global_refused == 0, "the fake Telegram answered 429 bot-wide"
 
 
 def counted_calls(chat: Chat) -> list[Any]:
