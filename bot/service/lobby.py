@@ -197,6 +197,7 @@ class Lobby:
                 await self.expire(rec)
                 return Answer(t("press.lobby_closed"))
             rec.active_at = ctx.clock()  # stored with an accepted press only
+            look = self.look(rec)  # what the lobby message shows before the press
             p = ctx.presenter(rec.game_id)
             answer = Answer()
             if data.a == "join":
@@ -266,6 +267,8 @@ class Lobby:
                 return await self._start(rec, p, t)
             else:
                 return Answer(t("press.old_button"))
+            if self.look(rec) == look:  # chosen already: nothing to store, no edit for nothing
+                return answer
             rec.seq += 1
             try:
                 rec = await ctx.save(rec)
@@ -273,6 +276,11 @@ class Lobby:
                 return Answer(t("error.conflict"))
             ctx.spawn(self.show(rec))
             return answer
+
+    def look(self, rec: GameRecord) -> tuple[str, str]:
+        """What the lobby message shows of `rec`: its text and keyboard."""
+        markup = lobby_markup(self.ctx, rec)
+        return lobby_text(self.ctx, rec), "" if markup is None else markup.model_dump_json()
 
     @staticmethod
     def remove_player(rec: GameRecord, user: int) -> None:

@@ -17,7 +17,16 @@ from bot.warm_up import PictureJob
 from fake_telegram import FakeTelegram
 from fake_telegram.server import ApiCall
 from tests.bot.bot_process import hold
-from tests.bot.e2e import data_of, open_lobby, record, running, settings_for, shows, start_game
+from tests.bot.e2e import (
+    data_of,
+    new_lobby,
+    open_lobby,
+    record,
+    running,
+    settings_for,
+    shows,
+    start_game,
+)
 from tests.bot.sea_cross_play import choose, mover, sea_cross_table
 
 
@@ -164,3 +173,19 @@ async def test_with_the_group_budget_half_spent_a_late_picture_is_one_edit(
         await tg.settle(quiet=0.3, timeout=30)
         calls = [c.method for c in chat.calls()[edits:] if c.method.startswith("edit")]
         assert calls == ["editMessageMedia"], calls
+
+
+async def test_a_choice_already_made_in_the_lobby_costs_no_edit(tg: FakeTelegram) -> None:
+    """Every edit spends the group's budget (issue 36.2): pressing the length or the
+    timer the lobby already has answers, and edits nothing (before: «not modified»)."""
+    anna = tg.user(4501, "Аня")
+    chat = tg.group(members=[anna])
+    async with running(settings_for(tg)):
+        lobby = await new_lobby(chat, anna)
+        await tg.settle(quiet=0.3, timeout=30)
+        edits = len(tg.server.calls_of("editMessageText"))
+        for label in ("Один кон", "3 мин"):
+            answer = await chat.press(anna, lobby, contains=label)
+            assert not answer.show_alert, answer
+        await tg.settle(quiet=0.3, timeout=30)
+        assert len(tg.server.calls_of("editMessageText")) == edits
