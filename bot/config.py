@@ -59,8 +59,9 @@ class Settings(BaseSettings):
     chat_deletes_counted: bool = True  # deletes spend the group's budget too
     # the mover's own ephemeral copy of the table (bot/service/table_copy.py)
     table_copy: bool = True
-    # ephemeral calls for one member of a chat: at most one per this many seconds
-    ephemeral_gap_seconds: float = Field(default=1.0, ge=0)
+    # ephemeral calls for one member of a chat: at most one per this many seconds (0: off;
+    # Telegram documents no limit, and a waiting pace held answers back: bot/sender.py)
+    ephemeral_gap_seconds: float = Field(default=0.0, ge=0)
     # new messages a second for all instances together (0: no bot-wide budget); answers,
     # edits and deletes are not limited bot-wide by Telegram, nor by us
     telegram_messages_per_second: float = Field(default=30.0, ge=0)

@@ -24,8 +24,11 @@ tests/bot/test_sender_e2e.py and test_flood_e2e.py test the sender on the fake T
   meanwhile. A `latest_wins` call gets the `TelegramRetryAfter` instead: its caller
   edits in the latest state afterwards rather than an outdated one late.
 - **Ephemeral messages** are outside the group's budget; their limits are not
-  documented, so each member of a chat gets at most one ephemeral call a
-  `ephemeral_gap` seconds (1 s; `EPHEMERAL_GAP_SECONDS`).
+  documented. `ephemeral_gap` (`EPHEMERAL_GAP_SECONDS`, off by default) gives each
+  member at most one ephemeral call that often, by waiting: on at 1 s, a member pressing
+  about once a second saw his answers wait behind his own hand's and copy's edits (p99
+  6 s in `python -m bench.pacing`'s flood of 5 groups), so it is off; the rounds already
+  coalesce them (one hand edit and one copy edit a round).
 
 Answers to presses are not counted anywhere: they go at once (`bot.budget` paces only
 new messages bot-wide). Other Telegram errors reach the caller unchanged.
@@ -58,7 +61,7 @@ T = TypeVar("T")
 
 ATTEMPTS = 4  # tries of one game message through 429s
 LONGEST_WAIT = 120.0  # seconds: a longer retry_after gives the message up
-EPHEMERAL_GAP = 1.0  # seconds between two ephemeral calls for one member of a chat
+EPHEMERAL_GAP = 0.0  # seconds between two ephemeral calls for one member of a chat (0: off)
 
 
 def chat_of(method: TelegramMethod[Any]) -> int | None:

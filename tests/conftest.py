@@ -2,8 +2,7 @@
 Telegram's per-group budget of 20 calls (sends, edits, deletes) is counted over 3 s
 instead of 60 (`FAKE_TELEGRAM_GROUP_WINDOW`), and the bot paces itself to the same
 window (`CHAT_WINDOW_SECONDS`, read by every bot the tests start, in process or not);
-a member's ephemeral messages likewise (`EPHEMERAL_GAP_SECONDS`). A test that wants
-other limits sets them itself."""
+A test that wants other limits sets them itself."""
 
 from __future__ import annotations
 
@@ -13,4 +12,3 @@ SCALE = 20.0  # the tests' pace against a human's
 
 os.environ.setdefault("FAKE_TELEGRAM_GROUP_WINDOW", str(60.0 / SCALE))
 os.environ.setdefault("CHAT_WINDOW_SECONDS", str(60.0 / SCALE))
-os.environ.setdefault("EPHEMERAL_GAP_SECONDS", str(1.0 / SCALE))

@@ -182,9 +182,9 @@ class TableWorker:
                     log.info("chat %s: %s; again", chat_id, e)
                     self.dirty.add(chat_id)
                 except Paced as e:  # the group's budget: the latest state once it has room
+                    # (a round then; a press meanwhile still shows on its mover's copy)
                     metrics.flood_wait("window", e.wait)
-                    self.dirty.add(chat_id)
-                    await asyncio.sleep(min(e.wait, 60.0))
+                    self.kick_in(chat_id, min(e.wait, 60.0))
                 except TelegramRetryAfter as e:
                     log.info("chat %s: flood control, next edit in %ss", chat_id, e.retry_after)
                     self.dirty.add(chat_id)
@@ -286,10 +286,7 @@ class TableWorker:
         """The chat's game is over: nothing of it stays in memory. Its locks go by
         themselves once unused (bot/chat_locks.py); a press hold nobody released is let go."""
         self.bottom.forget(chat_id)
-        metrics.forget_chat(chat_id)
-        later = self._later.pop(chat_id, None)
-        if later is not None:
-            later.cancel()
+        metrics.forget_chat(chat_id)  # (a round due later still comes: a ping to delete)
         hold = self.holds.pop(chat_id, None)
         if hold is not None:
             hold.set()

@@ -24,6 +24,7 @@ class MemoryStore:
         self._deadlines: dict[int, float] = {}
         self._sent: dict[int, list[float]] = {}
         self._swept = 0.0  # when windows of quiet chats were last dropped from `_sent`
+        self._longest = 0.0  # the longest window `reserve_send` was asked for
         self._locks: dict[str, tuple[str, float]] = {}
         self._locks_sweep = 64  # at this many leases the expired ones are dropped
         self._ttl = ttl_seconds
@@ -141,8 +142,11 @@ class MemoryStore:
         return 1  # a memory store is never shared: this instance is the only one
 
     async def reserve_send(self, chat_id: int, now: float, limit: int, window: float) -> float:
-        if not now - window < self._swept <= now:  # once a window: quiet chats' go
-            self._sent = {c: ts for c, ts in self._sent.items() if ts and ts[-1] > now - window}
+        # once a window, the quiet chats' windows go: quiet for the longest window asked
+        # for (a group's window and a private chat's, or the table's pace, differ)
+        longest = self._longest = max(self._longest, window)
+        if not now - longest < self._swept <= now:
+            self._sent = {c: ts for c, ts in self._sent.items() if ts and ts[-1] > now - longest}
             self._swept = now
         times = [x for x in self._sent.get(chat_id, []) if x > now - window]
         if len(times) >= limit:  # until enough have left to bring it below `limit`

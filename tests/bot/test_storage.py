@@ -140,6 +140,22 @@ async def test_the_send_window_allows_limit_messages_per_window(store: Store) ->
     assert await store.reserve_send(-5, time.time(), limit=3, window=0.5) == 0.0
 
 
+async def test_windows_of_other_lengths_keep_each_other(store: Store) -> None:
+    """A group's window (60 s), a private chat's (3 s) and the table's pace (a few s) live
+    side by side: a short window asked for later forgets nothing of a long one (the memory
+    store once swept every chat by the window of the call at hand, and a group then got
+    429s). With a smaller limit, the wait is until the window is below that limit."""
+    import time
+
+    now = time.time()
+    for _ in range(3):
+        assert await store.reserve_send(-7, now, limit=3, window=60.0) == 0.0
+    await asyncio.sleep(0.1)
+    assert await store.reserve_send(-8, time.time(), limit=2, window=0.05) == 0.0
+    assert await store.reserve_send(-7, time.time(), limit=3, window=60.0) > 50
+    assert 50 < await store.reserve_send(-7, time.time(), limit=2, window=60.0) <= 60
+
+
 async def test_through_sentinel_the_store_finds_the_primary(
     own_redis: OwnRedis, tmp_path: Path
 ) -> None:
