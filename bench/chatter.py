@@ -33,6 +33,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
+from bench.stats import sliding_max
 from fake_telegram import Chat, FakeTelegram
 from fake_telegram.server import ApiCall, FloodLimit
 from tests.bot.e2e import mover, open_lobby, running, settings_for, start_game, wait_phase
@@ -62,13 +63,7 @@ class Result:
 
 
 def busiest(calls: list[ApiCall], window: float) -> int:
-    times = sorted(c.time for c in calls)
-    best = start = 0
-    for end, t in enumerate(times):
-        while t - times[start] >= window:
-            start += 1
-        best = max(best, end - start + 1)
-    return best
+    return sliding_max(sorted(c.time for c in calls), window)
 
 
 def counted(chat: Chat) -> list[ApiCall]:

@@ -669,6 +669,13 @@ async def bot_process(
 ) -> AsyncIterator[BotProcess]:
     module, env, root = bot_env(tg, kind, redis_url, prefix, extra)
     proc = BotProcess(module, env, logdir / f"{file_safe(kind)}-{prefix}.log", root)
+    async with polling(tg, proc, module) as polled:
+        yield polled
+
+
+@contextlib.asynccontextmanager
+async def polling(tg: FakeTelegram, proc: BotProcess, name: str) -> AsyncIterator[BotProcess]:
+    """`proc` started, from when it polls `tg` until the block ends (then stopped)."""
     proc.start()
     try:
         await tg.wait_for(
@@ -679,7 +686,7 @@ async def bot_process(
             120,  # a loaded machine imports slowly
         )
         if proc.proc is not None and proc.proc.poll() is not None:
-            raise RuntimeError(f"{module} exited: {proc.log_path.read_text()[-2000:]}")
+            raise RuntimeError(f"{name} exited: {proc.log_path.read_text()[-2000:]}")
         yield proc
     finally:
         await proc.stop()

@@ -16,3 +16,17 @@ def pct(values: Sequence[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return float(ordered[min(len(ordered) - 1, int(q * len(ordered)))])
+
+
+def sliding_max(times: Sequence[float], width: float = 60.0) -> int:
+    """The most of `times` (sorted) inside any `width` seconds.
+
+    >>> sliding_max([0, 1, 2, 61, 62]), sliding_max([]), sliding_max([0, 59.9, 60])
+    (3, 0, 2)
+    """
+    best = lo = 0
+    for hi, t in enumerate(times):
+        while t - times[lo] >= width:
+            lo += 1
+        best = max(best, hi - lo + 1)
+    return best
