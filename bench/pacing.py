@@ -125,7 +125,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.e2e import ROOT, BotProcess, checkout, polling, redis_server
+from bench.e2e import ROOT, BotProcess, checkout, polling, redis_server, stop_players
 from bench.e2e import markup_data as e2e_markup_data
 from bench.report import table as text_table
 from bench.stats import median, pct, sliding_max
@@ -1123,12 +1123,7 @@ async def run_pacing(
         lo = time.monotonic()
         hi = lo + minutes * 60.0
         await asyncio.sleep(hi - time.monotonic() + PLAY_ON)
-        stop.set()
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await stop_players(stop, tasks)
         deadline = time.monotonic() + SHOW_WAIT
         while time.monotonic() < deadline and unshown(groups, tg, lo, hi):
             await asyncio.sleep(1.0)

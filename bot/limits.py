@@ -16,11 +16,11 @@ answers to presses are outside it. What a call may spend depends on what it is
   numbers). Spent as fast as it could, the table took its 17 slots in about 20 s of a
   lively game and then stood still for 40 (`python -m bench.pacing`, stale p99 10–33 s);
   paced, a change waits one step at most. It never waits here: the sender raises
-  `Paced` with the wait, the table worker sleeps it and then edits in the game's latest
-  state (latest wins: a burst of moves costs one edit).
-- `Spend.CHATTER` — a reply to a command, a turn ping: only while the window is nearly
-  empty (fewer than `chatter_limit` calls in it), never waits; dropped otherwise, so it
-  never takes a slot the game may need.
+  `Paced` with the wait, the table worker asks for a round then and edits in the game's
+  latest state (latest wins: a burst of moves costs one edit).
+- `Spend.CHATTER` — a reply to a command, a turn ping: only while the window is less
+  than half spent (`room`); dropped when that does not come soon enough (a ping at once,
+  a reply within its `patience`), so it never takes a slot the game may need.
 
 **A private chat** (Telegram: "avoid more than one message per second in a single chat;
 short bursts may go over") gets `private_limit` new messages per `private_window`

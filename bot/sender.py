@@ -16,8 +16,9 @@ tests/bot/test_sender_e2e.py and test_flood_e2e.py test the sender on the fake T
   the clean-up) waits for a slot; the table (`latest_wins`, `Spend.TABLE`) leaves the
   game's reserve alone and never waits here: it gets `Paced` with the wait, and its
   worker edits in the latest state then; a reply to a command or a ping (`chatter=True`,
-  `Spend.CHATTER`) takes a slot only while the window is nearly empty and never waits —
-  dropped (None), so it is never queued in front of a game message.
+  `Spend.CHATTER`) takes a slot only while the window is less than half spent, waits
+  for that at most `patience` seconds holding no slot (a ping: not at all), and is
+  dropped (None) after, so it is never queued in front of a game message.
 - **429 is waited out.** `TelegramRetryAfter` puts the chat on hold for `retry_after`
   seconds: game messages wait it out and are tried again (at most `attempts` times, and
   never for longer than `longest_wait` at once), nothing counted is sent to that chat
@@ -137,12 +138,15 @@ class Sender:
             await asyncio.sleep(at - now)
 
     async def _charge(
-        self, method: TelegramMethod[Any], spend: Spend, patience: float = 0.0
+        self,
+        method: TelegramMethod[Any],
+        chat_id: int | None,
+        spend: Spend,
+        patience: float = 0.0,
     ) -> bool:
-        """Take the call's slot of its chat's budget (`bot.limits`): False when a reply or
-        a ping is not worth one now (nor within `patience` seconds); `Paced` when the
-        table's share is spent."""
-        chat_id = self.limiter.charged(method)
+        """Take the call's slot of the budget of `chat_id` (`ChatLimiter.charged`, None:
+        no budget): False when a reply or a ping is not worth one now (nor within
+        `patience` seconds); `Paced` when the table's share is spent."""
         if chat_id is None:
             await self._pace_ephemeral(method)
             return True
@@ -177,11 +181,12 @@ class Sender:
         `Paced` when its share of the group's window is spent, `TelegramRetryAfter` on a
         hold; its caller edits in the latest state afterwards."""
         chat_id = chat_of(method)
-        counted = self.limiter.charged(method) is not None
+        charged = self.limiter.charged(method)
         spend = Spend.CHATTER if chatter else Spend.TABLE if latest_wins else Spend.GAME
         name = method.__api_method__
         for attempt in range(1, self.attempts + 1):
-            hold = self.hold_left(chat_id) if counted else 0.0  # a hold stops counted calls
+            # a hold stops counted calls
+            hold = self.hold_left(chat_id) if charged is not None else 0.0
             if hold > 0:
                 if chatter:
                     log.info("chat %s: on hold after a 429, reply %s dropped", chat_id, name)
@@ -194,7 +199,7 @@ class Sender:
                     )
                 await asyncio.sleep(hold)
                 metrics.flood_wait("hold", hold)
-            if not await self._charge(method, spend, patience):
+            if not await self._charge(method, charged, spend, patience):
                 return None
             token = routed.set(True)
             try:

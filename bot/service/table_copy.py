@@ -78,9 +78,13 @@ class TableCopies:
         if self.on(chat_id):
             self.asked.setdefault(chat_id, {})[user] = Ask(query_id, copy_id)
 
+    def showing(self, chat_id: int) -> bool:
+        """Whether a copy of the chat's table is shown to anyone."""
+        return bool(self.live.get(chat_id))
+
     def wanted(self, chat_id: int) -> bool:
         """Whether the next round has a copy to show or to take away."""
-        return bool(self.asked.get(chat_id) or self.live.get(chat_id))
+        return bool(self.asked.get(chat_id)) or self.showing(chat_id)
 
     async def show(
         self, chat_id: int, rec: GameRecord, actor: int | None, view: TableView, picture: bytes
@@ -117,9 +121,7 @@ class TableCopies:
     async def clear(self, chat_id: int, rec: GameRecord | None, actor: int | None) -> None:
         """The group's table is up to date: the copies of players who no longer act go
         (all of them once the game is over)."""
-        live = self.live.get(chat_id)
-        if not live:
-            return
+        live = self.live.get(chat_id, {})
         playing = rec is not None and rec.status == RecordStatus.PLAYING
         for user, copy in list(live.items()):
             if playing and user == actor:

@@ -244,7 +244,8 @@ class TableWorker:
             # the table first: a summary (a new message, which may wait for the flood
             # window) never holds up the table's edit
             await self._refresh_table(chat_id, rec, held)
-            await self.copies.clear(chat_id, rec, self._actor(rec))  # the table shows it
+            if self.copies.showing(chat_id):  # the table shows it: copies of others go
+                await self.copies.clear(chat_id, rec, self._actor(rec))
             metrics.table_lag(since, rec)
             await hands_for(self.ctx).refresh(chat_id, rec)  # private hands
             if rec is not None and rec.outbox:
