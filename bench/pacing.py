@@ -74,6 +74,13 @@ up to 60 s to show what was pressed in the window. Per group:
 - `taps/turn`: every press of the group in the window (refused ones, «🂠 Мои фишки» and
   the hand's buttons included) per turn, a turn being a run of changes made by one player
   (the number of times the player who changes the game changes, plus one).
+- `pings/turn`: the turn pings («🔔 …, ваш ход», a new message in the group) sent in the
+  window per turn. The bot pings a player only after `PING_AFTER_SECONDS` (8) without a
+  press of his on his turn, so lively play should need close to none, and slow play
+  (the next player's first tap 5–15 s after his turn shows) some.
+
+`BENCH_TIMELINE=1` also writes each group's calls and presses in time order to
+`timeline-<variant>/` in the logs' folder (for finding what held a table back).
 
 **B. A flood of groups** (`--only flood`, `--flood 5 20 100`). N groups of two players of
 «Семидорожник», their games opened first (20 at a time), then all tapping at once, each
@@ -113,6 +120,7 @@ import functools
 import inspect
 import json
 import math
+import os
 import random
 import re
 import secrets
@@ -934,6 +942,7 @@ class Side:
     taps_per_turn: float = math.nan
     taps: int = 0
     turns: int = 0
+    pings: int = 0  # turn pings sent to the group in the window («🔔 …»)
     changes: int = 0
     never: int = 0  # changes not shown by the end (counted as lower bounds)
     picture_p50: float = math.nan  # the same, until a picture of the version (or later)
@@ -963,6 +972,15 @@ def measure_group(
     )
     side.calls_max = sliding_max(spent)
     side.calls_mean = len(spent) / ((hi - lo) / 60.0)
+    side.pings = sum(
+        1
+        for c in calls
+        if lo <= c.time < hi
+        and c.ok
+        and c.method == "sendMessage"
+        and str(c.params.get("text", "")).startswith("🔔")
+        and not ephemeral_requested(c.params)
+    )
     side.refused_429 = sum(
         1
         for c in calls
@@ -996,6 +1014,32 @@ def measure_group(
     side.turns = sum(1 for i, u in enumerate(movers) if i == 0 or u != movers[i - 1])
     side.taps_per_turn = side.taps / side.turns if side.turns else math.nan
     return side
+
+
+def write_timelines(
+    groups: Sequence[Group],
+    by_chat: Mapping[int, Sequence[ApiCall]],
+    copies: Collection[tuple[int, int]],
+    lo: float,
+    folder: Path,
+) -> None:
+    """(Debugging, `BENCH_TIMELINE=1`) each group's calls and taps in time order."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for g in groups:
+        lines: list[tuple[float, str]] = []
+        for c in by_chat.get(g.chat.id, []):
+            found = versions_in(markup_data(c.params.get("reply_markup")))
+            who = copy_receiver(c, copies)
+            what = f"copy→{who}" if who is not None else counted(c.method, c.params) or "-"
+            status = f"ok={c.ok} {found} {c.error_code or ''}"
+            lines.append((c.time + c.duration, f"CALL {c.method} {what} {status}"))
+        for t in g.taps:
+            r = t.rec
+            lines.append((r.created_at, f"TAP u{t.user} s{t.seq} {t.code} {t.where}"))
+            if r.answered_at is not None:
+                lines.append((r.answered_at, f"  ANS u{t.user} s{t.seq}: {r.text}"))
+        path = folder / f"{g.index}-{g.size}-{g.pace.name}.txt"
+        path.write_text("\n".join(f"{at - lo:8.2f} {line}" for at, line in sorted(lines)))
 
 
 def calls_by_chat(tg: FakeTelegram) -> dict[int, list[ApiCall]]:
@@ -1134,6 +1178,8 @@ async def run_pacing(
             (g.label, measure_group(g, by_chat.get(g.chat.id, []), lo, hi, end, copies))
             for g in groups
         ]
+        if os.environ.get("BENCH_TIMELINE"):
+            write_timelines(groups, by_chat, copies, lo, logdir / f"timeline-{variant.name}")
         answers = [
             (t.rec.answered_at - t.rec.created_at) if t.rec.answered_at is not None else math.inf
             for g in groups
@@ -1312,6 +1358,7 @@ def pacing_table(rows: Sequence[PacingRow], names: Sequence[str]) -> str:
         "mover sees p50 s",
         "p99",
         "taps/turn",
+        "pings/turn",
     ]
     body: list[list[str]] = []
     notes: list[str] = []
@@ -1341,6 +1388,7 @@ def pacing_table(rows: Sequence[PacingRow], names: Sequence[str]) -> str:
                 pair(s, lambda x: secs(x.seen_p50)),
                 pair(s, lambda x: secs(x.seen_p99)),
                 pair(s, lambda x: num(x.taps_per_turn)),
+                pair(s, lambda x: num(x.pings / x.turns if x.turns else math.nan, 2)),
             ]
         )
     return "\n".join([text_table(head, body), *notes])
@@ -1426,7 +1474,8 @@ LEGEND = """\
   429: refused by the fake; upd: presses told «Стол обновляется», old: «Кнопка устарела»
   (what he pressed was behind: a copy, or buttons already replaced); table stale: a change →
   the group's table carrying a later version (s); mover sees: the same, or his own copy of
-  the table; taps/turn: presses per run of one player's changes"""
+  the table; taps/turn: presses per run of one player's changes; pings/turn: turn pings
+  sent to the group per turn"""
 
 
 # ---------------------------------------------------------------- main

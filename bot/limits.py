@@ -11,13 +11,23 @@ answers to presses are outside it. What a call may spend depends on what it is
 - `Spend.GAME` — a message the game needs in the history (a round's summary, the final
   standings, the lobby, the clean-up): it may fill the window, and waits for a slot.
 - `Spend.TABLE` — the living table (its edits, or its resending at the bottom): only
-  while `reserve` slots stay free for the game's messages, and evenly: at most `BURST`
-  in any `BURST` steps of `window / (limit - reserve)` seconds (3.5 s at Telegram's
-  numbers). Spent as fast as it could, the table took its 17 slots in about 20 s of a
-  lively game and then stood still for 40 (`python -m bench.pacing`, stale p99 10–33 s);
-  paced, a change waits one step at most. It never waits here: the sender raises
+  while slots stay free for the game's messages — `reserve` of them less those the game
+  already holds in the window, at least one — and evenly: one call a step, a step being
+  the window over the table's share of it (the slots left once the game's own messages
+  and that reserve are counted: 3.5 s at Telegram's numbers, longer while a lobby's or a
+  round's messages fill the window). Spent as fast as it could, the table took its 17
+  slots in about 20 s of a lively game and then stood still for 40; paced by a fixed
+  step with bursts of two, it ran into the window's wall once the game's messages took
+  their share, and a change waited up to 18 s (`python -m bench.pacing`); paced by its
+  share, a change waits one step at most. The pace is a virtual clock in this process
+  (GCRA: the next slot is due one step after the last, or now); the window itself is
+  the store's, shared by every instance. The table never waits here: the sender raises
   `Paced` with the wait, the table worker asks for a round then and edits in the game's
   latest state (latest wins: a burst of moves costs one edit).
+- `Spend.TURN` — the table when it alone can tell the player to move that it is his turn
+  (he has no copy of his own, `bot/service/table_copy.py`), or shows the game's end: as
+  the table, but it may go `TURN_EARLY` of a step before its slot is due (the steps
+  after it come that much later: the pace's rate stays the same).
 - `Spend.CHATTER` — a reply to a command, a turn ping: only while the window is less
   than half spent (`room`); dropped when that does not come soon enough (a ping at once,
   a reply within its `patience`), so it never takes a slot the game may need.
@@ -83,8 +93,7 @@ RESERVE = 3  # slots of a group's window the table leaves to the game's messages
 PRIVATE_LIMIT = 3  # new messages to one private chat …
 PRIVATE_WINDOW = 3.0  # … per this many seconds (about one a second, short bursts)
 MARGIN = 1.0  # seconds a slot outlives the window at most (5% of a short test window)
-BURST = 2  # table calls that may go together, ahead of the table's even pace
-PACE_KEY = 10**15  # the table's pace window is kept under the chat's id less this
+TURN_EARLY = 0.5  # of a step: how much sooner than its slot a turn change may go
 
 # Set by the sender around its own requests (already charged): the middleware skips them.
 routed: ContextVar[bool] = ContextVar("nastolka_routed_send", default=False)
@@ -95,7 +104,12 @@ class Spend(Enum):
 
     GAME = "game"
     TABLE = "table"
+    TURN = "turn"
     CHATTER = "chatter"
+
+    @property
+    def table(self) -> bool:
+        return self in (Spend.TABLE, Spend.TURN)
 
 
 class Paced(Exception):
@@ -152,7 +166,9 @@ class ChatLimiter(BaseRequestMiddleware):
         self.private_limit = private_limit
         self.private_window = private_window
         self._local = MemoryStore()
-        self._taken: dict[int, deque[float]] = {}  # chat -> this instance's recent slots
+        # chat -> this instance's recent slots there: (when, whether for the table)
+        self._taken: dict[int, deque[tuple[float, bool]]] = {}
+        self._due: dict[int, float] = {}  # group -> when its table's next even slot is due
 
     def charged(self, method: TelegramMethod[Any]) -> int | None:
         """The chat whose budget `method` spends: a group for a new message, an edit or
@@ -175,24 +191,39 @@ class ChatLimiter(BaseRequestMiddleware):
             return self.private_limit
         if spend is Spend.GAME:
             return self.limit
-        if spend is Spend.TABLE:
-            return max(1, self.limit - self.reserve)
+        if spend.table:
+            return max(1, self.limit - max(1, self.reserve - self._others(chat_id)))
         return int(self.limit * self.chatter_share)
 
     @property
     def margin(self) -> float:
         return min(MARGIN, 0.05 * self.window)
 
+    def _recent(self, chat_id: int) -> deque[tuple[float, bool]]:
+        """This instance's slots in the chat's current window (a hint: another instance's
+        are in the store's count only)."""
+        taken = self._taken.get(chat_id)
+        if taken is None:
+            return deque()
+        now = time.monotonic()
+        while taken and now - taken[0][0] > self.window:
+            taken.popleft()
+        return taken
+
+    def _others(self, chat_id: int) -> int:
+        """The slots of the chat's window that went to other calls than the table."""
+        return sum(1 for _, table in self._recent(chat_id) if not table)
+
     def roomy(self, chat_id: int) -> bool:
         """Whether the chat's window is less than half spent, by this instance's own
         calls (a hint, not a slot: a second call for one change is then affordable)."""
-        taken = self._taken.get(chat_id)
-        if not taken:
-            return True
-        now = time.monotonic()
-        while taken and now - taken[0] > self.window:
-            taken.popleft()
-        return len(taken) < self.limit // 2
+        return len(self._recent(chat_id)) < self.limit // 2
+
+    def step(self, chat_id: int) -> float:
+        """The table's even pace in a group: the window over its share of it (the slots
+        it may hold less those the game's messages hold)."""
+        share = self.room(chat_id, Spend.TABLE) - self._others(chat_id)
+        return self.window / max(1, share)
 
     async def take(self, chat_id: int, spend: Spend) -> float:
         """Take a slot for a call of `spend`: 0 when taken, else the seconds to wait
@@ -201,17 +232,24 @@ class ChatLimiter(BaseRequestMiddleware):
         if limit <= 0:
             return float("inf")
         window = (self.private_window if chat_id > 0 else self.window) + self.margin
-        if spend is Spend.TABLE and chat_id < 0:  # the table's even pace first
-            step = self.window / limit
-            wait = await self._reserve(chat_id - PACE_KEY, BURST, BURST * step)
+        paced = spend.table and chat_id < 0
+        step = self.step(chat_id) if paced else 0.0
+        if paced:  # the table's even pace first
+            early = TURN_EARLY * step if spend is Spend.TURN else 0.0
+            wait = self._due.get(chat_id, 0.0) - early - time.monotonic()
             if wait > 0:
                 return wait
         wait = await self._reserve(chat_id, limit, window)
         if wait <= 0 and chat_id < 0:
+            now = time.monotonic()
             if len(self._taken) > 4096:  # groups quiet for a window are forgotten
-                now = time.monotonic()
-                self._taken = {c: t for c, t in self._taken.items() if t and now - t[-1] < window}
-            self._taken.setdefault(chat_id, deque()).append(time.monotonic())
+                self._taken = {
+                    c: t for c, t in self._taken.items() if t and now - t[-1][0] < window
+                }
+                self._due = {c: due for c, due in self._due.items() if c in self._taken}
+            self._taken.setdefault(chat_id, deque()).append((now, spend.table))
+            if paced:
+                self._due[chat_id] = max(self._due.get(chat_id, 0.0), now) + step
         return wait
 
     async def _reserve(self, key: int, limit: int, window: float) -> float:

@@ -19,9 +19,11 @@ import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from aiogram.types import TelegramObject, Update
+if TYPE_CHECKING:  # not at run time: the render and decision processes import this
+    # module, and aiogram's types take seconds to import (a first picture waited for it)
+    from aiogram.types import TelegramObject, Update
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 FORMATS = ("text", "json")
@@ -118,6 +120,8 @@ class UpdateContext:
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
+        from aiogram.types import Update  # loaded already in the bot's process
+
         if not isinstance(event, Update):
             return await handler(event, data)
         token = _context.set(ids_of(event))

@@ -1,6 +1,8 @@
 """What the bot keeps of a group it was removed from (issue 15): the group's memory
 (bot/memory/) and its preferences (`/pings`, its settings, the hello's marker) go within
 MEMORY_RETENTION_DAYS of the removal; the game record goes after GAME_TTL_DAYS anyway.
+The chat's parts of its players' overall ratings, and so their places on the all-chats
+leaderboards, go no later (issue 30: `bot.memory.ratings.Overall`, `Keeper.forget_later`).
 
 Added back before that, nothing is lost: the memory's keys expire the retention after
 their last write in any case (a removal never lengthens that, so there is nothing to

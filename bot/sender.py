@@ -13,12 +13,13 @@ tests/bot/test_sender_e2e.py and test_flood_e2e.py test the sender on the fake T
   right before its HTTP request, after every wait; a request refused with 429 takes a
   new slot when it is tried again.
 - **What it may spend.** A game message (`Spend.GAME`: summaries, standings, the lobby,
-  the clean-up) waits for a slot; the table (`latest_wins`, `Spend.TABLE`) leaves the
-  game's reserve alone and never waits here: it gets `Paced` with the wait, and its
-  worker edits in the latest state then; a reply to a command or a ping (`chatter=True`,
-  `Spend.CHATTER`) takes a slot only while the window is less than half spent, waits
-  for that at most `patience` seconds holding no slot (a ping: not at all), and is
-  dropped (None) after, so it is never queued in front of a game message.
+  the clean-up) waits for a slot; the table (`latest_wins`: `Spend.TABLE`, or with
+  `turn` `Spend.TURN`) leaves the game's reserve alone and never waits here: it gets
+  `Paced` with the wait, and its worker edits in the latest state then; a reply to a
+  command or a ping (`chatter=True`, `Spend.CHATTER`) takes a slot only while the window
+  is less than half spent, waits for that at most `patience` seconds holding no slot (a
+  ping: not at all), and is dropped (None) after, so it is never queued in front of a
+  game message.
 - **429 is waited out.** `TelegramRetryAfter` puts the chat on hold for `retry_after`
   seconds: game messages wait it out and are tried again (at most `attempts` times, and
   never for longer than `longest_wait` at once), nothing counted is sent to that chat
@@ -158,7 +159,7 @@ class Sender:
             return True
         waited = 0.0
         while (wait := await self.limiter.take(chat_id, spend)) > 0:
-            if spend is Spend.TABLE:
+            if spend.table:
                 raise Paced(chat_id, wait)
             if waited + wait > patience:
                 log.info("chat %s: the window is busy, reply %s dropped", chat_id, name)
@@ -173,16 +174,24 @@ class Sender:
         *,
         chatter: bool = False,
         latest_wins: bool = False,
+        turn: bool = False,
         patience: float = 0.0,
     ) -> T | None:
         """Make the API call under the chat's budget. None: a chatter reply dropped (no
         room within `patience` seconds), or a game message given up after repeated 429s
         (logged). `latest_wins` (the table):
         `Paced` when its share of the group's window is spent, `TelegramRetryAfter` on a
-        hold; its caller edits in the latest state afterwards."""
+        hold; its caller edits in the latest state afterwards. `turn`: the table is the
+        only place the player to move can see his turn (`Spend.TURN`)."""
         chat_id = chat_of(method)
         charged = self.limiter.charged(method)
-        spend = Spend.CHATTER if chatter else Spend.TABLE if latest_wins else Spend.GAME
+        spend = (
+            Spend.CHATTER
+            if chatter
+            else (Spend.TURN if turn else Spend.TABLE)
+            if latest_wins
+            else Spend.GAME
+        )
         name = method.__api_method__
         for attempt in range(1, self.attempts + 1):
             # a hold stops counted calls

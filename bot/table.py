@@ -100,7 +100,14 @@ def photo(known: Uploaded, key: str, picture: bytes) -> str | BufferedInputFile:
 
 
 async def send_table(
-    sender: Sender, chat_id: int, view: TableView, picture: bytes, uid: str, seq: int
+    sender: Sender,
+    chat_id: int,
+    view: TableView,
+    picture: bytes,
+    uid: str,
+    seq: int,
+    *,
+    turn: bool = False,
 ) -> int:
     known, key = uploaded.for_sender(sender), f"{uid}:{view.picture_key}"
     for attempt in (1, 2):  # a file_id refused: the bytes, once
@@ -111,7 +118,7 @@ async def send_table(
             reply_markup=markup(view.buttons, uid, seq),
         )
         try:
-            msg = await sender.call(method, latest_wins=True)
+            msg = await sender.call(method, latest_wins=True, turn=turn)
         except TelegramBadRequest as e:
             if (
                 attempt == 2
@@ -136,12 +143,15 @@ async def edit_table(
     picture: bytes | None,
     uid: str,
     seq: int,
+    *,
+    turn: bool = False,
 ) -> bool:
-    """Edit the table; False when the message is gone and must be sent anew."""
+    """Edit the table; False when the message is gone and must be sent anew. `turn`: it
+    alone shows the player to move his turn (`Sender.call`)."""
     kb = markup(view.buttons, uid, seq)
     try:
         if picture is not None:
-            await edit_media(sender, chat_id, message_id, view, picture, kb, uid)
+            await edit_media(sender, chat_id, message_id, view, picture, kb, uid, turn=turn)
         else:
             await sender.call(
                 EditMessageCaption(
@@ -151,6 +161,7 @@ async def edit_table(
                     reply_markup=kb,
                 ),
                 latest_wins=True,
+                turn=turn,
             )
     except TelegramBadRequest as e:
         if not_modified(e):
@@ -169,6 +180,8 @@ async def edit_media(
     picture: bytes,
     kb: InlineKeyboardMarkup | None,
     uid: str,
+    *,
+    turn: bool = False,
 ) -> None:
     """`editMessageMedia`, by the picture's file_id when Telegram has it (else uploaded)."""
     known, key = uploaded.for_sender(sender), f"{uid}:{view.picture_key}"
@@ -183,7 +196,7 @@ async def edit_media(
             reply_markup=kb,
         )
         try:
-            msg = await sender.call(method, latest_wins=True)
+            msg = await sender.call(method, latest_wins=True, turn=turn)
         except TelegramBadRequest as e:
             if isinstance(media, str) and uploaded.refused(e):
                 known.drop(key)

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Generic, NoReturn, Protocol, Self, TypeVar
 
 from games import automation
 from games.automation import Automatic
+from games.chance import stream
 from games.copying import deep_copy
 from games.policy import Policy, choose_for, view_rng
 from games.protocol import Event, IllegalAction
@@ -38,7 +39,9 @@ class Seeded(Protocol):
 
 
 def counter_rng(s: Seeded) -> random.Random:
-    """A fresh generator per use, derived from the seed and a counter: small to store.
+    """A fresh generator per use, derived from the seed and a counter: small to store
+    (`games.chance.stream(seed, counter)`: keyed for a new game's seed, as before for an
+    old one).
 
     >>> class St:
     ...     seed, rng_calls = 7, 0
@@ -47,7 +50,7 @@ def counter_rng(s: Seeded) -> random.Random:
     (True, 1)
     """
     s.rng_calls += 1
-    return random.Random(f"{s.seed}:{s.rng_calls}")
+    return stream(s.seed, s.rng_calls)
 
 
 class EngineState(Protocol):

@@ -16,7 +16,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.handlers.common import is_chat_admin, is_group
 from bot.language import translator_for
 from bot.memory.keeper import Keeper, memory_of, number
-from bot.memory.ratings import shown
+from bot.memory.ratings import BOARD_GAMES, BOARD_OPPONENTS, shown
 from bot.memory.records import ChatMemory, GameStats, ResultLine
 from bot.memory.seasons import leaders
 from bot.replies import Asked
@@ -86,17 +86,18 @@ def overall_text(
     k: Keeper, doc: ChatMemory, game_id: str, board: list[tuple[int, int]], t: Translator
 ) -> str:
     """The game's overall leaderboard, over all chats: this chat's players by name (unless
-    they hid), everyone else as a player of another chat."""
+    they hid), everyone else as a player of another chat; who stands on it (`on_board`)."""
     title = k.title(game_id, t)
+    needs = {"games": BOARD_GAMES, "opponents": BOARD_OPPONENTS}
     if not board:
-        return t("memory.top_all_empty", game=title)
+        return t("memory.top_all_empty", game=title, **needs)
     lines = [t("memory.top_all_head", game=title)]
     hidden = set(doc.hidden)
     for i, (x, score) in enumerate(board, 1):
         known = x in doc.names and x not in hidden
         name = html.escape(doc.names[x]) if known else t("memory.top_all_other")
         lines.append(t("memory.top_line", place=i, name=name, score=number(score)))
-    lines.append(t("memory.top_all_note"))
+    lines.append(t("memory.top_all_note", **needs))
     return "\n".join(lines)
 
 
@@ -118,7 +119,7 @@ async def top_command(message: Message, command: CommandObject, service: GameSer
                 max(played, key=lambda g: played[g]) if played else next(iter(service.presenters))
             )
         if overall:
-            board = await k.backend.best(game_id, TOP)
+            board = await k.overall_board(game_id, TOP)
             text = overall_text(k, doc, game_id, board, t)
         else:
             text = top_text(k, doc, game_id, t)

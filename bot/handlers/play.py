@@ -24,7 +24,7 @@ async def play_button(query: CallbackQuery, callback_data: PlayCB, service: Game
         answer = await service.play_press(
             msg.chat.id, query.from_user.id, msg.message_id, callback_data, hold_picture=True
         )
-        if answer.moved:  # his own copy of the table, if his turn goes on
+        if answer.moved:  # his own copy of the table (bot/service/table_copy.py)
             service.table.copies.ask(msg.chat.id, query.from_user.id, query.id, None)
             service.table.kick(msg.chat.id)
         await query.answer(answer.text, show_alert=answer.alert)

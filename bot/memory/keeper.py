@@ -1,16 +1,23 @@
 """The chat's memory at work: a finished game is recorded once (`Keeper.finish`, from the
-table worker before the final standings go out, so they show the rating changes), the
-season rolls over, and the commands read it (bot/handlers/memory.py)."""
+table worker before the final standings go out, so they show the rating changes and what
+was not rated, and why), the season rolls over, and the commands read it
+(bot/handlers/memory.py). Who is rated and how: bot/memory/ratings.py."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import weakref
 from typing import TYPE_CHECKING, Any
 
 from bot.memory import ratings as rt
+from bot.memory.ratings import Overall
 from bot.memory.records import (
+    CUT_SHORT,
+    RATED_HUMANS,
+    RATED_TEAMS,
+    TOO_FEW,
     Backend,
     Change,
     ChatMemory,
@@ -19,7 +26,6 @@ from bot.memory.records import (
     MemoryBackend,
     RedisBackend,
     ResultLine,
-    overall_rating,
 )
 from bot.memory.seasons import Standing, Summary, carried_over, leaders, season_of, summarise
 from bot.storage import GameRecord, RecordStatus, RedisStore, StoreUnavailable
@@ -42,6 +48,30 @@ def number(n: int) -> str:
     ('1\\xa0312', '-5')
     """
     return f"{n:,}".replace(",", "\u00a0")
+
+
+def mark_assisted(rec: GameRecord, player: int) -> None:
+    """The running game helped `player` decide (a hint, an undo...): it will not be rated
+    for him (the others are still rated among themselves). The caller stores `rec`."""
+    if player not in rec.assisted:
+        rec.assisted.append(player)
+
+
+def sides_of(state: Any) -> dict[int, int] | None:
+    """ДОМИНА*С's teams: player -> side, when seats share a side (its state's `side_of`);
+    None for a game of each for himself.
+
+    >>> from types import SimpleNamespace as S
+    >>> sides_of(S(players=[5, 6, 7, 8], side_of=[0, 1, 0, 1])), sides_of(S(players=[5, 6]))
+    ({5: 0, 6: 1, 7: 0, 8: 1}, None)
+    >>> sides_of(S(players=[5, 6], side_of=[0, 1]))
+    """
+    side_of, players = getattr(state, "side_of", None), getattr(state, "players", None)
+    if not isinstance(side_of, list) or not isinstance(players, list):
+        return None
+    if len(set(side_of)) == len(side_of) or len(side_of) != len(players):
+        return None
+    return dict(zip(players, side_of, strict=True))
 
 
 def memory_of(ctx: Context) -> Keeper:
@@ -115,7 +145,8 @@ class Keeper:
 
     async def finish(self, rec: GameRecord) -> list[str]:
         """Record the finished game `rec` once (later calls find it) and return the lines
-        the final standings show about the ratings (none for an unrated game)."""
+        the final standings show about the ratings: the changes, or why it is not rated
+        (ratings.py says who is rated and how)."""
         if rec.status != RecordStatus.OVER or rec.state is None:
             return []
         p = self.ctx.presenters.get(rec.game_id)
@@ -159,9 +190,19 @@ class Keeper:
             doc.count += 1
             doc.names.update(entry.names)
             places = {x: place for x, place, _ in standings}
-            if not computers:
-                entry.changes = await self._rate(doc, rec.game_id, rt.rated_players(places))
-            self._count(doc, rec.game_id, standings, computers)
+            entry.assisted = [x for x in rec.assisted if x in entry.names]
+            # a human's seat handed to a computer is the computer's: its place is ignored
+            unrated = {*rec.computers, *entry.assisted}
+            teams = sides_of(state)
+            sides = rt.rated_sides(places, unrated, teams)
+            if rt.cut_short(rec.game_id, entry.steps, len(standings)):
+                entry.rating = CUT_SHORT
+            elif not sides:
+                entry.rating = TOO_FEW if computers or entry.assisted else ""
+            else:
+                entry.rating = RATED_TEAMS if teams else RATED_HUMANS if computers else ""
+                entry.changes = await self._rate(doc, rec.chat_id, rec.game_id, sides, now)
+            self._count(doc, rec.game_id, standings, computers, set(entry.changes))
             line = ResultLine(**entry.model_dump(include=set(ResultLine.model_fields)))
             await self.backend.push_game(
                 rec.chat_id, entry.model_dump_json(), line.model_dump_json(), self.retention
@@ -174,13 +215,20 @@ class Keeper:
         return self.change_lines(entry, t)
 
     async def _rate(
-        self, doc: ChatMemory, game_id: str, places: dict[int, int]
+        self, doc: ChatMemory, chat_id: int, game_id: str, sides: list[rt.Side], now: float
     ) -> dict[int, Change]:
-        if not places:
-            return {}
+        """Rate `sides` (bot.memory.ratings.rated_sides) in the chat's season and overall,
+        each player's change damped by his and his opponents' recent opponents (over every
+        chat they are kept in: `ratings.damping`, `ratings.game_weights`)."""
+        players = [x for _, team in sides for x in team]
+        against = rt.opponents(sides)
+        raw = await self.backend.overall(game_id, players, self.retention)
+        overall = {x: Overall.load(raw.get(x), now, self.retention) for x in players}
+        own = {x: rt.damping(overall[x].history(now), against[x]) for x in players}
+        weight = rt.game_weights(own, against)
         table = doc.ratings.setdefault(game_id, {})
-        before = {x: table.get(x, Standing()).rating for x in places}
-        after = rt.rate(before, places)
+        before = {x: table.get(x, Standing()).rating for x in players}
+        after = rt.rate_sides(before, sides, weight)
         for x, r in after.items():
             s = table.setdefault(x, Standing())
             s.rating = r
@@ -192,27 +240,67 @@ class Keeper:
                 score=rt.shown(after[x]),
                 rank=board.index(x) + 1 if x in board else 0,
                 provisional=after[x].provisional,
+                damped=weight[x] < 1,
             )
-            for x in places
+            for x in players
         }
-        raw = await self.backend.ratings(game_id, list(places))
-        overall = {x: overall_rating(raw.get(x)) for x in places}
-        now_overall = rt.rate(overall, places)
-        await self.backend.set_ratings(
-            game_id, {x: r.model_dump_json() for x, r in now_overall.items()}
+        was = {x: o.rating(now) for x, o in overall.items()}
+        rated = rt.rate_sides(was, sides, weight)
+        until = now + self.retention
+        new = {
+            x: o.with_game(chat_id, rated[x], against[x], now, until) for x, o in overall.items()
+        }
+        await self.backend.set_overall(
+            game_id, {x: (o.model_dump_json(), math.ceil(o.kept(now))) for x, o in new.items()}
         )
-        await self.backend.rank(game_id, {x: rt.shown(r) for x, r in now_overall.items()})
+        await self._recheck(game_id, now)
+        await self._place(game_id, new, now)
         return changes
+
+    async def _place(self, game_id: str, entries: dict[int, Overall], now: float) -> None:
+        """Put the players on the all-chats leaderboard, or take them off it."""
+        scores: dict[int, tuple[int, float]] = {}
+        drop: list[int] = []
+        for x, o in entries.items():
+            r = o.rating(now)
+            if rt.on_board(r, o.history(now)):
+                scores[x] = (rt.shown(r), o.check_at(now))
+            else:
+                drop.append(x)
+        await self.backend.rank(game_id, scores, drop, self.retention)
+
+    async def _recheck(self, game_id: str, now: float) -> None:
+        """Look again at the leaderboard's players whose rating has changed by itself since
+        (a chat's part gone with its memory): placed anew, or taken off."""
+        for _ in range(10):
+            due = await self.backend.due(game_id, now, 50)
+            if not due:
+                return
+            raw = await self.backend.overall(game_id, due, self.retention)
+            await self._place(
+                game_id, {x: Overall.load(raw.get(x), now, self.retention) for x in due}, now
+            )
+
+    async def overall_board(self, game_id: str, count: int) -> list[tuple[int, int]]:
+        """The game's all-chats leaderboard: (player, shown score), best first."""
+        await self._recheck(game_id, self.ctx.clock())
+        return await self.backend.best(game_id, count)
 
     @staticmethod
     def _count(
-        doc: ChatMemory, game_id: str, standings: list[tuple[int, int, int]], computers: bool
+        doc: ChatMemory,
+        game_id: str,
+        standings: list[tuple[int, int, int]],
+        computers: bool,
+        rated: set[int],
     ) -> None:
+        """Everyone's totals: a game with a computer counts apart for a player it did not
+        rate (the others count all their finished games)."""
         for x, place, score in standings:
             if is_computer(x):
                 continue
             g = doc.stats.setdefault(x, {}).setdefault(game_id, GameStats())
-            if computers:
+            if computers and x not in rated:
                 g.computers += 1
                 continue
             g.games += 1
@@ -223,9 +311,16 @@ class Keeper:
     # ------------------------------------------------------------------ texts
 
     def change_lines(self, entry: GameEntry, t: Translator) -> list[str]:
-        if entry.computers or not entry.changes:
-            return []
-        lines = [t("memory.changes_head")]
+        """What the final standings say of the ratings: the changes (among the humans, or
+        by teams), or why the game was not rated, and for whom."""
+        if entry.rating == CUT_SHORT:
+            return [t("ratings.unrated_short")]
+        lines: list[str] = []
+        if entry.changes:
+            heads = {RATED_HUMANS: "ratings.head_humans", RATED_TEAMS: "ratings.head_teams"}
+            lines.append(t(heads.get(entry.rating, "memory.changes_head")))
+        elif entry.rating == TOO_FEW:
+            lines.append(t("ratings.unrated_few"))
         for x, _, _ in entry.standings:
             c = entry.changes.get(x)
             if c is None:
@@ -237,7 +332,12 @@ class Keeper:
             )
             if c.provisional:
                 text += t("memory.provisional_mark")
+            if c.damped:
+                text += t("ratings.damped_mark")
             lines.append(text)
+        if entry.assisted:
+            names = ", ".join(entry.names.get(x, "?") for x in entry.assisted)
+            lines.append(t("ratings.unrated_assisted", names=names))
         return lines
 
     def summary_text(self, summary: Summary, doc: ChatMemory) -> str:
@@ -298,7 +398,10 @@ class Keeper:
             log.info("chat %s: /notify messages failed: %s", rec.chat_id, e)
 
     async def forget_later(self, chat_id: int) -> None:
-        """The bot was removed from the chat: its memory goes within the retention."""
+        """The bot was removed from the chat: its memory goes within the retention. Its
+        parts of its players' overall ratings (and with them their places on the all-chats
+        leaderboards) go no later: each is kept the retention after that player's last
+        rated game in the chat, which came before the removal (`ratings.Overall`)."""
         await self.backend.expire(chat_id, self.retention)
 
     async def standings(self, rec: GameRecord) -> list[str]:

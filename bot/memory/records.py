@@ -7,9 +7,16 @@ Per chat (every key under the chat's hash tag, `RedisStore.tag`):
   first): players, seed, options, every step (it replays), standings, duration;
 - `…:mem:{chat}:lines` — the last `LINES` games' result lines (`ResultLine`), so a game
   older than the last `FULL` still has its line.
-Overall, per game: `…:mem:rating:<game>` — a hash player -> rating, over all chats;
-`…:mem:best:<game>` — the `BEST` best overall ratings (a sorted set player -> shown
-score, trimmed at every update: its size never grows past `BEST`).
+Overall, per game and player: `…:mem:overall:<game>:<player>` — his rating over all chats
+(`bot.memory.ratings.Overall`: each chat's part of it, kept `retention` seconds after his
+last rated game in that chat, so a chat's part never outlives the chat's own memory; the
+key expires with its last part). Per game: `…:mem:{best:<game>}:scores` — the `BEST`
+best overall ratings that stand on the all-chats leaderboard (a sorted set player ->
+shown score, trimmed at every update: its size never grows past `BEST`), and
+`…:mem:{best:<game>}:check` — when each of them must be looked at again (his first part to
+go); both of one hash tag (one slot of a cluster), both expiring `retention` after the
+game's last rated game anywhere. (The older `…:mem:rating:<game>` hash and
+`…:mem:best:<game>` set, which never expired, are read once more and then expire.)
 
 Every key of a chat expires `retention` seconds after the chat's last finished game
 (and at most that long after the bot was removed from it: `Keeper.forget_later`).
@@ -17,12 +24,17 @@ Every key of a chat expires `retention` seconds after the chat's last finished g
 
 from __future__ import annotations
 
+import time
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from bot.memory.ratings import Rating
 from bot.memory.seasons import Standing, Summary
+
+# `GameEntry.rating`: the humans rated among themselves, the computers' places ignored;
+# rated as teams; not rated — ended by a leave before a real share of moves, or fewer than
+# two humans to rate (a computer's seat, an assisted player left out)
+RATED_HUMANS, RATED_TEAMS, CUT_SHORT, TOO_FEW = "humans", "teams", "short", "few"
 
 FULL = 200  # games kept in full per chat
 BEST = 100  # overall ratings kept in the overall leaderboard of a game
@@ -36,6 +48,7 @@ class Change(BaseModel):
     score: int  # shown score after the game
     rank: int  # his place in the season's leaderboard of this game
     provisional: bool = False
+    damped: bool = False  # moved less: few different opponents lately (ratings.damping)
 
 
 class ResultLine(BaseModel):
@@ -55,6 +68,9 @@ class GameEntry(ResultLine):
     steps: list[str] | None = None  # the engine's `new` call, then every step
     started_at: float = 0.0
     changes: dict[int, Change] = Field(default_factory=dict)
+    # how it was rated (RATED_*: "" of humans alone, or an older entry), and who not
+    rating: str = ""
+    assisted: list[int] = Field(default_factory=list)  # helped (a hint...): unrated for them
 
     @property
     def length(self) -> int:
@@ -66,7 +82,7 @@ class GameStats(BaseModel):
 
     games: int = 0
     wins: int = 0
-    computers: int = 0  # games with a computer player (never rated)
+    computers: int = 0  # games with a computer player, not rated for him
     places: dict[int, int] = Field(default_factory=dict)  # place -> times
     best_score: int | None = None
 
@@ -92,11 +108,58 @@ class Backend(Protocol):
     async def games(self, chat_id: int, count: int) -> list[str]: ...
     async def game_at(self, chat_id: int, index: int) -> str | None: ...
     async def lines(self, chat_id: int, count: int) -> list[str]: ...
-    async def ratings(self, game_id: str, players: list[int]) -> dict[int, str]: ...
-    async def set_ratings(self, game_id: str, values: dict[int, str]) -> None: ...
-    async def rank(self, game_id: str, scores: dict[int, int]) -> None: ...
-    async def best(self, game_id: str, count: int) -> list[tuple[int, int]]: ...
+    async def overall(self, game_id: str, players: list[int], keep: int) -> dict[int, str]:
+        """The players' stored overall ratings (`Overall` JSON, or an older plain rating:
+        the older ones then expire within `keep` seconds)."""
+        ...
+
+    async def set_overall(self, game_id: str, values: dict[int, tuple[str, int]]) -> None:
+        """Store overall ratings: player -> (`Overall` JSON, seconds it is kept)."""
+        ...
+
+    async def rank(
+        self, game_id: str, scores: dict[int, tuple[int, float]], drop: list[int], keep: int
+    ) -> None:
+        """Put players on the game's all-chats leaderboard (player -> (shown score, when
+        to look at him again)), take `drop` off it, keep its `BEST` best; the board is
+        kept `keep` seconds."""
+        ...
+
+    async def due(self, game_id: str, now: float, count: int) -> list[int]:
+        """Up to `count` players of the leaderboard to look at again by `now`."""
+        ...
+
+    async def best(self, game_id: str, count: int) -> list[tuple[int, int]]:
+        """The game's best overall (player, shown score), best first."""
+        ...
+
     async def expire(self, chat_id: int, ttl: int) -> None: ...
+
+
+# KEYS: the board's scores and its times to look again (one hash tag). ARGV: seconds the
+# board is kept, BEST, the count of players put, then (player, score, when) each, the
+# count dropped, then each player dropped.
+BOARD = """
+local keep, best = tonumber(ARGV[1]), tonumber(ARGV[2])
+local i = 4
+for _ = 1, tonumber(ARGV[3]) do
+  redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
+  redis.call('ZADD', KEYS[2], ARGV[i + 2], ARGV[i])
+  i = i + 3
+end
+local dropped = tonumber(ARGV[i])
+for j = i + 1, i + dropped do
+  redis.call('ZREM', KEYS[1], ARGV[j])
+  redis.call('ZREM', KEYS[2], ARGV[j])
+end
+local extra = redis.call('ZRANGE', KEYS[1], 0, -best - 1)
+for _, m in ipairs(extra) do redis.call('ZREM', KEYS[2], m) end
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -best - 1)
+for _, key in ipairs(KEYS) do
+  if redis.call('EXISTS', key) == 1 then redis.call('EXPIRE', key, keep) end
+end
+return 1
+"""
 
 
 class RedisBackend:
@@ -104,9 +167,18 @@ class RedisBackend:
         self.r = redis
         self.prefix = prefix
         self.tag = tag
+        self._board: Any = redis.register_script(BOARD)
+        self._older: set[str] = set()  # older keys already given their expiry
 
     def key(self, chat_id: int, kind: str) -> str:
         return f"{self.prefix}:mem:{self.tag % chat_id}:{kind}"
+
+    def overall_key(self, game_id: str, player: int) -> str:
+        return f"{self.prefix}:mem:overall:{game_id}:{player}"
+
+    def board_keys(self, game_id: str) -> list[str]:
+        """The all-chats leaderboard's scores and times to look again (one slot)."""
+        return [f"{self.prefix}:mem:{{best:{game_id}}}:{kind}" for kind in ("scores", "check")]
 
     async def get_doc(self, chat_id: int) -> str | None:
         raw = await self.r.get(self.key(chat_id, "doc"))
@@ -137,37 +209,52 @@ class RedisBackend:
     async def lines(self, chat_id: int, count: int) -> list[str]:
         return [str(x) for x in await self.r.lrange(self.key(chat_id, "lines"), 0, count - 1)]
 
-    async def ratings(self, game_id: str, players: list[int]) -> dict[int, str]:
-        if not players:
-            return {}
-        values = await self.r.hmget(
-            f"{self.prefix}:mem:rating:{game_id}", [str(p) for p in players]
-        )
-        return {p: str(v) for p, v in zip(players, values, strict=True) if v is not None}
-
-    async def set_ratings(self, game_id: str, values: dict[int, str]) -> None:
-        if values:
-            await self.r.hset(
-                f"{self.prefix}:mem:rating:{game_id}",
-                mapping={str(k): v for k, v in values.items()},
-            )
-
-    async def rank(self, game_id: str, scores: dict[int, int]) -> None:
-        """Put the players' new overall scores on the game's overall leaderboard, keep
-        its `BEST` best."""
-        if not scores:
+    async def _older_expire(self, key: str, keep: int) -> None:
+        """An older key that never expired goes within `keep` seconds (once a process)."""
+        if key in self._older:
             return
-        key = f"{self.prefix}:mem:best:{game_id}"
-        pipe = self.r.pipeline(transaction=True)
-        pipe.zadd(key, {str(p): score for p, score in scores.items()})
-        pipe.zremrangebyrank(key, 0, -BEST - 1)
-        await pipe.execute()
+        if await self.r.ttl(key) == -1:
+            await self.r.expire(key, keep)
+        self._older.add(key)
+
+    async def overall(self, game_id: str, players: list[int], keep: int) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for p in players:
+            raw = await self.r.get(self.overall_key(game_id, p))
+            if raw is not None:
+                out[p] = str(raw)
+        missing = [p for p in players if p not in out]
+        if missing:
+            older = f"{self.prefix}:mem:rating:{game_id}"
+            values = await self.r.hmget(older, [str(p) for p in missing])
+            out.update({p: str(v) for p, v in zip(missing, values, strict=True) if v is not None})
+            await self._older_expire(older, keep)
+        return out
+
+    async def set_overall(self, game_id: str, values: dict[int, tuple[str, int]]) -> None:
+        for p, (raw, seconds) in values.items():
+            await self.r.set(self.overall_key(game_id, p), raw, ex=max(1, seconds))
+
+    async def rank(
+        self, game_id: str, scores: dict[int, tuple[int, float]], drop: list[int], keep: int
+    ) -> None:
+        if not scores and not drop:
+            return
+        args: list[Any] = [keep, BEST, len(scores)]
+        for p, (score, when) in scores.items():
+            args += [str(p), score, repr(float(when))]
+        args += [len(drop), *(str(p) for p in drop)]
+        await self._board(keys=self.board_keys(game_id), args=args)
+        await self._older_expire(f"{self.prefix}:mem:best:{game_id}", keep)
+
+    async def due(self, game_id: str, now: float, count: int) -> list[int]:
+        rows = await self.r.zrangebyscore(
+            self.board_keys(game_id)[1], "-inf", repr(float(now)), start=0, num=count
+        )
+        return [int(p) for p in rows]
 
     async def best(self, game_id: str, count: int) -> list[tuple[int, int]]:
-        """The game's best overall (player, shown score), best first."""
-        rows = await self.r.zrevrange(
-            f"{self.prefix}:mem:best:{game_id}", 0, count - 1, withscores=True
-        )
+        rows = await self.r.zrevrange(self.board_keys(game_id)[0], 0, count - 1, withscores=True)
         return [(int(p), int(score)) for p, score in rows]
 
     async def expire(self, chat_id: int, ttl: int) -> None:
@@ -179,15 +266,19 @@ class RedisBackend:
 
 
 class MemoryBackend:
-    """The same in this process (the in-memory store; tests). No expiry: the process's
-    life is shorter than any retention."""
+    """The same in this process (the in-memory store; tests). A chat's keys don't expire
+    (the process's life is shorter than any retention); the overall ratings and the
+    leaderboards do, as in Redis, by this process's clock."""
 
     def __init__(self) -> None:
         self.docs: dict[int, str] = {}
         self.full: dict[int, list[str]] = {}
         self.result_lines: dict[int, list[str]] = {}
-        self.overall: dict[str, dict[int, str]] = {}
-        self.leaders: dict[str, dict[int, int]] = {}
+        # game -> player -> (Overall JSON, when it expires)
+        self.overall_ratings: dict[str, dict[int, tuple[str, float]]] = {}
+        # game -> (player -> (score, when to look again), when the board expires)
+        self.boards: dict[str, tuple[dict[int, tuple[int, float]], float]] = {}
+        self.clock = time.time
 
     async def get_doc(self, chat_id: int) -> str | None:
         return self.docs.get(chat_id)
@@ -209,26 +300,45 @@ class MemoryBackend:
     async def lines(self, chat_id: int, count: int) -> list[str]:
         return self.result_lines.get(chat_id, [])[:count]
 
-    async def ratings(self, game_id: str, players: list[int]) -> dict[int, str]:
-        table = self.overall.get(game_id, {})
-        return {p: table[p] for p in players if p in table}
+    async def overall(self, game_id: str, players: list[int], keep: int) -> dict[int, str]:
+        table = self.overall_ratings.get(game_id, {})
+        now = self.clock()
+        for p in [p for p, (_, until) in table.items() if until <= now]:
+            del table[p]
+        return {p: table[p][0] for p in players if p in table}
 
-    async def set_ratings(self, game_id: str, values: dict[int, str]) -> None:
-        self.overall.setdefault(game_id, {}).update(values)
+    async def set_overall(self, game_id: str, values: dict[int, tuple[str, int]]) -> None:
+        table = self.overall_ratings.setdefault(game_id, {})
+        now = self.clock()
+        table.update({p: (raw, now + max(1, s)) for p, (raw, s) in values.items()})
 
-    async def rank(self, game_id: str, scores: dict[int, int]) -> None:
-        board = self.leaders.setdefault(game_id, {})
+    def _board(self, game_id: str) -> dict[int, tuple[int, float]]:
+        board, until = self.boards.get(game_id, ({}, 0.0))
+        return board if until > self.clock() else {}
+
+    async def rank(
+        self, game_id: str, scores: dict[int, tuple[int, float]], drop: list[int], keep: int
+    ) -> None:
+        if not scores and not drop:
+            return
+        board = self._board(game_id)
         board.update(scores)
-        for p, _ in sorted(board.items(), key=lambda x: (x[1], x[0]))[: max(0, len(board) - BEST)]:
+        for p in drop:
+            board.pop(p, None)
+        worst = sorted(board.items(), key=lambda x: (x[1][0], x[0]))[: max(0, len(board) - BEST)]
+        for p, _ in worst:
             del board[p]
+        self.boards[game_id] = (board, self.clock() + keep)
+
+    async def due(self, game_id: str, now: float, count: int) -> list[int]:
+        board = self._board(game_id)
+        due = [p for p, (_, when) in board.items() if when <= now]
+        return sorted(due, key=lambda p: board[p][1])[:count]
 
     async def best(self, game_id: str, count: int) -> list[tuple[int, int]]:
-        board = self.leaders.get(game_id, {})
-        return sorted(board.items(), key=lambda x: (-x[1], -x[0]))[:count]
+        board = self._board(game_id)
+        rows = sorted(board.items(), key=lambda x: (-x[1][0], -x[0]))[:count]
+        return [(p, score) for p, (score, _) in rows]
 
     async def expire(self, chat_id: int, ttl: int) -> None:
         return None
-
-
-def overall_rating(raw: str | None) -> Rating:
-    return Rating() if raw is None else Rating.model_validate_json(raw)

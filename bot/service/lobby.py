@@ -28,6 +28,7 @@ from bot.service.timers import Deadlines
 from bot.shown import Shown
 from bot.storage import ACTIVE, Conflict, GameRecord, RecordStatus
 from games import IllegalAction
+from games.chance import new_seed
 from locales import Translator
 
 log = logging.getLogger(__name__)
@@ -299,6 +300,7 @@ class Lobby:
         state = p.new_state(list(rec.players), seed, dict(rec.options))
         rec.ui = {}  # the lobby's menus end; the table's state begins empty
         rec.seed = seed
+        rec.ai_seed = secrets.randbits(64)  # the computers' own (bot/decisions.py seed_for)
         rec.with_computers = bool(rec.computers)
         rec.status = RecordStatus.PLAYING
         rec.seq += 1
@@ -308,7 +310,7 @@ class Lobby:
     async def _start(self, rec: GameRecord, p: Presenter[Any, Any], t: Translator) -> Answer:
         ctx = self.ctx
         try:
-            self.begin(rec, p, t, ctx.rng.randrange(1, 2**31))
+            self.begin(rec, p, t, new_seed())  # 128 secret bits (games/chance.py)
         except (IllegalAction, ValueError) as e:
             log.warning("cannot start %s: %s", rec.game_id, e)
             return Answer(t("lobby.cannot_start"), alert=True)

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from bot import idle, metrics, turn_reminder
 from bot.memory import steps
 from bot.names import shorten
-from bot.old_press import OUTDATED, old_press_key
+from bot.old_press import OUTDATED, after_own_hand, hand_run, old_press_key
 from bot.presenters.base import HAND, Presenter, Refusal
 from bot.presenters.buttons import Unknown
 from bot.service import computers
@@ -180,7 +180,12 @@ class Moves:
                 except Unknown:
                     metrics.press("outdated")
                     return Answer(t(OUTDATED))  # a button of an older version of the bot
-                if p.versioned(pressed) and data.s != rec.seq:
+                on_table = message_id is not None
+                if (
+                    p.versioned(pressed)
+                    and data.s != rec.seq
+                    and not after_own_hand(rec, user, data.s, on_table)
+                ):
                     metrics.press("outdated")
                     return Answer(t(old_press_key(rec, data.s)))  # updating, or out of date
                 actor = p.actor(state)
@@ -212,6 +217,7 @@ class Moves:
                 rec.active_at = now
                 if out.visible or (rec.state != old_json and p.seq_changes(state, settled)):
                     rec.seq += 1
+                    rec.hand_run = hand_run(rec, user, rec.seq - 1, on_table)
                 try:
                     rec = await ctx.save(rec)
                 except Conflict:  # another instance wrote first: a move, or its bookkeeping

@@ -4,15 +4,16 @@ group's budget (issue 36, point 3).
 A group's table is edited at most about 17 times a minute (`bot.limits`: Telegram's 20
 calls a minute per group, less the game's reserve), so in a lively game the player who
 acts would see his own taps land seconds late, and tap again on buttons already gone.
-Instead, a press that leaves its player to act (his turn goes on) brings him, besides the
-toast, an **ephemeral copy of the table** shown to him alone in place of the group's
-table message (Bot API 10.3: `EphemeralMessageParameters.replace_callback_query_message`
-for his callback query): the latest picture, caption and buttons, outside the group's
-budget. He builds his turn on it — a press on the copy edits it (`editEphemeralMessage…`;
-`bot.sender` keeps a member's ephemeral calls to one a second). Everyone else sees the
-group's table, edited in its own time (latest wins). Once his turn has passed and the
-group's table has been brought up to date, his copy is deleted and he sees the group's
-table again.
+Instead, a press that moves the game brings its player, besides the toast, an
+**ephemeral copy of the table** shown to him alone in place of the group's table message
+(Bot API 10.3: `EphemeralMessageParameters.replace_callback_query_message` for his
+callback query): the latest picture, caption and buttons, outside the group's budget. He
+builds his turn on it — a press on the copy edits it (`editEphemeralMessage…`) — and
+his last move shows there at once too, with the next player named, so he never taps an
+old turn's buttons. Everyone else sees the group's table, edited in its own time (latest
+wins; a turn change first, `Spend.TURN`: the next player has no copy yet). Once the
+group's table has caught up with a copy whose player no longer acts, that copy is
+deleted and he sees the group's table again; until then it follows every change.
 
 Where an ephemeral copy can't be sent (an old client, a self-hosted Bot API that refuses
 it) the chat is not tried again in this process: the group's table serves, at the
@@ -82,20 +83,25 @@ class TableCopies:
         """Whether a copy of the chat's table is shown to anyone."""
         return bool(self.live.get(chat_id))
 
+    def sees(self, chat_id: int, user: int, text: str) -> bool:
+        """Whether `user`'s copy shows the table whose `text_key` is `text`."""
+        copy = self.live.get(chat_id, {}).get(user)
+        return copy is not None and copy.text == text
+
     def wanted(self, chat_id: int) -> bool:
         """Whether the next round has a copy to show or to take away."""
         return bool(self.asked.get(chat_id)) or self.showing(chat_id)
 
-    async def show(
-        self, chat_id: int, rec: GameRecord, actor: int | None, view: TableView, picture: bytes
-    ) -> None:
-        """The players who pressed since the last round: the one still to act sees his
-        copy of the table as `view` shows it (sent, or edited)."""
+    async def show(self, chat_id: int, rec: GameRecord, view: TableView, picture: bytes) -> None:
+        """The players who pressed since the last round see their copies of the table as
+        `view` shows it (sent, or edited): the one still to act builds his turn on it, the
+        one whose turn has just passed sees where his last move left the game (and that
+        it is no longer his turn) while the group's table waits for its pace."""
         asked = self.asked.pop(chat_id, {})
         live = self.live.setdefault(chat_id, {})
         for user, ask in asked.items():
-            if user != actor or rec.status != RecordStatus.PLAYING:
-                continue  # his turn has passed: his copy goes once the table shows it
+            if rec.status != RecordStatus.PLAYING:
+                continue  # the game is over: the group's table shows the end at once
             copy = live.get(user)
             hand = (rec.hands.get(user) or {}).get("e")
             if copy is None and ask.copy_id is not None and ask.copy_id != hand:
@@ -109,10 +115,11 @@ class TableCopies:
                 sent = await self._send(chat_id, user, ask.query_id, rec, view, picture)
                 if sent is not None:
                     live[user] = sent
-        # a copy whose player still acts follows what others changed (a timer, a leave)
+        # a copy follows what others changed (a timer, a leave, the next player's moves)
+        # until the group's table has caught up and it goes (`clear`)
         text = text_key(view, rec.uid, rec.seq)
         for user, copy in list(live.items()):
-            behind = user == actor and user not in asked and copy.text != text
+            behind = user not in asked and copy.text != text
             if behind and not await self._edit(chat_id, user, copy, rec, view, picture):
                 live.pop(user, None)
         if not live:

@@ -84,6 +84,14 @@ NOT_SHOWN = frozenset(
 )
 
 
+def _forget_table(r: GameRecord, uid: str, message_id: int) -> GameRecord | None:
+    """The record without its table message `message_id` (deleted by someone)."""
+    if r.uid != uid or r.table_message_id != message_id:
+        return None
+    r.table_message_id = None
+    return r
+
+
 def shown_content(rec: GameRecord) -> str:
     """The record as far as its table's view reads it (all but `NOT_SHOWN`)."""
     return rec.model_dump_json(exclude=set(NOT_SHOWN))
@@ -105,6 +113,8 @@ class TableWorker:
         # of that round, by the record's content; the picture's round edits it unchanged
         # instead of drawing the caption and keyboard again. Only while a picture is due.
         self.late_views: dict[int, tuple[str, TableView]] = {}
+        # who was to move when the chat's table last showed (this process's rounds)
+        self.shown_actor: dict[int, int | None] = {}
         self.views_reused = 0
         ctx.bot.session.middleware(SentMessages(self.bottom))
 
@@ -240,14 +250,16 @@ class TableWorker:
         async with kept(store, lease, token, TABLE_LEASE) as held:
             since = metrics.table_since(chat_id)  # behind since (the lag)
             rec = await store.get(chat_id)  # one read for the round
-            await self._copy(chat_id, rec)  # the mover's own copy first: it costs no budget
-            # the table first: a summary (a new message, which may wait for the flood
-            # window) never holds up the table's edit
-            await self._refresh_table(chat_id, rec, held)
+            # what costs no budget first: the mover's own copy and the private hands (a
+            # round the group's window holds back ends at the table: `Paced`)
+            view = await self._copy(chat_id, rec)
+            await hands_for(self.ctx).refresh(chat_id, rec)
+            # the table before the summaries: a summary (a new message, which may wait for
+            # the flood window) never holds up the table's edit
+            await self._refresh_table(chat_id, rec, held, view)
             if self.copies.showing(chat_id):  # the table shows it: copies of others go
                 await self.copies.clear(chat_id, rec, self._actor(rec))
             metrics.table_lag(since, rec)
-            await hands_for(self.ctx).refresh(chat_id, rec)  # private hands
             if rec is not None and rec.outbox:
                 await self._flush_outbox(chat_id, rec)
             await self.pings.sync(chat_id, rec)
@@ -261,13 +273,14 @@ class TableWorker:
         p = self.ctx.presenter(rec.game_id)
         return p.actor(p.load(rec.state))
 
-    async def _copy(self, chat_id: int, rec: GameRecord | None) -> None:
-        """Show the mover his copy of the table (bot/service/table_copy.py)."""
+    async def _copy(self, chat_id: int, rec: GameRecord | None) -> TableView | None:
+        """Show the players who moved their copies of the table (bot/service/table_copy.py):
+        the view drawn for them, which the group's table shows too (None: none drawn)."""
         if not self.copies.wanted(chat_id):
-            return
+            return None
         if rec is None or rec.state is None or rec.status != RecordStatus.PLAYING:
             self.copies.asked.pop(chat_id, None)
-            return
+            return None
         p = self.ctx.presenter(rec.game_id)
         state = p.load(rec.state)
         view = self.table_view(rec, p, state)
@@ -281,7 +294,8 @@ class TableWorker:
                 then=lambda: self.kick(chat_id),
             )
         if picture is not None:
-            await self.copies.show(chat_id, rec, p.actor(state), view, picture)
+            await self.copies.show(chat_id, rec, view, picture)
+        return view
 
     def forget(self, chat_id: int) -> None:
         """The chat's game is over: nothing of it stays in memory. Its locks go by
@@ -294,6 +308,7 @@ class TableWorker:
         self.ctx.pictures.forget(chat_id)  # a picture still waiting is not drawn
         self.copies.forget(chat_id)
         self.late_views.pop(chat_id, None)
+        self.shown_actor.pop(chat_id, None)
 
     async def _flush_outbox(self, chat_id: int, rec: GameRecord | None) -> None:
         if rec is None or not rec.outbox:
@@ -336,20 +351,28 @@ class TableWorker:
         return TableView(caption=caption, buttons=buttons, picture_key=key, picture=picture)
 
     async def _refresh_table(
-        self, chat_id: int, rec: GameRecord | None, held: Lease | None = None
+        self,
+        chat_id: int,
+        rec: GameRecord | None,
+        held: Lease | None = None,
+        drawn: TableView | None = None,
     ) -> None:
+        """Bring the group's table to `rec` (`drawn`: its view, if this round drew it)."""
         if rec is None or rec.state is None or rec.status == RecordStatus.LOBBY:
             return
         ctx = self.ctx
         p = ctx.presenter(rec.game_id)
         pending = self.late_views.pop(chat_id, None)
         content = None if pending is None else shown_content(rec)  # only to compare
+        state = p.load(rec.state)
         if pending is not None and pending[0] == content:
             view = pending[1]  # the late picture's round: the view is the same
             self.views_reused += 1
         else:
-            view = self.table_view(rec, p, p.load(rec.state))
+            view = drawn or self.table_view(rec, p, state)
         tkey = text_key(view, rec.uid, rec.seq)
+        actor = p.actor(state) if rec.status == RecordStatus.PLAYING else None
+        turn = self._turn(chat_id, rec, actor, tkey)
         msg_id = rec.table_message_id
         # pushed up by chatter (or asked down by /table): sent anew at the bottom of the
         # chat, and the old message loses its buttons (bot/bottom.py)
@@ -386,10 +409,13 @@ class TableWorker:
             if late and rec.shown_text == tkey:
                 return  # the caption and keyboard are shown; the picture is on its way
             overtaken(held)
-            ok = await edit_table(ctx.sender, chat_id, msg_id, view, picture, rec.uid, rec.seq)
-            if not ok:
-                msg_id = None
+            ok = await edit_table(
+                ctx.sender, chat_id, msg_id, view, picture, rec.uid, rec.seq, turn=turn
+            )
+            if not ok:  # gone: sent anew (this round, or the next if this one is paced)
+                gone_id, msg_id = msg_id, None
                 late = False
+                await ctx.update(chat_id, lambda r: _forget_table(r, rec.uid, gone_id))
                 if picture is None:
                     picture = await ctx.pictures.ready(
                         chat_id, view.picture_key, view.picture, within=None
@@ -403,7 +429,9 @@ class TableWorker:
                 now = await ctx.store.get(chat_id)
                 if now is not None and now.uid == rec.uid and now.table_message_id is not None:
                     raise Overtaken(f"chat {chat_id}: its table was sent meanwhile")
-            msg_id = await send_table(ctx.sender, chat_id, view, picture, rec.uid, rec.seq)
+            msg_id = await send_table(
+                ctx.sender, chat_id, view, picture, rec.uid, rec.seq, turn=turn
+            )
         if not late:
             ctx.pictures.take(chat_id, view.picture_key)
 
@@ -420,10 +448,22 @@ class TableWorker:
             return r
 
         await ctx.update(chat_id, mark, known=rec)
+        self.shown_actor[chat_id] = actor
         self.bottom.shown(chat_id, msg_id)
         if moved is not None:
             await ctx.drop_markup(chat_id, moved)
             ctx.clean_chat.remember(chat_id, moved)  # an older copy: gone at the game's end
+
+    def _turn(self, chat_id: int, rec: GameRecord, actor: int | None, tkey: str) -> bool:
+        """Whether the player to move waits for this edit of the table (`Spend.TURN`): it
+        alone can show him where the game is — he has no copy of his own showing it (his
+        turn has just come, or he moved from his hand, which can't bring a copy); or the
+        game is over, or everyone may act and the table did not say so yet."""
+        if rec.status != RecordStatus.PLAYING:
+            return True
+        if actor is None:
+            return self.shown_actor.get(chat_id, 0) is not None
+        return not self.copies.sees(chat_id, actor, tkey)
 
     async def close_chat(self, chat_id: int) -> None:
         """The bot was removed from the chat (or may not write there): its lobby or game

@@ -64,6 +64,10 @@ class GameRecord(BaseModel):
     shown_picture: str | None = None
     shown_text: str | None = None
     shown_seq: int | None = None  # the `seq` the table message's buttons carry
+    # (player, from seq, to seq): every change from `from` to `to` was this player's, from
+    # his private hand; while `to` is still the game's `seq` his press of the table as it
+    # still shows (`from` ≤ shown seq) is taken on the game as it is (bot/old_press.py)
+    hand_run: tuple[int, int, int] | None = None
     outbox: list[str] = Field(default_factory=list)
     deadline: float | None = None
     turn_seconds: float | None = None  # the lobby's turn-timer choice (None: the default)
@@ -74,6 +78,9 @@ class GameRecord(BaseModel):
     window: bool = False
     reminder_turn: str | None = None  # the turn reminded before its end (bot/turn_reminder.py)
     timeouts: dict[int, int] = Field(default_factory=dict)
+    # players this game helped decide (a hint, an undo): not rated for them (set only by
+    # bot.memory.keeper.mark_assisted; bot/memory/ratings.py)
+    assisted: list[int] = Field(default_factory=list)
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
     active_at: float | None = None  # a player's last press (None in older records: bot/idle.py)
@@ -96,6 +103,10 @@ class GameRecord(BaseModel):
     # a vacated seat's leave message with «🤖 Заменить компьютером» (player -> message
     # id): its button goes when the seat is freed by the rules or the game ends
     offers: dict[int, int] = Field(default_factory=dict)
+    # the computer players' own seed (bot/decisions.py `seed_for`), drawn with `secrets`
+    # when the game starts, never derived from `seed`; 0: not drawn yet (an older record:
+    # drawn and stored before its first computer decision)
+    ai_seed: int = 0
     # the game's replay (bot/memory/steps.py, games/replay.py): the engine's `new` call
     # ("~n" + JSON) and each step since, in order; None once a step could not be captured.
     # Only the steps not stored yet are here: `put` appends them to the game's own step

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 from typing import Any
 
@@ -56,6 +55,7 @@ from games.cell_capture.model import (
     parse_cell,
     side,
 )
+from games.chance import stream
 from games.copying import deep_copy
 from games.engine import MalformedAction as MalformedAction
 from games.engine import malformed
@@ -248,7 +248,7 @@ class CellCaptureGame(Automatic[State, Action]):
         owner = [FREE] * (size * size)
         owner[(size // 2) * size + size // 2] = CENTRE
         order = list(range(n))
-        random.Random(f"{seed}:0").shuffle(order)
+        stream(seed, 0).shuffle(order)
         state = State(
             options=opts,
             seed=seed,

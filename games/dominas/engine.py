@@ -14,9 +14,9 @@ Example:
 from __future__ import annotations
 
 import itertools
-import random
 from typing import Any, NoReturn
 
+from games.chance import stream
 from games.dominas.events import (
     BonusEnd,
     BonusEnded,
@@ -553,7 +553,7 @@ def _numbering(s: State, seat: int, hand: list[str]) -> list[str]:
     own (the game's dice stay as they are), so a tile's number says nothing about the
     tiles around it in the sorted hand."""
     order = list(hand)
-    random.Random(f"{s.seed}:numbers:{s.game_no}:{seat}").shuffle(order)
+    stream(s.seed, "numbers", s.game_no, seat).shuffle(order)
     return order
 
 

@@ -1,7 +1,7 @@
 """Rules of «Морской крест» (spec `docs/spec/sea_cross.md`, R-numbers cited).
 
-Pure and deterministic: dice come from `random.Random(f"{seed}:{counter}")` with the
-counter stored in the state.
+Pure and deterministic: dice come from `games.chance.stream(seed, counter)` with the
+counter stored in the state (`games.engine.counter_rng`).
 
 >>> from games.sea_cross import GAME
 >>> s = GAME.new(players=[1, 2], seed=3)

@@ -224,11 +224,14 @@ class SevenTracks(RulesEngine[State, Action]):
         return s, events
 
     def view(self, state: State, player: int | None) -> View:
-        """What `player` sees; the public view (None) of a first-move window names nobody
-        as the one to act: whose answer is pending would tell who holds an FM or a U."""
+        """What `player` sees. In a first-move window `current` names nobody but the
+        seat itself while it is still to answer (and nobody in the table's view): whose
+        answer is pending — once the bot has passed everyone who cannot claim — would
+        tell who holds an FM or a U. Whether he is still to answer follows from his own
+        hand and answers, and from the declarations everyone is told."""
         v = _view(state, player)
-        if player is None and state.phase == Phase.FIRST_MOVE:
-            v.current = None
+        if state.phase == Phase.FIRST_MOVE:
+            v.current = v.me if v.me is not None and v.me in _fm_undecided(state) else None
         return v
 
     # ---------------------------------------------------------------- automation

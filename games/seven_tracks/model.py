@@ -438,6 +438,8 @@ class View(BaseModel):
     out_count: int
     bank_size: int
     phase: Phase
+    # the seat to act; in a first-move window only the viewer himself while he is still
+    # to answer, else None (`SevenTracks.view`); None once the game is over
     current: int | None
     turn: TurnView
     exchange_size: int | None

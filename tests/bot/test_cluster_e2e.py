@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 from redis.asyncio import Redis
+from redis.crc import key_slot
 
+from bot.memory.records import RedisBackend
 from bot.storage import Conflict, GameRecord, RecordStatus, RedisStore
 from fake_telegram import FakeTelegram
 from locales import get_translator
@@ -74,6 +76,29 @@ async def test_each_chat_s_keys_share_a_slot_and_the_chats_spread_over_every_pri
         assert await store.claim_due(10.0, 30.0) == []
         counts = await keys_per_primary(cluster, store._prefix)
         assert len(counts) == 3 and all(c > 0 for c in counts), counts
+    finally:
+        await store.close()
+
+
+async def test_the_overall_ratings_and_the_all_chats_board_work_on_a_cluster(
+    cluster: LocalCluster,
+) -> None:
+    """The memory's keys of no chat (bot/memory/records.py): a player's overall rating is
+    one key of its own, the leaderboard's two sorted sets share a hash tag (its script)."""
+    store = store_on(cluster)
+    try:
+        backend = RedisBackend(store.client, store.prefix)
+        players = list(range(1, 21))
+        await backend.set_overall(
+            "sea_cross", {p: (f'{{"parts":{{}},"p":{p}}}', 600) for p in players}
+        )
+        got = await backend.overall("sea_cross", players, 600)
+        assert sorted(got) == players and got[7] == '{"parts":{},"p":7}'
+        scores = {p: (1000 + p, 5.0 + p) for p in players}
+        await backend.rank("sea_cross", scores, [20], 600)
+        assert await backend.best("sea_cross", 2) == [(19, 1019), (18, 1018)]
+        assert await backend.due("sea_cross", 7.0, 10) == [1, 2]
+        assert len({key_slot(k.encode()) for k in backend.board_keys("sea_cross")}) == 1
     finally:
         await store.close()
 

@@ -1,9 +1,10 @@
 """A human who leaves a game of humans only may be replaced by a computer (issue 14): his
 /leave, confirmed, offers «🤖 Заменить компьютером» to the others; one press by another
 player hands the seat to «🤖 Робот-опытный», who plays it to the end, and the game is
-one «с компьютером» (no rating changes). Nobody pressing in time, he is removed by the
+one «с компьютером»: the humans still at the table are rated among themselves, the
+computer's seat ignored (issue 30). Nobody pressing in time, he is removed by the
 game's rules as before and the game stays rated. Two humans: the one left plays on
-against the computer.
+against the computer, and nobody's rating changes.
 
 The humans' turns are played by their turn timer (0.2 s, never removed), so each game
 runs to its end without a per-game button script.
@@ -92,7 +93,8 @@ async def entry_of(app: App, chat: Chat, rec: GameRecord) -> GameEntry:
 
 async def replaced_game(people: dict[int, str], leaver: int, presser: int) -> None:
     """`leaver` leaves the game of `people` (the first opens it), `presser` hands his seat
-    to a computer, which plays it to the end: a game «с компьютером», rated for nobody."""
+    to a computer, which plays it to the end: a game «с компьютером», rated for the
+    humans left when two or more are (the computer's seat ignored), else for nobody."""
     async with FakeTelegram() as tg:
         users = [tg.user(uid, name) for uid, name in people.items()]
         chat = tg.group(members=users)
@@ -126,8 +128,14 @@ async def replaced_game(people: dict[int, str], leaver: int, presser: int) -> No
             assert "с компьютером" in final.content, final.content
             assert "📈 Рейтинг:" not in final.content, final.content
             entry = await entry_of(app, chat, rec)
-            assert entry.computers and not entry.changes  # nobody's rating changed
-            assert entry.levels == {leaver: "experienced"}
+            assert entry.computers and entry.levels == {leaver: "experienced"}
+            humans = set(people) - {leaver}
+            if len(humans) >= 2:  # rated among themselves, and the standings say so
+                assert "📈 Рейтинг — только между людьми" in final.content, final.content
+                assert set(entry.changes) == humans
+            else:  # nobody's rating changed
+                assert "Рейтинг не изменился: для него нужны хотя бы двое" in final.content
+                assert not entry.changes
 
 
 async def test_three_humans_one_leaves_another_hands_his_seat_to_a_computer() -> None:

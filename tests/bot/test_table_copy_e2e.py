@@ -1,7 +1,8 @@
 """The mover's own copy of the table (issue 36, point 3; bot/service/table_copy.py): his
 taps show at once on an ephemeral copy shown in place of the group's table, at no cost
-to the group's budget; once his turn has passed the copy goes and he sees the group's
-table, which shows the turn. Under Telegram's real limits (the tests' default)."""
+to the group's budget; his last move shows there too, the next player named, and once
+the group's table shows the turn the copy goes and he sees the group's table again.
+Under Telegram's real limits (the tests' default)."""
 
 from __future__ import annotations
 
@@ -45,10 +46,12 @@ async def test_the_mover_builds_his_turn_on_his_copy_and_the_group_sees_the_turn
         answer = await chat.press(who, copy, "✅ Закончить ход")
         assert not answer.show_alert, answer
 
-        # his turn has passed: the group's table shows it and his copy is gone
+        # his turn has passed: his copy showed it at once (the next player named), then
+        # the group's table shows it and his copy is gone
         await chat.wait_for(lambda: mover(table, users) not in (None, who), 30)
         await chat.wait_for(lambda: copy_of(chat, who, table) is None, 30)
         assert copy.deleted
+        assert mover(copy, users) == mover(table, users)
         await tg.settle()
         # the copy cost the group nothing: no ephemeral call is counted, no 429
         assert not [c for c in chat.calls() if c.error_code == 429]
