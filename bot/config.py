@@ -60,8 +60,9 @@ class Settings(BaseSettings):
     # the mover's own ephemeral copy of the table (bot/service/table_copy.py)
     table_copy: bool = True
     # ephemeral calls for one member of a chat: at most one per this many seconds (0: off;
-    # Telegram documents no limit, and a waiting pace held answers back: bot/sender.py)
-    ephemeral_gap_seconds: float = Field(default=0.0, ge=0)
+    # Telegram documents no limit: our assumption). Never by waiting: an edit that comes
+    # sooner is left to a later round (bot/sender.py)
+    ephemeral_gap_seconds: float = Field(default=1.0, ge=0)
     # new messages a second for all instances together (0: no bot-wide budget); answers,
     # edits and deletes are not limited bot-wide by Telegram, nor by us
     telegram_messages_per_second: float = Field(default=30.0, ge=0)

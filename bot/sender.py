@@ -26,11 +26,14 @@ tests/bot/test_sender_e2e.py and test_flood_e2e.py test the sender on the fake T
   meanwhile. A `latest_wins` call gets the `TelegramRetryAfter` instead: its caller
   edits in the latest state afterwards rather than an outdated one late.
 - **Ephemeral messages** are outside the group's budget; their limits are not
-  documented. `ephemeral_gap` (`EPHEMERAL_GAP_SECONDS`, off by default) gives each
-  member at most one ephemeral call that often, by waiting: on at 1 s, a member pressing
-  about once a second saw his answers wait behind his own hand's and copy's edits (p99
-  6 s in `python -m bench.pacing`'s flood of 5 groups), so it is off; the rounds already
-  coalesce them (one hand edit and one copy edit a round).
+  documented, so each member of a chat gets at most one ephemeral call an
+  `ephemeral_gap` seconds (`EPHEMERAL_GAP_SECONDS`, 1 s), and never by waiting: a new
+  ephemeral message (his hand opened, his copy of the table, each the answer to a press
+  of his) and a delete go at once and take the member's slot; an edit (the rounds that
+  keep his hand and copy up to date) that comes sooner is not sent (None) and
+  `deferred(chat, wait)` asks for a round then, which edits in the latest state. A
+  waiting pace (1 s) held answers 6 s at p99 behind a member's own hand and copy edits
+  (`python -m bench.pacing`, 5 groups).
 
 Answers to presses are not counted anywhere: they go at once (`bot.budget` paces only
 new messages bot-wide). Other Telegram errors reach the caller unchanged.
@@ -42,6 +45,7 @@ import asyncio
 import logging
 import math
 import time
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from aiogram import Bot
@@ -63,7 +67,7 @@ T = TypeVar("T")
 
 ATTEMPTS = 4  # tries of one game message through 429s
 LONGEST_WAIT = 120.0  # seconds: a longer retry_after gives the message up
-EPHEMERAL_GAP = 0.0  # seconds between two ephemeral calls for one member of a chat (0: off)
+EPHEMERAL_GAP = 1.0  # seconds between two ephemeral calls for one member of a chat (0: off)
 
 
 def chat_of(method: TelegramMethod[Any]) -> int | None:
@@ -97,6 +101,9 @@ class Sender:
         self.ephemeral_gap = ephemeral_gap
         self._hold: dict[int, float] = {}  # chat -> monotonic time Telegram lets us go on
         self._ephemeral_next: dict[tuple[int, int], float] = {}  # (chat, member) -> when
+        # told of an ephemeral edit not sent yet (chat, seconds): the table worker's later
+        # round (`TableWorker.kick_in`) edits the latest state in then
+        self.deferred: Callable[[int, float], None] | None = None
 
     def hold_left(self, chat_id: int | None) -> float:
         """Seconds the chat is still on hold after a 429 (0 when it is not)."""
@@ -120,23 +127,27 @@ class Sender:
         until = now + seconds
         self._hold[chat_id] = max(until, self._hold.get(chat_id, 0.0))
 
-    async def _pace_ephemeral(self, method: TelegramMethod[Any]) -> None:
-        """At most one ephemeral call a `ephemeral_gap` seconds per member of a chat
-        (their limits are not documented: a member's own pace, see `bot.limits`)."""
+    def _pace_ephemeral(self, method: TelegramMethod[Any]) -> bool:
+        """At most one ephemeral call a `ephemeral_gap` seconds per member of a chat (see
+        the module's text): False when an edit must wait for the member's slot (the
+        caller is told to come back, `deferred`); a new message or a delete always goes."""
         if self.ephemeral_gap <= 0:
-            return
+            return True
         user = ephemeral_receiver(method)
         chat_id = chat_of(method)
         if user is None or chat_id is None:
-            return
+            return True
         key = (chat_id, user)
         now = time.monotonic()
         if len(self._ephemeral_next) > 4096:  # members not heard from for a while
             self._ephemeral_next = {k: t for k, t in self._ephemeral_next.items() if t > now}
-        at = max(now, self._ephemeral_next.get(key, 0.0))
-        self._ephemeral_next[key] = at + self.ephemeral_gap
-        if at > now:
-            await asyncio.sleep(at - now)
+        due = self._ephemeral_next.get(key, 0.0)
+        if due > now and method.__api_method__.startswith("editEphemeral"):
+            if self.deferred is not None:
+                self.deferred(chat_id, due - now)
+            return False
+        self._ephemeral_next[key] = now + self.ephemeral_gap
+        return True
 
     async def _charge(
         self,
@@ -149,8 +160,7 @@ class Sender:
         no budget): False when a reply or a ping is not worth one now (nor within
         `patience` seconds); `Paced` when the table's share is spent."""
         if chat_id is None:
-            await self._pace_ephemeral(method)
-            return True
+            return self._pace_ephemeral(method)
         name = method.__api_method__
         if chat_id > 0 or spend is Spend.GAME:  # a private chat: a short wait, for all
             waited = time.monotonic()

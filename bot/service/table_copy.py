@@ -107,10 +107,10 @@ class TableCopies:
             if copy is None and ask.copy_id is not None and ask.copy_id != hand:
                 copy = Copy(ask.copy_id, "", "")  # a copy another instance sent
             if copy is not None:
-                if not await self._edit(chat_id, user, copy, rec, view, picture):
+                if await self._edit(chat_id, user, copy, rec, view, picture) is False:
                     live.pop(user, None)
                 else:
-                    live[user] = copy
+                    live[user] = copy  # edited, or edited by a later round (his pace)
             elif ask.query_id is not None:
                 sent = await self._send(chat_id, user, ask.query_id, rec, view, picture)
                 if sent is not None:
@@ -120,7 +120,7 @@ class TableCopies:
         text = text_key(view, rec.uid, rec.seq)
         for user, copy in list(live.items()):
             behind = user not in asked and copy.text != text
-            if behind and not await self._edit(chat_id, user, copy, rec, view, picture):
+            if behind and await self._edit(chat_id, user, copy, rec, view, picture) is False:
                 live.pop(user, None)
         if not live:
             self.live.pop(chat_id, None)
@@ -190,8 +190,9 @@ class TableCopies:
         rec: GameRecord,
         view: TableView,
         picture: bytes,
-    ) -> bool:
-        """Bring the copy to `view`: False when it is gone."""
+    ) -> bool | None:
+        """Bring the copy to `view`: False when it is gone, None when not now (the
+        member's ephemeral pace, `bot.sender`: a later round edits it)."""
         text = text_key(view, rec.uid, rec.seq)
         if copy.picture_key == view.picture_key and copy.text == text:
             return True
@@ -202,7 +203,7 @@ class TableCopies:
                 media = InputMediaPhoto(
                     media=photo(known, key, picture), caption=clip(view.caption)
                 )
-                await self.ctx.sender.call(
+                sent = await self.ctx.sender.call(
                     EditEphemeralMessageMedia(
                         chat_id=chat_id,
                         receiver_user_id=user,
@@ -212,7 +213,7 @@ class TableCopies:
                     )
                 )
             else:
-                await self.ctx.sender.call(
+                sent = await self.ctx.sender.call(
                     EditEphemeralMessageCaption(
                         chat_id=chat_id,
                         receiver_user_id=user,
@@ -226,5 +227,7 @@ class TableCopies:
                 return True
             log.info("chat %s: the table copy of %s is gone: %s", chat_id, user, e)
             return False
+        if sent is None:
+            return None
         copy.picture_key, copy.text = view.picture_key, text
         return True

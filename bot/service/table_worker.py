@@ -107,6 +107,7 @@ class TableWorker:
         self.bottom = Bottom()
         self.pings = Pings(ctx, self.kick_in)  # the turn ping, after the table and summaries
         self.copies = TableCopies(ctx)  # the mover's own copy of the table
+        ctx.sender.deferred = self.kick_in  # an ephemeral edit held by a member's pace
         self._later: dict[int, asyncio.TimerHandle] = {}  # chats with a round due later
         self.rounds = asyncio.Semaphore(ROUNDS)
         # a chat whose picture came late (its caption and keyboard edited first): the view

@@ -48,6 +48,8 @@ def settings_for(tg: FakeTelegram, redis_url: str | None = None, **kw: Any) -> S
         values["chat_calls_per_minute"] = limit.count
         values["chat_window_seconds"] = limit.window
         values["chat_deletes_counted"] = getattr(limit, "deletes", True)
+        # a member's ephemeral pace (1 s a 60 s window) scaled with the window
+        values["ephemeral_gap_seconds"] = limit.window / 60.0
     values.update(kw)
     return Settings(**values)
 

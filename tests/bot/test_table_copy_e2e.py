@@ -6,6 +6,8 @@ Under Telegram's real limits (the tests' default)."""
 
 from __future__ import annotations
 
+import time
+
 from fake_telegram import Chat, StoredMessage, User
 from tests.bot.e2e import counted_calls, data_of, in_group, mover, started_table
 
@@ -19,7 +21,7 @@ def copy_of(chat: Chat, user: User, table: StoredMessage) -> StoredMessage | Non
 async def test_the_mover_builds_his_turn_on_his_copy_and_the_group_sees_the_turn() -> None:
     async with in_group(5301, ["Аня", "Борис", "Вика"], table_copy=True, turn_seconds=0) as (
         tg,
-        _app,
+        app,
         chat,
         users,
     ):
@@ -43,15 +45,19 @@ async def test_the_mover_builds_his_turn_on_his_copy_and_the_group_sees_the_turn
         answer = await chat.press(who, copy, "▶ Выставить всё")
         assert not answer.show_alert, answer
         await chat.wait_for(lambda: data_of(copy) != before, 30)
+        # the group's table has spent its pace for a while (as in a lively game)
+        app.limiter._due[chat.id] = time.monotonic() + 10.0
         answer = await chat.press(who, copy, "✅ Закончить ход")
         assert not answer.show_alert, answer
 
-        # his turn has passed: his copy showed it at once (the next player named), then
-        # the group's table shows it and his copy is gone
-        await chat.wait_for(lambda: mover(table, users) not in (None, who), 30)
+        # his turn has passed: his copy shows it at once, naming the next player, while
+        # the group's table waits for its slot
+        await chat.wait_for(lambda: mover(copy, users) not in (None, who), 30)
+        assert mover(table, users) is who
+        # then the group's table shows it and his copy is gone
+        await chat.wait_for(lambda: mover(table, users) == mover(copy, users), 30)
         await chat.wait_for(lambda: copy_of(chat, who, table) is None, 30)
         assert copy.deleted
-        assert mover(copy, users) == mover(table, users)
         await tg.settle()
         # the copy cost the group nothing: no ephemeral call is counted, no 429
         assert not [c for c in chat.calls() if c.error_code == 429]
