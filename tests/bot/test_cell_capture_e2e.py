@@ -98,6 +98,7 @@ async def test_cell_capture_keyboard_pages_anchors_skips_forced_choices_keeps_ar
                 assert named is not None, table.content
                 mover = users[named.group(1)]
                 texts = table.button_texts
+                assert len(texts) <= 9, texts  # spec §5 (issue 31: 11 while drawing)
                 anchors = [x for x in texts if x.startswith("⚓")]
                 assert len(anchors) <= 8, texts
                 if ph is Phase.PICK_K:
