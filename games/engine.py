@@ -90,6 +90,7 @@ class RulesEngine(Automatic[S, A], Generic[S, A]):
     min_players: int
     max_players: int
     state_type: type[S]
+    lower_score_wins: bool = False  # games.protocol.Game
     action_type: ClassVar[type[Any]]  # the Action model: isinstance checks and `decode`
     over_phase: ClassVar[Enum]  # the phase of a finished game
     # «новичок», the weakest policy (games/<id>/policies.py): what a timed-out turn plays

@@ -88,6 +88,9 @@ class Game(Protocol, Generic[S, A]):
     min_players: int
     max_players: int
     state_type: type[S]
+    # whether a lower `Standing.score` is the better one («Семидорожник»: its points are
+    # the tiles left in hand); the best score a player made is then his lowest
+    lower_score_wins: bool
 
     def new(self, players: list[int], seed: int, options: dict[str, Any] | None = None) -> S: ...
 

@@ -13,7 +13,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
 
-from bot.handlers.common import is_chat_admin, is_group
+from bot.handlers.common import display_name, is_chat_admin, is_group
 from bot.language import translator_for
 from bot.memory.keeper import Keeper, memory_of, number
 from bot.memory.ratings import BOARD_GAMES, BOARD_OPPONENTS, shown
@@ -131,8 +131,12 @@ def _places(g: GameStats) -> str:
     return " ".join(f"{place}×{n}" for place, n in sorted(g.places.items())) or "—"
 
 
-def stats_text(k: Keeper, doc: ChatMemory, user: int, t: Translator) -> str:
-    name = html.escape(doc.names.get(user, "?"))
+def stats_text(
+    k: Keeper, doc: ChatMemory, user: int, t: Translator, known_as: str | None = None
+) -> str:
+    """`user`'s totals in the chat; `known_as`: his name when the chat's memory has none
+    yet (he asks of himself before finishing a game here)."""
+    name = html.escape(doc.names.get(user) or known_as or t("lobby.someone"))
     per_game = doc.stats.get(user, {})
     games = sum(g.games for g in per_game.values())
     computers = sum(g.computers for g in per_game.values())
@@ -159,6 +163,10 @@ def stats_text(k: Keeper, doc: ChatMemory, user: int, t: Translator) -> str:
         rating = (
             t("memory.stats_rating", score=number(shown(s.rating))) if s and s.rating.games else ""
         )
+        lower = k.lower_score_wins(game_id)
+        best = g.best(lower)
+        key = "memory.best_low" if lower else "memory.best"
+        best_text = "—" if best is None else t(key, score=best)
         lines.append(
             t(
                 "memory.stats_game",
@@ -166,7 +174,7 @@ def stats_text(k: Keeper, doc: ChatMemory, user: int, t: Translator) -> str:
                 games=t.plural(g.games, "memory.unit.game"),
                 wins=t.plural(g.wins, "memory.unit.win"),
                 places=_places(g),
-                best=g.best_score if g.best_score is not None else "—",
+                best=best_text,
                 rating=rating,
             )
         )
@@ -210,7 +218,8 @@ async def stats_command(message: Message, command: CommandObject, service: GameS
     if target is None:
         text = t("memory.stats_unknown", name=html.escape(arg))
     else:
-        text = stats_text(k, doc, target, t)
+        own = display_name(message.from_user) if target == user else None
+        text = stats_text(k, doc, target, t, known_as=own)
     await service.replies.answer(asked, text, t, topic=f"stats:{target}")
 
 

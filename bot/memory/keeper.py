@@ -307,6 +307,7 @@ class Keeper:
             g.wins += place == 1
             g.places[place] = g.places.get(place, 0) + 1
             g.best_score = score if g.best_score is None else max(g.best_score, score)
+            g.low_score = score if g.low_score is None else min(g.low_score, score)
 
     # ------------------------------------------------------------------ texts
 
@@ -379,6 +380,11 @@ class Keeper:
     def title(self, game_id: str, t: Translator) -> str:
         p = self.ctx.presenters.get(game_id)
         return t(p.title_key) if p is not None else game_id
+
+    def lower_score_wins(self, game_id: str) -> bool:
+        """Whether the game's lower score is the better one (its engine says so)."""
+        p = self.ctx.presenters.get(game_id)
+        return p is not None and p.game.lower_score_wins
 
     # ------------------------------------------------------------------ the rest
 

@@ -84,7 +84,13 @@ class GameStats(BaseModel):
     wins: int = 0
     computers: int = 0  # games with a computer player, not rated for him
     places: dict[int, int] = Field(default_factory=dict)  # place -> times
-    best_score: int | None = None
+    best_score: int | None = None  # the highest score he made
+    low_score: int | None = None  # the lowest (kept since issue 31; older totals lack it)
+
+    def best(self, lower_wins: bool) -> int | None:
+        """His best score: the lowest where a lower score wins (`Game.lower_score_wins`:
+        «Семидорожник»), else the highest."""
+        return self.low_score if lower_wins else self.best_score
 
 
 class ChatMemory(BaseModel):

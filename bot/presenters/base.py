@@ -112,11 +112,20 @@ class Refusal(Exception):
 
 @dataclass(frozen=True)
 class LengthChoice:
-    """A lobby option: its code, the translation key of its label and the engine options."""
+    """A lobby option: its code, the translation key of its label and the engine options;
+    a choice that is no length (Гипнозия's pairs over bridges) is a variant, and says in
+    the lobby what it means (`about_key`)."""
 
     code: str
     label_key: str
     options: dict[str, Any]
+    about_key: str = ""  # a variant's meaning, shown in the lobby's text
+
+    def line(self, t: Translator) -> str:
+        """The lobby's line for this choice: «Длина: До 144», «Вариант: …— what it does»."""
+        if not self.about_key:
+            return t("lobby.length", length=t(self.label_key))
+        return t("lobby.variant", variant=t(self.label_key), about=t(self.about_key))
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,15 @@ what the public view says is possible (numbers, anchors, arrows).
   back to it is not shown.
 - The buttons are the engine's actions (numbers, anchors, arrows, ↩ ✖ ✅) and three
   compound codes: «➡️×3» (`Straight`), a closed place «·» (`Hole`) and ◀ ▶ (`ToPage`).
-- Anchors come in pages (spec §5): up to 8 on one page, else 6 per page with ◀ ▶.
-- While a path is drawn the keyboard keeps one layout: the four arrows always in the order
-  ⬆️ ➡️ ⬇️ ⬅️, a direction that is closed now stays as a «·» placeholder (so a fast double
-  tap lands on the same arrow or on nothing), then (for k ≥ 2) the compound arrows «➡️×3»
-  (the rest of the path straight in one direction) in the same columns, then ↩ / ✖ / ✅
-  (✅ shows the progress «2 из 3» until the path is complete).
+- Anchors come in pages (spec §5): up to 8 on one page, else 6 per page with ◀ «1/2» ▶
+  (5 when «↩ Другое число» is under them: never more than 9 buttons).
+- While a path is drawn the keyboard keeps its rows, with at most 9 buttons (spec §5): the
+  four arrows always in the order ⬆️ ➡️ ⬇️ ⬅️, a direction that is closed now staying as a
+  «·» placeholder (so a fast double tap lands on the same arrow or on nothing); then (for
+  k ≥ 2) a row of the compound arrows that can finish the path, «➡️×3» (the rest of the
+  path straight in one direction), or one «·» when none can (so a double tap on «➡️×3»,
+  which completes the path, lands on nothing); then ↩ / ✖, and ✅ once the path is
+  complete (its progress «2 из 3» is in the caption).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from games import Event, IllegalAction
 from games.cell_capture import GAME, Action, ActionType, CellCaptureGame, Direction, Phase, State
 from games.cell_capture.engine import phase
 from games.cell_capture.events import Captured, GameOver, PlayerLeft, RoundStarted, Stuck
-from games.cell_capture.model import DIR_ORDER
+from games.cell_capture.model import DIR_ORDER, View
 from locales import Translator
 
 T = ActionType
@@ -50,8 +53,9 @@ ARROWS: dict[Direction, str] = {
     Direction.LEFT: "⬅️",
 }
 SWATCH: tuple[str, ...] = ("🟥", "🟦", "🟩", "🟧", "🟪", "🩵")
+MAX_BUTTONS = 9  # visible at once (spec §5)
 ONE_PAGE = 8  # anchors on a single page (+ «↩ Другое число»: 9 buttons)
-PAGE = 6  # anchors per page when there are more (+ ◀ ▶)
+PAGE = 6  # anchors per page when there are more (+ ◀ «1/2» ▶; 5 with «↩ Другое число»)
 HOLE = "·"  # a placeholder: the button's place is kept, it does nothing now
 
 
@@ -127,7 +131,8 @@ class CellCapturePresenter(Presenter[State, Ui]):
             lines.append("")
             lines.extend(log[-3:])
         lines.append("")
-        for p in v.players:
+        for seat in self._listed(v):  # as the picture's legend: the order of play
+            p = v.players[seat]
             mark = "▶ " if p.seat == v.to_act_seat and not v.over else ""
             name = c.name(p.player)
             status = "" if p.active else t("cc.left")
@@ -142,6 +147,15 @@ class CellCapturePresenter(Presenter[State, Ui]):
                 )
             )
         return "\n".join(lines)
+
+    @staticmethod
+    def _listed(v: View) -> list[int]:
+        """The seats in the caption's list, as in the picture's legend: this round's order
+        of play, then the players who left; by place once the game is over."""
+        if v.over:
+            return [p.seat for p in sorted(v.players, key=lambda p: (p.place or 99, p.seat))]
+        seats = [s for s in v.order if v.players[s].active]
+        return seats + [p.seat for p in v.players if p.seat not in seats]
 
     # ---------------------------------------------------------------- keyboard
 
@@ -159,15 +173,17 @@ class CellCapturePresenter(Presenter[State, Ui]):
                 self._act(f"⚓ {a}", Action(type=T.CHOOSE_ANCHOR, cell=a))
                 for a in v.offered_anchors
             ]
+            back = not self._forced_k(s)  # «back» would only choose the same number again
             if len(anchors) <= ONE_PAGE:
                 rows += [anchors[i : i + 4] for i in range(0, len(anchors), 4)]
             else:
-                pages = -(-len(anchors) // PAGE)
+                per = PAGE - back  # at most 9 buttons with the page row (spec §5)
+                pages = -(-len(anchors) // per)
                 page = shown_page(c.ui.page, s.version, pages)
-                shown = anchors[page * PAGE : (page + 1) * PAGE]
+                shown = anchors[page * per : (page + 1) * per]
                 rows += [shown[i : i + 3] for i in range(0, len(shown), 3)]
                 rows.append(page_row(page, pages))
-            if not self._forced_k(s):  # «back» would only choose the same number again
+            if back:
                 rows.append([self._act(t("cc.btn.back"), Action(type=T.BACK))])
         elif v.phase in (Phase.DRAW, Phase.READY):
             steps = set(v.steps)
@@ -178,26 +194,26 @@ class CellCapturePresenter(Presenter[State, Ui]):
                     for d in DIR_ORDER
                 ]
             )
-            straight: list[Btn] = []
-            for d in DIR_ORDER:
-                n = self._straight(s, d) if d in steps else 0
-                straight.append(Btn(f"{ARROWS[d]}×{n}", Straight(d).code()) if n > 1 else hole[d])
             done = len(v.draft.path) if v.draft else 0
             k = (v.draft.k if v.draft else None) or 0
-            if k >= 2:  # the same for the whole path (k does not change while drawing)
-                rows.append(straight)
             back_to_anchor = done == 0 and self._forced_anchor(s)
-            rows.append(
-                [
-                    Btn(HOLE, Hole("u").code())
-                    if back_to_anchor
-                    else self._act(t("cc.btn.undo"), Action(type=T.UNDO)),
-                    self._act(t("cc.btn.cancel"), Action(type=T.CANCEL)),
-                    self._act(t("cc.btn.confirm"), Action(type=T.CONFIRM))
-                    if v.phase == Phase.READY
-                    else Btn(t("cc.btn.progress", done=done, k=k), Hole("c").code()),
-                ]
-            )
+            last = [
+                Btn(HOLE, Hole("u").code())
+                if back_to_anchor
+                else self._act(t("cc.btn.undo"), Action(type=T.UNDO)),
+                self._act(t("cc.btn.cancel"), Action(type=T.CANCEL)),
+            ]
+            if v.phase == Phase.READY:
+                last.append(self._act(t("cc.btn.confirm"), Action(type=T.CONFIRM)))
+            if k >= 2:  # a row for the whole path (k does not change while drawing)
+                room = MAX_BUTTONS - len(rows[0]) - len(last)  # 3: the centre's first path
+                runs = [  # may offer four (every other tip has an owned neighbour)
+                    Btn(f"{ARROWS[d]}×{n}", Straight(d).code())
+                    for d in DIR_ORDER
+                    if d in steps and (n := self._straight(s, d)) > 1
+                ][:room]
+                rows.append(runs or [Btn(HOLE, Hole("s").code())])
+            rows.append(last)
         return rows
 
     def _forced_k(self, s: State) -> bool:
@@ -236,10 +252,12 @@ class CellCapturePresenter(Presenter[State, Ui]):
         t = c.t
         match pressed:
             case Hole(what=what):  # nothing happens, the reason is told privately
-                key = {"u": "cc.refuse.no_undo", "c": "cc.error.path_incomplete"}.get(
-                    what,
-                    "cc.error.path_complete" if phase(s) is Phase.READY else "cc.error.dead_end",
-                )
+                ready = phase(s) is Phase.READY
+                key = {
+                    "u": "cc.refuse.no_undo",
+                    "c": "cc.error.path_incomplete",  # the progress of an older keyboard
+                    "s": "cc.error.path_complete" if ready else "cc.refuse.no_straight",
+                }.get(what, "cc.error.path_complete" if ready else "cc.error.dead_end")
                 return Outcome(state=s, toast=t(key), changed=False)
             case ToPage(n=n):
                 return Outcome(state=s, ui=Ui(page=Page(n=n, v=s.version)))

@@ -94,8 +94,13 @@ class HypnosiaPresenter(Presenter[State, Ui]):
 
     def choices(self) -> list[LengthChoice]:
         return [
-            LengthChoice("std", "game.hypnosia.opt.classic", {}),
-            LengthChoice("pb", "game.hypnosia.opt.pairs", {"pairs_cross_bridges": True}),
+            LengthChoice("std", "game.hypnosia.opt.classic", {}, "game.hypnosia.opt.classic.about"),
+            LengthChoice(
+                "pb",
+                "game.hypnosia.opt.pairs",
+                {"pairs_cross_bridges": True},
+                "game.hypnosia.opt.pairs.about",
+            ),
         ]
 
     # ---------------------------------------------------------------- the die choice

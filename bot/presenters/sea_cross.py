@@ -8,8 +8,10 @@ Formalities are played by the bot (spec §5 "UI" decision): the roll (the only a
 before a move) and any move that is the only legal one are the engine's `forced`
 actions, applied at once and narrated («(единственный ход)»), so a player taps only
 when he has a real choice — usually one or two taps a turn. The roll-off for the first
-player is made by the engine and told in the log. A timed-out turn is the engine's
-`timeout_turn`: the whole turn, the roll or the first move in canonical order.
+player is made by the engine; the table opens at the first real choice with one line:
+who starts and how many rolls the bot made before it (the picture shows where they put
+the tokens). A timed-out turn is the engine's `timeout_turn`: the whole turn, the roll or
+the first move in canonical order.
 """
 
 from __future__ import annotations
@@ -39,7 +41,6 @@ from locales import Translator
 
 T = ActionType
 PER_ROW = 3
-OPENING_LINES = 3  # the table's narration keeps its last 3 lines (bot.service LOG_LINES)
 
 
 class Resume(Fact):
@@ -95,7 +96,7 @@ class SeaCrossPresenter(Presenter[State, NoUi]):
     def caption(self, state: State, c: TableCtx[NoUi]) -> str:
         t, log = c.t, c.log
         v = self._view(state)
-        lines = [t("sc.header", turn=v.turn_no)]
+        lines = [t("sc.header")]
         if v.over:
             winners = ", ".join(self._who(v, c, w, bold=True) for w in v.winners)
             lines.append(t("sc.phase.over", names=winners or "—"))
@@ -221,7 +222,8 @@ class SeaCrossPresenter(Presenter[State, NoUi]):
         only = False  # the next move is the only legal one (played by the bot)
         moves: list[int] = []  # indices in `frags` of the moves, and of those the bot played
         autos: list[int] = []
-        rolloff: list[str] = []  # R4 rounds, told in one line with the first player
+        if any(isinstance(e.data, FirstPlayer) for e in events):  # R4: the game's start
+            return [self._opening(events, state, v, c)]
 
         def flush() -> None:
             nonlocal head, frags, dice
@@ -245,16 +247,6 @@ class SeaCrossPresenter(Presenter[State, NoUi]):
 
         for e in events:
             match e.data:
-                case RollOff(round=n, players=players, dice=values):
-                    rolls = ", ".join(
-                        f"{self._who(v, c, p)} {x}" for p, x in zip(players, values, strict=False)
-                    )
-                    rolloff.append(t("sc.ev.roll_off" if n == 1 else "sc.ev.reroll", rolls=rolls))
-                case FirstPlayer(player=player):
-                    first = t("sc.ev.first", who=self._who(v, c, player))
-                    line = "; ".join(rolloff) + (" → " if rolloff else "") + first
-                    entries.append(("line", line))
-                    rolloff = []
                 case Rolled(player=player, dice=values) | Resume(player=player, dice=values):
                     flush()
                     dice = ":".join(str(x) for x in values)
@@ -309,8 +301,6 @@ class SeaCrossPresenter(Presenter[State, NoUi]):
             run = []
             if kind == "line":
                 lines.append(text)
-        if any(isinstance(e.data, FirstPlayer) for e in events):
-            lines = self._opening(lines, t)
         return lines
 
     @staticmethod
@@ -327,16 +317,29 @@ class SeaCrossPresenter(Presenter[State, NoUi]):
                     text += t("sc.ev.home", cell=to_rel - HOME + 1)
                 return text
 
-    @staticmethod
-    def _opening(lines: list[str], t: Translator) -> list[str]:
-        """The game's first narration in at most OPENING_LINES lines (the table keeps only
-        its last few): the roll-off, then every roll the bot played before the first real
-        choice in one line, then the last one, so nobody misses who started or how the
-        tokens already on the board got there."""
-        if len(lines) <= OPENING_LINES:
-            return lines
-        head, middle, last = lines[0], lines[1:-1], lines[-1]
-        return [head, t("sc.ev.opening", moves="; ".join(middle)), last]
+    def _opening(self, events: list[Event], state: State, v: View, c: TableCtx[NoUi]) -> str:
+        """The game's first narration, one line: the roll-off's deciding round and who
+        starts, and how many rolls the bot made itself before the first real choice (no
+        move, or one only; the picture shows the tokens they brought out). The roll now
+        waiting for a choice is the caption's."""
+        t = c.t
+        rounds = [e.data for e in events if isinstance(e.data, RollOff)]
+        first = next(e.data.player for e in events if isinstance(e.data, FirstPlayer))
+        who = self._who(v, c, first)
+        line = t("sc.ev.first_player", who=who)
+        if rounds:
+            last = rounds[-1]
+            rolls = ", ".join(
+                f"{self._who(v, c, p)} {x}" for p, x in zip(last.players, last.dice, strict=False)
+            )
+            key = "sc.ev.roll_off" if len(rounds) == 1 else "sc.ev.roll_off_again"
+            line = t(key, rolls=rolls, who=who)
+        rolled = sum(isinstance(e.data, Rolled) for e in events)
+        if state.phase == Phase.AWAIT_MOVE and not self.game.is_over(state):
+            rolled -= 1  # its dice are in the caption
+        if rolled > 0:
+            line += t("sc.ev.opening", rolls=t.plural(rolled, "sc.unit.roll"))
+        return line
 
     def summaries(self, events: list[Event], state: State, c: TableCtx[NoUi]) -> list[str]:
         t = c.t

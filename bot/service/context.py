@@ -117,7 +117,11 @@ class Context:
         return p.context(t, rec.ui, rec.display_names(), rec.log, now)
 
     def turn_seconds(self, rec: GameRecord) -> float:
-        """This game's turn timer: the lobby's choice, else the bot's default."""
+        """This game's turn timer: the lobby's choice, else the bot's default. A solo game
+        (in the bot's private chat, against computers: its lobby offers no timer) has
+        none: nobody waits for its one human."""
+        if rec.chat_id > 0:
+            return 0.0
         return self.settings.turn_seconds if rec.turn_seconds is None else rec.turn_seconds
 
     # ------------------------------------------------------------------ records

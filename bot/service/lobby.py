@@ -21,7 +21,14 @@ from bot.presenters.base import Presenter
 from bot.replies import Asked
 from bot.service import computer_lobby as cpu
 from bot.service.context import Answer, Context
-from bot.service.lobby_message import GAME_MENU, RULES_MENU, lobby_markup, lobby_text, timer_choices
+from bot.service.lobby_message import (
+    GAME_MENU,
+    RULES_MENU,
+    lobby_markup,
+    lobby_text,
+    setting_answer,
+    timer_choices,
+)
 from bot.service.moves import Moves
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines
@@ -250,7 +257,7 @@ class Lobby:
                     if not house_rules.valid(p, options):
                         return Answer(t("house.refused"), alert=True)
                     rec.option_choice, rec.options = choice.code, options
-                answer = Answer(t("lobby.choose_game" if data.a == "menu" else "lobby.option_set"))
+                answer = Answer(setting_answer(data.a, t))
             elif data.a in cpu.ACTIONS:
                 answer, changed = cpu.press(rec, user, data.a, data.x, p, t)
                 if not changed:

@@ -12,9 +12,25 @@ from bot.callbacks import LobbyCB
 from bot.service import computer_lobby as cpu
 from bot.service.context import Context
 from bot.storage import GameRecord, RecordStatus
+from locales import Translator
 
 GAME_MENU = "lobby_games"  # in the lobby's `ui`: its keyboard is the menu of games
 RULES_MENU = "lobby_rules"  # … or this game's own rules (bot/house_rules.py)
+
+
+def solo(rec: GameRecord) -> bool:
+    """A game in the bot's private chat: one human against computers (no one to join, no
+    one to wait for: no turn timer, bot/service/context.py)."""
+    return rec.chat_id > 0
+
+
+def setting_answer(action: str, t: Translator) -> str | None:
+    """What a creator's press of a lobby setting answers: a menu that opens or closes
+    («📜 Правила партии», «« Назад») shows itself and says nothing; a choice says it is
+    made."""
+    if action in ("back", "rules"):
+        return None
+    return t("lobby.choose_game" if action == "menu" else "lobby.option_set")
 
 
 def timer_choices(ctx: Context) -> list[float]:
@@ -31,13 +47,14 @@ def lobby_text(ctx: Context, rec: GameRecord) -> str:
     lines = [t("lobby.title", game=html.escape(t(p.title_key)))]
     choice = next((c for c in p.choices() if c.code == rec.option_choice), None)
     if choice is not None:
-        lines.append(t("lobby.length", length=t(choice.label_key)))
+        lines.append(choice.line(t))
     if own := house_rules.summary(p, rec.options, t):
         lines.append(t("house.lobby_line", rules=own))
     if rec.ui.get(RULES_MENU):
         lines.extend(house_rules.explained(p, rec.options, t))
     least = house_rules.min_players(p, rec.options)
-    lines.append(t("lobby.timer", timer=turn_timers.label(ctx.turn_seconds(rec), t)))
+    if not solo(rec):
+        lines.append(t("lobby.timer", timer=turn_timers.label(ctx.turn_seconds(rec), t)))
     lines.append(
         t(
             "lobby.players",
@@ -69,7 +86,9 @@ def lobby_text(ctx: Context, rec: GameRecord) -> str:
 def lobby_markup(ctx: Context, rec: GameRecord) -> InlineKeyboardMarkup | None:
     """Its buttons (none once it closed): the game's menu, its rules' menu or the
     computers' menu when one is open, else the length, rules, timers, computers, join
-    and start rows, each fitting a phone (bot/phone.py)."""
+    and start rows, each fitting a phone (bot/phone.py). «▶ Начать» is under every menu
+    too whenever the lobby can start (its text says to press it); a solo lobby has no
+    timers and no join row (its one human is in it)."""
     if rec.status != RecordStatus.LOBBY:
         return None
     t = ctx.t(rec.language)
@@ -79,23 +98,31 @@ def lobby_markup(ctx: Context, rec: GameRecord) -> InlineKeyboardMarkup | None:
     def btn(text: str, a: str, x: str = "") -> InlineKeyboardButton:
         return InlineKeyboardButton(text=text, callback_data=LobbyCB(g=rec.uid, a=a, x=x).pack())
 
-    join = [btn(t("lobby.join"), "join"), btn(t("lobby.leave"), "leave")]
+    join = [] if solo(rec) else [[btn(t("lobby.join"), "join"), btn(t("lobby.leave"), "leave")]]
+    start = (
+        [[btn(t("lobby.start"), "start")]]
+        if house_rules.min_players(p, rec.options) <= len(rec.players) <= p.max_players
+        else []
+    )
     # rows that fit a phone (bot/phone.py); the game is picked from its own menu
     if rec.ui.get(GAME_MENU):
         games = [
             btn(("✅ " if gid == rec.game_id else "") + t(q.title_short_key), "game", gid)
             for gid, q in ctx.presenters.items()
         ]
-        rows = [*phone.rows(games, spare=phone.MARK), [btn(t("lobby.back"), "back")], join]
+        back = [btn(t("lobby.back"), "back")]
+        rows = [*phone.rows(games, spare=phone.MARK), back, *join, *start]
         return InlineKeyboardMarkup(inline_keyboard=rows)
     if rec.ui.get(RULES_MENU):  # this game's rules, each value cycled by its button
         rules = [
             [btn(house_rules.button_label(p, r, rec.options, t), "rule", r.key)]
             for r in house_rules.rules_of(p)
         ]
-        return InlineKeyboardMarkup(inline_keyboard=[*rules, [btn(t("lobby.back"), "back")], join])
+        back = [btn(t("lobby.back"), "back")]
+        return InlineKeyboardMarkup(inline_keyboard=[*rules, back, *join, *start])
     if rec.ui.get(cpu.MENU):  # the computers' menu: add one of a level, remove one
-        return InlineKeyboardMarkup(inline_keyboard=[*cpu.menu_rows(rec, p, t, btn), join])
+        rows = [*cpu.menu_rows(rec, p, t, btn), *join, *start]
+        return InlineKeyboardMarkup(inline_keyboard=rows)
     if len(ctx.presenters) > 1:
         rows.append([btn(t("lobby.pick_game", game=t(p.title_short_key)), "menu")])
     choices = p.choices()
@@ -110,14 +137,12 @@ def lobby_markup(ctx: Context, rec: GameRecord) -> InlineKeyboardMarkup | None:
     current = ctx.turn_seconds(rec)
     # a row of fast timers, a row of slow ones (a game over days), then «off»
     groups: list[list[InlineKeyboardButton]] = [[], [], []]
-    for x in timer_choices(ctx):
+    for x in [] if solo(rec) else timer_choices(ctx):
         mark = "✅ " if x == current else "⏱ " if x < turn_timers.HOUR else "⏳ "
         kind = 2 if x <= 0 else 1 if turn_timers.is_slow(x) else 0
         groups[kind].append(btn(mark + turn_timers.label(x, t), "tmr", f"{x:g}"))
     for group in groups:
         rows.extend(phone.rows(group))
     rows.extend(cpu.main_rows(rec, p, t, btn))
-    rows.append(join)
-    if house_rules.min_players(p, rec.options) <= len(rec.players) <= p.max_players:
-        rows.append([btn(t("lobby.start"), "start")])
+    rows.extend([*join, *start])
     return InlineKeyboardMarkup(inline_keyboard=rows)

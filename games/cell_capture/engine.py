@@ -229,6 +229,7 @@ class CellCaptureGame(Automatic[State, Action]):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     state_type = State
+    lower_score_wins = False  # a score is the cells captured (R17)
     action_type = Action
 
     # -- setup ---------------------------------------------------------------------------

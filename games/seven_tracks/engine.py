@@ -152,6 +152,7 @@ class SevenTracks(RulesEngine[State, Action]):
     state_type = State
     action_type = Action
     over_phase = Phase.GAME_OVER
+    lower_score_wins = True  # a score is the tiles left in hand (R67): fewer is better
     novice = NOVICE  # also the turn-timeout policy: `timeout(state)`, one action a call
 
     # ---------------------------------------------------------------- protocol
@@ -499,8 +500,8 @@ def _out_of_hand(s: State, seat: int, events: list[Event]) -> None:
     _ev(events, WentOut(first=len(s.out_order) == 1 and not s.finals_running), seat)
 
 
-def _end_round(s: State, events: list[Event], stalled: bool) -> None:
-    """R67–R71."""
+def _end_round(s: State, events: list[Event], stalled: bool, dead: bool = False) -> None:
+    """R67–R71; `dead`: a blocked round ended by R66.1's dead position."""
     opts = s.options
     before = list(s.scores)
     hands = {seat: list(s.hands[seat]) for seat in _in_game(s)}
@@ -532,7 +533,7 @@ def _end_round(s: State, events: list[Event], stalled: bool) -> None:
         stalled=stalled,
     )
     s.exchange = None
-    _ev(events, RoundEnded(summary=deep_copy(s.last_round)))
+    _ev(events, RoundEnded(summary=deep_copy(s.last_round), dead=dead))
     if opts.single_round:
         _game_over(s, events)
         return
@@ -1360,8 +1361,9 @@ def _turn_end(s: State, events: list[Event]) -> None:
     # such a round never ends (docs/decisions.md).
     idle = not t.tile_moved and (not s.bank or t.draws == 0)
     s.idle_turns = s.idle_turns + 1 if idle else 0
-    if dead_position(s) or s.idle_turns >= IDLE_CIRCLES * len(_active(s)):
-        _end_round(s, events, stalled=True)
+    dead = dead_position(s)
+    if dead or s.idle_turns >= IDLE_CIRCLES * len(_active(s)):
+        _end_round(s, events, stalled=True, dead=dead)
         return
     if nxt is None:
         nxt = cw(s, seat) if t.final else _next_seat(s, seat)

@@ -102,10 +102,14 @@ class FinalTurns(Fact):
 
 
 class RoundEnded(Fact):
-    """R67–R71: the round's scoring (also the state's `last_round`)."""
+    """R67–R71: the round's scoring (also the state's `last_round`). A blocked round
+    (R66, `summary.stalled`) says which case ended it: `dead` — nobody could ever place a
+    tile or use a priority tile (R66.1); else the backstop, three idle circles (R66.2),
+    which priority tiles still in hand do not prevent: nobody played them."""
 
     kind = "round_ended"
     summary: RoundSummary
+    dead: bool = False
 
 
 class GameOver(Fact):

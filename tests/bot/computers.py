@@ -1,6 +1,7 @@
 """Computer players at the table, for the tests that play with them: seating them from the
-lobby's «🤖 Добавить компьютер», the human's turns played by his turn timer (`FAST`), his
-ДОМИНА*С tiles placed from his hand (`places`), and waiting for the game's end."""
+lobby's «🤖 Добавить компьютер», the human's turns played by his turn timer (`FAST`) — in a
+solo game, which has none, by his presses (`presses`) —, his ДОМИНА*С tiles placed from
+his hand (`places`), and waiting for the game's end."""
 
 from __future__ import annotations
 
@@ -58,6 +59,24 @@ async def finish(app: App, chat: Chat, timeout: float = 30) -> GameRecord:
         calls = " ".join(f"{c.method}:{c.error_code or 0}" for c in chat.calls()[-40:])
         raise AssertionError(f"the game did not end\n{chat.transcript()}\n{calls}") from None
     return await record(app, chat)
+
+
+async def presses(app: App, chat: Chat, human: User) -> None:
+    """A solo game (the bot's private chat) has no turn timer: whenever it is his turn the
+    human presses the table's first button (a die, a move: any the table offers is legal)."""
+    while True:
+        await asyncio.sleep(0.02)
+        rec = await record(app, chat)
+        if rec.status != RecordStatus.PLAYING or rec.state is None:
+            continue
+        p = app.service.presenter(rec.game_id)
+        table = chat.message(rec.table_message_id) if rec.table_message_id else None
+        if table is None or p.actor(p.load(rec.state)) != human.id:
+            continue
+        data = [b.callback_data for row in table.buttons for b in row if b.callback_data]
+        if data:
+            with contextlib.suppress(AssertionError, LookupError, ValueError, TimeoutError):
+                await chat.press(human, table, by_data=data[0], check=False)
 
 
 async def places(app: App, chat: Chat, human: User, lang: str = "ru") -> None:

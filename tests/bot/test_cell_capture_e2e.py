@@ -66,7 +66,8 @@ async def test_cell_capture_keyboard_pages_anchors_skips_forced_choices_keeps_ar
     """Issue 18 by buttons, a whole four-player game: anchor buttons come in pages (never
     more than 8 at once, ◀ ▶ reach every offered anchor); a single allowed number or a
     single anchor is never asked (the bot applies it); while a path is drawn the arrows keep
-    their columns ⬆️ ➡️ ⬇️ ⬅️, a closed direction being a «·» that changes nothing."""
+    their columns ⬆️ ➡️ ⬇️ ⬅️, a closed direction being a «·» that changes nothing. Issue
+    31: never more than 9 buttons at once (spec §5)."""
     from games.cell_capture import GAME, Phase, State
     from games.cell_capture.engine import phase
     from games.cell_capture.model import DIR_ORDER
@@ -98,6 +99,7 @@ async def test_cell_capture_keyboard_pages_anchors_skips_forced_choices_keeps_ar
                 assert named is not None, table.content
                 mover = users[named.group(1)]
                 texts = table.button_texts
+                assert len(texts) <= 9, texts  # spec §5 (issue 31: 11 while drawing)
                 anchors = [x for x in texts if x.startswith("⚓")]
                 assert len(anchors) <= 8, texts
                 if ph is Phase.PICK_K:

@@ -20,7 +20,7 @@ from bot.app import App
 from bot.decisions import Job
 from bot.storage import RecordStatus
 from fake_telegram import Chat, FakeTelegram, User
-from tests.bot.computers import FAST, add_computers, finish, places
+from tests.bot.computers import FAST, add_computers, finish, places, presses
 from tests.bot.e2e import (
     data_of,
     in_group,
@@ -86,7 +86,11 @@ async def play_to_the_end(
     await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts, timeout=10)
     answer = await chat.press(human, lobby, "▶ Начать")
     assert answer.text == "Поехали!", answer
-    placing = asyncio.ensure_future(places(app, chat, human)) if game == "доминас" else None
+    placing = None
+    if game == "доминас":
+        placing = asyncio.ensure_future(places(app, chat, human))
+    elif chat.type == "private":  # solo: no turn timer plays for him
+        placing = asyncio.ensure_future(presses(app, chat, human))
     try:
         rec = await finish(app, chat, timeout=90)
     finally:

@@ -15,6 +15,7 @@ from bot.presenters.sea_cross import SeaCrossPresenter
 from bot.storage import RecordStatus
 from fake_telegram import Chat
 from games.sea_cross import State
+from locales import get_translator
 from tests.bot.e2e import changed, data_of, in_group, new_lobby, record
 from tests.bot.sea_cross_play import choose, mover, sea_cross_table
 
@@ -237,12 +238,13 @@ def test_an_illegal_or_forged_code_is_refused_with_the_engines_reason() -> None:
 OPENING_SEED = 1813382119  # three players: six automatic rolls before the first choice
 
 
-async def test_the_bot_s_first_rolls_are_all_told_on_the_table(
+async def test_the_table_opens_with_one_line_of_the_bot_s_first_rolls(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 18: the bot plays the roll-off and every roll with no choice before the first
-    real one. The table keeps only its last three narration lines, so the opening is told
-    in three: the roll-off and who starts, the rolls the bot played, the last roll."""
+    """The bot plays the roll-off and every roll with no choice before the first real one.
+    Issue 18 told them all in three lines under «ход 6»; issue 31: nobody asked for them.
+    The table opens with no turn number and one line: who starts and how many rolls the
+    bot made (the picture shows the tokens they brought out)."""
     async with in_group(1721, ["Аня", "Борис", "Вика"]) as (tg, app, chat, (anna, boris, vika)):
         # a seed whose opening has six automatic rolls (two tokens entered, four passes)
         new_state = SeaCrossPresenter.new_state
@@ -260,8 +262,9 @@ async def test_the_bot_s_first_rolls_are_all_told_on_the_table(
         await tg.settle(quiet=0.05)
         state = await state_of(app, chat)
         assert state.roll_no >= 5, state.roll_no  # the seed still gives a long opening
-        text = table.content
-        assert "Кто начинает" in text and "первым ходит" in text, text
-        assert "До первого выбора бот сыграл сам" in text, text
-        on_board = sum(1 for toks in state.tokens for r in toks if r >= 0)
-        assert on_board >= 2 and text.count("⚓ №1 на кон") == on_board, text
+        head, phase, _, story, _, *players = table.content.split("\n")
+        assert head == "⚓ Морской крест" and phase.startswith("Ходит "), table.content
+        assert story.startswith("🎲 Кто начинает") and "первым ходит" in story, story
+        rolls = get_translator("ru").plural(state.roll_no - 1, "sc.unit.roll")
+        assert f"До первого выбора бот сделал за игроков {rolls}" in story, story
+        assert len(players) == 3 and "⚓ №1 на кон" not in table.content, table.content

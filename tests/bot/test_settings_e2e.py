@@ -151,8 +151,8 @@ async def test_the_creator_changes_this_games_rules_and_the_chats_stay(
         await chat.wait_for(lambda: "Фишек на руке: 14" in lobby.button_texts)
         await chat.press(anna, lobby, contains="Бонусная касса")
         await chat.wait_for(lambda: "Бонусная касса копится: да" in lobby.button_texts)
-        await chat.press(anna, lobby, "« Назад")
-        await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts)
+        await chat.press(anna, lobby, "« Назад")  # «▶ Начать» is under the menu too
+        await chat.wait_for(lambda: "📜 Правила партии" in lobby.button_texts)
         assert "фишек на руке — 14, бонусная касса копится — да" in lobby.content
         await chat.press(anna, lobby, "До 144")  # the length keeps the game's own rules
         await chat.wait_for(lambda: "Длина: До 144" in lobby.content)

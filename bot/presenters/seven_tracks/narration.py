@@ -159,7 +159,9 @@ class Narration(SevenTracksBase):
             case PriorityUsed(use=PriorityUse.SHIFT, track_from=src, track_to=dst):
                 return t("st.ev.shift", name=name, tile=tile, src=src, dst=dst)
             case PriorityUsed(use=PriorityUse.EXCHANGE, size=size):
-                return t("st.ev.exchange", name=name, tile=tile, n=size or 0)
+                if not size:  # R60: an empty selection; the tile is spent all the same
+                    return t("st.ev.exchange_none", name=name, tile=tile)
+                return t("st.ev.exchange", name=name, tile=tile, n=size)
             case PriorityUsed(use=PriorityUse.CANCEL):
                 return t("st.ev.cancel", name=name)
         role = used.role or used.tile

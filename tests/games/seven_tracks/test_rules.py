@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from games import IllegalAction
 from games.seven_tracks import GAME, Action, ActionType, Phase, State, Status, engine
-from games.seven_tracks.events import DrewTile
+from games.seven_tracks.events import DrewTile, RoundEnded
 from games.seven_tracks.model import (
     COLOURS,
     DEFAULT_TILE_SET,
@@ -401,3 +401,39 @@ def test_r65_going_out_with_sk_when_nobody_else_is_active_ends_the_round() -> No
     s = act(s, T.INSTEAD_OF_MOVE, kind="SK", role="SK")
     assert s.last_round is not None and s.last_round.first_out == 0
     assert s.cycle_no == 2 and s.phase == Phase.FIRST_MOVE
+
+
+def _ended(s: State, *actions: Action) -> tuple[State, list[RoundEnded]]:
+    ended: list[RoundEnded] = []
+    for a in actions:
+        s, events = GAME.apply(s, a)
+        ended += [e.data for e in events if isinstance(e.data, RoundEnded)]
+    return s, ended
+
+
+def test_r66_priority_tiles_in_hand_keep_a_blocked_round_open_until_the_backstop() -> None:
+    """Issue 31: a two-player round ended «в тупике» while both held priority tiles. The
+    rule holds: a priority tile that can be played instead of a move is no dead position
+    (R66.1), and every such turn offers it (WAIVE, then AFTER_MOVE), so the bot never ends
+    the turn by itself; a round ends only after three circles in which nobody placed or
+    played a tile (R66.2), and its end says it was the backstop, not a dead position."""
+    s = build(n=2, hands={0: ["SK", "K"], 1: ["EX", "K"]}, bank_size=0)
+    assert not engine.dead_position(s)
+    ended: list[RoundEnded] = []
+    for turn in range(6):  # 3 × 2 idle turns
+        assert not ended, turn
+        s = roll(s, 2, 3)
+        kind = "SK" if s.current == 0 else "EX"
+        assert Action(type=T.WAIVE, kind=kind, role=kind) in GAME.legal_actions(s)
+        assert not engine.turn_is_dead(s)  # the player decides: he may play it instead
+        s, ended = _ended(s, Action(type=T.END_PLACING), Action(type=T.END_TURN))
+    assert [e.summary.stalled for e in ended] == [True] and not ended[0].dead
+    assert s.last_round is not None and s.last_round.hands[0] and s.last_round.hands[1]
+
+
+def test_r66_a_dead_position_says_so_when_it_ends_the_round() -> None:
+    s = build(n=2, hands={i: ["K", "K"] for i in range(2)}, bank_size=0)
+    s = roll(s, 2, 3)
+    assert engine.turn_is_dead(s)
+    _, ended = _ended(s, Action(type=T.END_PLACING), Action(type=T.END_TURN))
+    assert [(e.summary.stalled, e.dead) for e in ended] == [(True, True)]
