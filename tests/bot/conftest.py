@@ -29,6 +29,9 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
         pytest.skip(NO_REDIS)
     s = RedisStore(REDIS_URL, prefix=f"test-{secrets.token_hex(4)}", ttl_seconds=600)
     yield s
+    keys = [k async for k in s.client.scan_iter(match=f"{s.prefix}:*", count=500)]
+    for key in keys:  # keys without a TTL (the memory's) do not pile up in the test Redis
+        await s.client.delete(key)
     await s.close()
 
 

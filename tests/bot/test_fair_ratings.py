@@ -10,11 +10,9 @@ its standings as the engine would give them, so a few dozen games take milliseco
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any, cast
 
-import pytest
 from pydantic import BaseModel
 
 from bot.memory import ratings as rt
@@ -32,7 +30,6 @@ from bot.service.context import Context
 from bot.storage import GameRecord, MemoryStore, RecordStatus, RedisStore, Store
 from games.protocol import Result, Standing
 from locales import get_translator
-from tests.bot.conftest import NO_REDIS, REDIS_URL
 from tests.bot.e2e import in_group
 from tests.bot.memory_play import FAST, recorded, start
 
@@ -127,21 +124,6 @@ class Memory:
     async def overall(self, player: int, game: str = "sea_cross") -> Overall:
         raw = await self.keeper.backend.overall(game, [player], self.keeper.retention)
         return Overall.load(raw.get(player), self.now, self.keeper.retention)
-
-
-@pytest.fixture(params=["memory", "redis"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
-    if request.param == "memory":
-        yield MemoryStore()
-        return
-    if not REDIS_URL:
-        pytest.skip(NO_REDIS)
-    s = RedisStore(REDIS_URL, prefix=f"test-fair-{secrets.token_hex(4)}", ttl_seconds=600)
-    yield s
-    keys = [k async for k in s.client.scan_iter(match=f"{s.prefix}:*", count=500)]
-    for key in keys:
-        await s.client.delete(key)
-    await s.close()
 
 
 # ---------------------------------------------------------------------- (a) forfeits
