@@ -169,15 +169,20 @@ class Pings:
         reminder = int(rec.turn_deadline or 0) if remind else 0  # which deadline it tells
         now = int(self.ctx.clock() * 1000)
         new: dict[str, int] = {}
+        again = self.retry  # when a ping not deleted now is tried again
         for key, where in old.items():  # pings not deleted yet (the budget was spent)
-            if key.startswith(STALE) and not await self._delete(where, int(key[len(STALE) :])):
+            if not key.startswith(STALE):
+                continue
+            if wait := await self._delete(where, int(key[len(STALE) :])):
                 new[key] = where
+                again = min(again, wait)
         if live is not None and live == want:
             sent = bool(old.get("message"))
             new.update({k: v for k, v in old.items() if not k.startswith(STALE)})
             if reminder and old.get("reminder") != reminder:
-                if not await self._delete(old.get("chat", 0), old.get("message", 0)):
+                if wait := await self._delete(old.get("chat", 0), old.get("message", 0)):
                     new[f"{STALE}{old['message']}"] = old["chat"]
+                    again = min(again, wait)
                 # the reminder comes in the ping's place, notifying him again
                 sent_to = await self._send(chat_id, rec, live, reminder=True) or (0, 0)
                 new.update(chat=sent_to[0], message=sent_to[1], reminder=reminder, due=0)
@@ -192,8 +197,9 @@ class Pings:
         else:
             if live is not None:
                 chat, message = old.get("chat", 0), old.get("message", 0)
-                if not await self._delete(chat, message):
+                if wait := await self._delete(chat, message):
                     new[f"{STALE}{message}"] = chat
+                    again = min(again, wait)
             if want is not None:
                 delay = 0.0 if reminder else self.delay(rec, want)
                 new.update(user=want, chat=0, message=0, since=now)
@@ -206,7 +212,7 @@ class Pings:
                     if reminder:  # (its reminder is due already: this ping is it)
                         new["reminder"] = reminder
         if any(k.startswith(STALE) for k in new):
-            self.wake(chat_id, self.retry)
+            self.wake(chat_id, again)
         if new == old:
             return
         uid = rec.uid
@@ -272,16 +278,19 @@ class Pings:
             return None  # dropped: the window is busy (a game message goes first)
         return chat_id, int(msg.message_id)
 
-    async def _delete(self, chat: int, message: int) -> bool:
-        """Delete a ping: False when it must wait (the group's budget is spent now)."""
+    async def _delete(self, chat: int, message: int) -> float:
+        """Delete a ping: 0 when done, else the seconds after which to try again (the
+        group's budget is spent now: the table's pace, or a 429's hold)."""
         if not chat or not message:
-            return True
+            return 0.0
         try:
             await self.ctx.sender.call(
                 DeleteMessage(chat_id=chat, message_id=message), latest_wins=True
             )
-        except (Paced, TelegramRetryAfter):
-            return False
+        except Paced as e:
+            return max(e.wait, 0.001)
+        except TelegramRetryAfter as e:
+            return float(max(e.retry_after, 1))
         except TelegramAPIError as e:  # deleted by hand already, or too old
             log.info("ping %s in chat %s not deleted: %s", message, chat, e)
-        return True
+        return 0.0

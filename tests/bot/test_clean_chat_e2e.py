@@ -63,6 +63,8 @@ async def test_at_the_end_of_a_game_the_chat_keeps_only_what_lasts(backend: str 
             shift(app, settings.turn_seconds + 5)
             final = await chat.wait_message(lambda m: "Игра окончена" in m.content, timeout=20)
             await chat.wait_for(lambda: all(m.deleted for m in transient), timeout=10)
+            # the turn ping goes too, at the table's next slot of the group's budget
+            await chat.wait_for(lambda: not any("ваш ход" in m.content for m in chat.bot_messages))
             await tg.settle(quiet=0.3)
             rec = await record(app, chat)
             assert rec.status == RecordStatus.OVER and rec.transient == []

@@ -35,6 +35,12 @@ def shift(app: App, seconds: float) -> None:
     app.service.clock = lambda: time.time() + seconds
 
 
+def shown_table(chat: Chat, text: str) -> StoredMessage | None:
+    """The table message showing `text`: the one first sent, or one sent anew below it
+    (the bot moves the table down when its own messages have pushed it up)."""
+    return next((m for m in chat.bot_messages if m.photo is not None and text in m.content), None)
+
+
 async def status_of(app: App, chat: Chat) -> GameRecord | None:
     return await app.store.get(chat.id)
 
@@ -169,7 +175,7 @@ async def test_a_game_silent_for_three_turn_timers_is_ended_by_a_plain_member(
     ) as (_, app, chat, (anna, boris, vika)):
         lobby = await open_lobby(chat, anna, boris)
         assert "Время на ход: 3 мин" in lobby.content
-        table = await start_game(chat, anna, lobby)
+        await start_game(chat, anna, lobby)
 
         # not abandoned yet: a clear refusal that says when it will be possible
         await chat.send(vika, "/cancel")
@@ -190,8 +196,9 @@ async def test_a_game_silent_for_three_turn_timers_is_ended_by_a_plain_member(
         assert answer.text == "Игра завершена." and not answer.show_alert
         await chat.wait_for(lambda: "Вика завершает заброшенную игру" in confirm.content)
         assert "не нажимал кнопок 10 минут" in confirm.content
-        await chat.wait_for(lambda: "Игра заброшена и завершена" in table.content, 10)
-        assert table.buttons == []
+        # the table (sent anew at the bottom, if the chatter above pushed it up)
+        final = await chat.wait_for(lambda: shown_table(chat, "Игра заброшена и завершена"), 30)
+        assert final.buttons == []
         rec = await record(app, chat)
         assert rec.status == RecordStatus.CANCELLED and rec.end_reason == "abandoned"
 
@@ -242,7 +249,7 @@ async def test_a_timerless_game_is_abandoned_after_a_day_and_a_press_keeps_it_al
         own = await chat.wait_message(lambda m: "Завершить текущую игру?" in m.content)
         answer = await chat.press(anna, own, contains="Да, завершить")
         assert answer.text == "Игра завершена."
-        await chat.wait_for(lambda: "Игра завершена досрочно" in table.content, 10)
+        await chat.wait_for(lambda: shown_table(chat, "Игра завершена досрочно"), 30)
 
 
 # ---------------------------------------------------------------- 10: per-chat memory
