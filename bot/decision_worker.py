@@ -4,8 +4,10 @@ The pipes and frames of bot/pipes.py: jobs on stdin, answers on
 its own copy of stdout, one frame each — a 4-byte big-endian length, then a pickle: the
 job in (data, `Job`: the game, the level, the seat's view as JSON, the legal
 actions encoded, the seed), answered by `decide_job`; `(True, action)` or `(False,
-exception)` out, in order. It imports the games only (no renderer, no bot), runs
-below the bot's CPU priority, and ends when stdin closes.
+exception)` out, in order (`answer`: the action encoded, and what «мастер»'s search did,
+`games.search.Search`: its `cut` says whether a guard ended it early). It imports the games only (no
+renderer, no bot), runs below the bot's CPU priority, and ends when stdin closes. The
+bot runs as many of them as it has CPUs (bot/decisions.py).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import sys
 
 import games
 from bot.pipes import serve
-from games.players import decide
+from games.players import decide, policy
+from games.search import Master, Search
 
 NICE = 10  # as the render processes' (bot/pictures.py RENDER_NICE)
 
@@ -32,9 +35,15 @@ def decide_job(game_id: str, level: str, view_json: str, legal: list[str], seed:
     return game.encode_action(decide(game_id, level, view, actions, seed))
 
 
-def answer(job: Job) -> str:
-    """A job's answer: `decide_job(*job)`."""
-    return decide_job(*job)
+Answer = tuple[str, Search | None]  # the action encoded; what «мастер» searched, if it did
+
+
+def answer(job: Job) -> Answer:
+    """A job's answer: `decide_job(*job)`, and what «мастер»'s search did (its `cut` says
+    whether a guard ended it early: then the decision depends on the machine's speed)."""
+    code = decide_job(*job)
+    chosen = policy(job[0], job[1])
+    return code, chosen.last if isinstance(chosen, Master) else None
 
 
 def main() -> None:

@@ -7,9 +7,9 @@ the state, so a computer player can neither use nor leak another player's hidden
 
 Levels (`LEVELS`), weakest first: «новичок» (`novice`, also the timed-out turn's policy),
 «опытный» (`experienced`), «мастер» (`master`, a determinized Monte Carlo search,
-`games.search.Master`, within a CPU budget of `games.search.BUDGET` seconds per decision:
-run it off the event loop). See docs/players.md for the levels, the search per game and
-their measured strength.
+`games.search.Master`: a counted work per decision, about 0.1–0.3 s of CPU, under the
+guards `games.search.BUDGET` and `WALL`: run it off the event loop). See docs/players.md
+for the levels, the search per game and their measured strength.
 
 Example:
     >>> import games

@@ -9,9 +9,12 @@
 - `Computers.tick` (the first thing a due deadline runs) plays it: the seat's view and
   legal actions go to the decision process (bot/decisions.py) — never the state — and
   the chosen action is applied under the chat's lock through the compare-and-set store,
-  as a press is. All the actions of one computer's turn follow each other at once; a run
-  of computer turns does not wake the table worker: the table is edited once, when a
-  human is to act (or the game ends), with the narration of the run in its caption.
+  as a press is. A decision's seed is the game's own for its computers (`ai_seed`, drawn
+  at the start; a game stored before it had one draws it before its first decision),
+  never the game's seed. All the actions of one computer's turn follow each other at
+  once; a run of computer turns does not wake the table worker: the table is edited
+  once, when a human is to act (or the game ends), with the narration of the run in its
+  caption.
 - A human who leaves a running game (bot/service/leaving.py) — with computer players or
   of humans only — while another human plays on leaves his seat `vacated` for
   `REPLACE_SECONDS` (the setting; 0: the engine's `remove` at once, as it was): the leave
@@ -37,7 +40,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic import BaseModel
 
 from bot import idle
-from bot.decisions import Decisions, make_job, seed_for
+from bot.decisions import Decisions, make_job, new_ai_seed, seed_for
 from bot.presenters.base import Presenter
 from bot.service.context import Answer, Context
 from bot.storage import ACTIVE, Conflict, GameRecord, RecordStatus
@@ -110,6 +113,12 @@ def pace(
         rec.computer_due = now + (seconds if p.actor(state) is not None else 0.0)
 
 
+def decision_seed(rec: GameRecord, state: BaseModel, seat: int) -> int:
+    """The seed of the computer's decision at `seat` in `state`: from the game's seed
+    for its computers (`rec.ai_seed`), never from the game's own seed (bot/decisions.py)."""
+    return seed_for(rec.ai_seed, int(getattr(state, "version", 0)), seat)
+
+
 def due_times(rec: GameRecord) -> list[float]:
     """The computers' deadlines for the record's `deadline`: a move, a vacated seat."""
     found = [] if rec.computer_due is None else [rec.computer_due]
@@ -178,10 +187,15 @@ class Computers:
             if not any(in_play(p, state, u) for u in rec.players if u not in rec.computers):
                 await self._stop(chat_id, rec.version)
                 return True
+            if not rec.ai_seed:  # a record of a game started before it had one
+                rec = await self._give_ai_seed(chat_id, rec)
+                if rec is None:
+                    return acted
+                continue
             level = rec.computers[seat]
             view = p.game.view(state, seat)
             legal = p.game.legal_actions_for(state, seat)
-            seed = seed_for(rec.seed, int(getattr(state, "version", 0)), seat)
+            seed = decision_seed(rec, state, seat)
             job = make_job(rec.game_id, level, view, legal, seed)
             try:  # off the event loop, and outside the chat's lock
                 code = await self.decisions.decide(job)
@@ -192,6 +206,18 @@ class Computers:
             if not await self._apply(chat_id, rec.version, seat, code):
                 break
         return acted
+
+    async def _give_ai_seed(self, chat_id: int, known: GameRecord) -> GameRecord | None:
+        """Draw the computers' seed of a game stored without one, and store it with the
+        record (before its first decision, so every decision of the game has it)."""
+
+        def give(rec: GameRecord) -> GameRecord | None:
+            if rec.ai_seed:
+                return None  # drawn meanwhile (another instance): that one stays
+            rec.ai_seed = new_ai_seed()
+            return rec
+
+        return await self.ctx.update(chat_id, give, known)
 
     async def _apply(self, chat_id: int, version: int, seat: int, code: str) -> bool:
         """Apply the computer's action if nothing moved meanwhile; False otherwise."""

@@ -114,6 +114,7 @@ MASTER = Master(
     fallback=EXPERIENCED,
     horizon=6,
     iterations=40,
+    rollouts=140,  # issue 30: a fixed work, the guard does not fire (about 1 ms a rollout)
     margin=0.04,
     prune=_prune,
     perform=_perform,  # one copy per candidate (`_clone`), its steps in place

@@ -185,10 +185,11 @@ MASTER = Master(
     rollout=EXPERIENCED,
     fallback=EXPERIENCED,
     horizon=10,
-    # 60 samples of the dice (was 24): 44.4 % of 160 games against three «новичок», 38.1 %
-    # with 24 on the same seeds; p99 250 ms, the guard ends the longest searches
-    # (docs/players.md, 2026-12-03 evening)
+    # 60 samples of the dice (was 24: docs/players.md, 2026-12-03 evening), and 180
+    # rollouts in all at most (issue 30: a fixed work, calibrated so that the guard does
+    # not fire; a rollout costs about 1 ms here)
     iterations=60,
+    rollouts=180,
     margin=0.01,
     perform=_perform,  # the rollout's steps on the candidate's own copy
 )

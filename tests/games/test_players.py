@@ -5,6 +5,7 @@ always brings a game to its end."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import random
 from typing import Any
@@ -183,6 +184,84 @@ def test_master_obeys_its_budget() -> None:
     assert action in game.legal_actions(state)
 
 
+def _searched(game_id: str) -> tuple[Any, list[Any], Master]:
+    """A position whose decision «мастер» searches, its legal actions and the master."""
+    game = games.get(game_id)
+    master = policy(game_id, "master")
+    assert isinstance(master, Master)
+    for state in _positions(game_id, 12):
+        view, legal = game.view(state, game.to_act(state)), game.legal_actions(state)
+        trivial = master.trivial is not None and master.trivial(view, legal)
+        candidates = master.prune(view, legal) if master.prune is not None else legal
+        if not trivial and 2 <= len(candidates) <= 4:
+            return view, legal, master
+    raise AssertionError(f"{game_id}: no searched position")
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_master_work_is_counted_so_its_decision_repeats(game_id: str) -> None:
+    """Issue 30: with its own work and CPU guard (no test budget) «мастер» does its counted
+    work — the guard, a safety net, does not fire — so the same view, legal actions and seed give
+    the same decision on any machine under any load."""
+    view, legal, master = _searched(game_id)
+    # its own CPU guard; the wall-clock cap raised, for a test machine busy with others
+    master = dataclasses.replace(master, wall=30.0)
+    first = master.choose(view, legal, random.Random(7))
+    report = master.last
+    assert report is not None and report.cut is None, report
+    assert report.iterations + report.skipped == report.planned
+    assert report.planned == master.planned(report.candidates)
+    assert master.choose(view, legal, random.Random(7)) == first
+    assert master.last is not None and master.last.iterations == report.iterations
+
+
+def test_the_guards_say_when_they_fire(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CPU guard and the wall-clock cap end a search early, and `last.cut` says which
+    (the bench counts them, the bot logs them)."""
+    view, legal, master = _searched("hypnosia")
+    tight = master.with_budget(0.0, iterations=1000)
+    assert tight.choose(view, legal, random.Random(0)) in legal
+    assert tight.last is not None and tight.last.cut == "cpu"
+    assert tight.last.iterations < 1000 and tight.last.planned == 1000
+    clock = iter(float(x) for x in range(10**6))  # a second of wall time per reading
+    monkeypatch.setattr("games.search.time.monotonic", lambda: next(clock))
+    stalled = master.with_budget(100.0, iterations=1000, wall=2.5)
+    assert stalled.choose(view, legal, random.Random(0)) in legal
+    assert stalled.last is not None and stalled.last.cut == "wall"
+    assert stalled.last.iterations == 0  # cut in the first iteration: the fallback's move
+
+
+def test_a_sample_on_which_a_candidate_is_illegal_is_dropped() -> None:
+    """A determinization may miss a hidden fact that the real legal actions reveal
+    («Семидорожник»: the fifth-tile swap needs a tile in the bank other than an FM): on
+    such a sample a candidate cannot be played, and the search drops the sample instead
+    of failing."""
+    from games.protocol import IllegalAction
+
+    view, legal, master = _searched("hypnosia")
+    game = master.game
+    target = legal[-1]
+    refused: list[bool] = []
+
+    class Picky:
+        """The game, except that every other sample refuses the candidate `target`."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(game, name)
+
+        def apply(self, state: Any, action: Any) -> Any:
+            if action is target:  # the candidate itself (a rollout's actions are copies)
+                refused.append(len(refused) % 2 == 0)
+                if refused[-1]:
+                    raise IllegalAction("test")
+            return game.apply(state, action)
+
+    picky = dataclasses.replace(master, game=Picky(), iterations=6, rollouts=None, wall=30.0)
+    assert picky.choose(view, legal, random.Random(3)) in legal
+    assert picky.last is not None and picky.last.cut is None
+    assert (picky.last.iterations, picky.last.skipped) == (3, 3)
+
+
 def test_bench_plays_the_house_rule_duel() -> None:
     """`bench.players` plays «Захват клеток»'s head-to-head also at 2 players, with the
     house-rule option `allow_two_players` (R1), beside its 3-seat rows; other games skip
@@ -200,3 +279,55 @@ def test_bench_plays_the_house_rule_duel() -> None:
     assert house["options"] == {"allow_two_players": True} and "options" not in duel
     assert set(house["decision_ms"]) == {"experienced", "novice"}
     assert bench_game("sea_cross", 2, 0, None, ["experienced_vs_novice_2p"])["pairings"] == {}
+
+
+def test_bench_plays_a_seed_set_and_counts_the_guard() -> None:
+    """`bench.players` plays the game numbers it is given (`--seeds 1-400`), the hero's
+    seat rotating with the number, and reports per level the CPU and wall times and, for
+    «мастер», its searches and how many a guard cut short."""
+    from bench.players import Via, bench_game, parse_seeds
+
+    seeds = parse_seeds("4-5")
+    out = bench_game(
+        "sea_cross", seeds, seeds, None, ["master_vs_experienced"], master={"iterations": 1}
+    )
+    p = out["pairings"]["master_vs_experienced"]
+    assert (p["games"], p["seeds"]) == (2, "4-5")
+    searched = p["decision_ms"]["master"]["searched"]
+    assert searched["decisions"] > 0 and searched["planned"] == 1
+    assert searched["cut"] == 0 and searched["cut_share"] == 0.0
+    assert {"wall_p50", "wall_p99", "iteration_ms_p99"} <= set(searched)
+    # the same games move for move when played in two processes (nothing is timed)
+    twice = bench_game(
+        "sea_cross",
+        seeds,
+        seeds,
+        None,
+        ["master_vs_experienced"],
+        master={"iterations": 1},
+        via=Via(jobs=2),
+    )
+    assert twice["pairings"]["master_vs_experienced"]["replay_sha"] == p["replay_sha"]
+    tight = bench_game("sea_cross", [4], [4], 0.0, ["master_vs_experienced"])
+    cut = tight["pairings"]["master_vs_experienced"]["decision_ms"]["master"]["searched"]
+    assert cut["cut"] == cut["decisions"] == cut["cut_cpu"] > 0
+
+
+def test_bench_breaks_the_ties_of_a_level_at_random() -> None:
+    """«опытный» with its ties broken at random (`RandomTies`): a yardstick that plays
+    differently from seed to seed where «опытный» itself never does."""
+    from bench.players import RandomTies, level_policy
+
+    game = games.get("cell_capture")
+    state = game.new([1, 2, 3], seed=3)
+    plain = policy("cell_capture", "experienced")
+    ties = level_policy("cell_capture", "experienced_random_ties", None)
+    assert isinstance(ties, RandomTies) and ties.name == "experienced_random_ties"
+    varied = 0
+    while game.to_act(state) is not None and not varied:
+        view, legal = game.view(state, game.to_act(state)), game.legal_actions(state)
+        assert len({plain.choose(view, legal, random.Random(s)) for s in range(8)}) == 1
+        chosen = {ties.choose(view, legal, random.Random(s)) for s in range(8)}
+        varied += len(chosen) > 1
+        state, _ = game.apply(state, plain.choose(view, legal, random.Random(0)))
+    assert varied
