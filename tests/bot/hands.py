@@ -108,3 +108,13 @@ def received(
         if answer.record.user.get("id") == user.id:
             got.texts.append(answer.text or "")
     return got
+
+
+def private_hands(tg: FakeTelegram, user: User) -> list[StoredMessage]:
+    """The bot's private hand messages to `user` (the fallback's), deleted ones too."""
+    return [m for m in tg.private(user).all_messages if m.from_bot and "🂠" in m.content]
+
+
+def private_words(tg: FakeTelegram, user: User) -> list[str]:
+    """Every version of every private hand message to `user`, in order."""
+    return [text or "" for m in private_hands(tg, user) for text, _ in versions(m)]
