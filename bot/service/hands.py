@@ -60,7 +60,7 @@ from bot.storage import GameRecord, RecordStatus
 from bot.table import markup
 
 log = logging.getLogger(__name__)
-POPUP_LIMIT = 200  # a show_alert popup's characters (UTF-16 code units)
+POPUP_LIMIT = 200  # a callback answer's characters (UTF-16 code units)
 
 
 class HandCB(CallbackData, prefix="H1"):
@@ -71,6 +71,11 @@ class HandCB(CallbackData, prefix="H1"):
     g: str
     s: int
     c: str
+
+
+def units(text: str) -> int:
+    """Telegram's length of `text`: UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 def shown_as(rec: GameRecord, user: int | None) -> Shown:
@@ -156,7 +161,8 @@ class Hands:
             if old.get("e"):
                 await self._delete(chat_id, user, int(old["e"]))
             await self._keep(rec, user, {"e": eid, "k": view.key(rec.seq), "p": view.picture_key})
-            return Answer("\n".join(x for x in (toast, t("hand.opened")) if x))
+            told = "\n".join(x for x in (toast, t("hand.opened")) if x)
+            return Answer(told if units(told) <= POPUP_LIMIT else t("hand.opened"))
         if old.get("e"):  # an older one would no longer be kept up to date
             await self._delete(chat_id, user, int(old["e"]))
         entry: dict[str, Any] = {"e": None, "k": view.key(rec.seq), "p": view.picture_key}
@@ -168,8 +174,7 @@ class Hands:
         await self._keep(rec, user, entry)
         popup = p.hand_popup(state, user, t)  # with his numbers, now on the table
         told = f"{toast}\n{popup}" if toast else popup
-        fits = len(told.encode("utf-16-le")) // 2 <= POPUP_LIMIT
-        return Answer(told if fits else popup, alert=True)
+        return Answer(told if units(told) <= POPUP_LIMIT else popup, alert=True)
 
     async def _send(
         self, chat_id: int, user: int, query_id: str, view: HandView, rec: GameRecord

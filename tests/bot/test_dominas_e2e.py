@@ -288,7 +288,7 @@ def test_two_step_placement_and_a_nest_first() -> None:
             continue
         several += 1
         assert o.state is s and o.hand and not o.visible and isinstance(o.ui, Ui)
-        assert o.toast and len(o.toast) <= 140 and "номер" not in o.toast, o.toast
+        assert o.toast and len(o.toast) <= 120 and "номер" not in o.toast, o.toast
         waiting = fresh.but(ui=o.ui)
         assert f"[{POS_MARK[pos]} " in str(p.keyboard(s, waiting))
         assert "Выбрано гнездо" in p.caption(s, waiting)

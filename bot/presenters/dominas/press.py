@@ -28,7 +28,7 @@ from games.dominas.model import POS_MARK
 from games.dominas.tiles import pips, sort_key
 from locales import Translator
 
-TOAST_LIMIT = 140  # a nest's toast, with room for «the hand is at the bottom» after it
+TOAST_LIMIT = 120  # a nest's toast, with room for «the hand is at the bottom» after it
 
 
 class Press(DominasBase):
