@@ -14,8 +14,13 @@ SEQ = re.compile(r"^P1:[^:]+:(\d+):")
 
 
 def hand_of(chat: Chat, user: User) -> StoredMessage | None:
-    """The bot's live ephemeral hand (a photo) to `user`, if any."""
-    found = [m for m in chat.ephemeral(user) if m.from_bot and m.photo is not None]
+    """The bot's live ephemeral hand (a photo) to `user`, if any — not his copy of the
+    table (bot/service/table_copy.py), which is shown in place of the table message."""
+    found = [
+        m
+        for m in chat.ephemeral(user)
+        if m.from_bot and m.photo is not None and not m.extra.get("replaces_message_id")
+    ]
     return found[-1] if found else None
 
 
