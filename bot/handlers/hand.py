@@ -11,6 +11,7 @@ from bot.callbacks import PlayCB
 from bot.language import user_translator
 from bot.presenters.base import HAND
 from bot.service import GameService
+from bot.service.context import Answer
 from bot.service.hands import HandCB, hands_for
 
 
@@ -23,12 +24,26 @@ async def _press(query: CallbackQuery, service: GameService, chat_id: int, data:
         )
         msg = query.message
         eid = msg.ephemeral_message_id if isinstance(msg, Message) else None
-        if answer.moved and eid:  # his copy of the table follows (bot/service/table_copy.py)
+        if answer.hand and msg is not None and msg.chat.id == chat_id:
+            answer = await shown_hand(query, service, data, answer)
+        elif answer.moved and eid:  # his copy of the table follows (table_copy.py)
             service.table.copies.ask(chat_id, query.from_user.id, None, eid)
             service.table.kick(chat_id)
         await query.answer(answer.text, show_alert=answer.alert)
     finally:
         service.answered(chat_id)
+
+
+async def shown_hand(
+    query: CallbackQuery, service: GameService, data: PlayCB, answer: Answer
+) -> Answer:
+    """A press that asks for his hand (ДОМИНА*С: a nest where several of his tiles fit):
+    it opens with them, ephemerally (or by the fallback); the press's toast comes first."""
+    shown = await hands_for(service.ctx).open(query, data, toast=answer.text)
+    if shown is None or query.message is None:
+        return answer
+    service.table.kick(query.message.chat.id)  # the table follows how he sees his hand
+    return shown
 
 
 async def hand_button(query: CallbackQuery, callback_data: PlayCB, service: GameService) -> None:

@@ -234,7 +234,7 @@ class Computers:
             if rec.status == RecordStatus.PLAYING and to_act(rec, p, settled) is not None:
                 await self.deadlines.schedule(rec)  # the run goes on: no table edit yet
             else:
-                await self.moves.changed(rec, before_actor, settled)
+                await self.moves.changed(rec)
             return True
 
     async def _stop(self, chat_id: int, version: int) -> None:
@@ -341,7 +341,6 @@ class Computers:
             t = ctx.t(rec.language)
             now = ctx.clock()
             state = p.load(rec.state)
-            before_actor = p.actor(state)
             events = []
             closed: list[tuple[int, str]] = []  # the offers that lose their button
             for user, until in list(rec.vacated.items()):
@@ -354,13 +353,13 @@ class Computers:
                     state, ev = p.game.remove(state, user)
                     events.extend(ev)
             rec.computer_due = None
-            settled = self.moves.settle(rec, p, state, events, t)
+            self.moves.settle(rec, p, state, events, t)
             rec.seq += 1
             try:
                 rec = await ctx.save(rec)
             except Conflict:
                 return
-            await self.moves.changed(rec, before_actor, settled)
+            await self.moves.changed(rec)
         for message_id, text in closed:
             ctx.spawn(ctx.drop_markup(chat_id, message_id, text))
 

@@ -144,7 +144,6 @@ class Leaving:
             p = ctx.presenter(rec.game_id)
             assert rec.state is not None
             state = p.load(rec.state)
-            before_actor = p.actor(state)
             events: list[Event] = []
             vacated = self.computers is not None and self.computers.vacate(rec, user, state)
             if not vacated:  # else his seat waits for «🤖 Заменить компьютером» a while
@@ -158,7 +157,7 @@ class Leaving:
                 rec = await ctx.save(rec)
             except Conflict:
                 return Answer(t("error.conflict"), alert=True)
-            await self.moves.changed(rec, before_actor)
+            await self.moves.changed(rec)
         if vacated and self.computers is not None:
             ctx.spawn(self.computers.show_offer(chat_id, message_id, rec, user, t))
         else:
