@@ -296,18 +296,24 @@ class Computers:
     async def replace_press(
         self, chat_id: int, user: int, message_id: int | None, data: ReplaceCB
     ) -> Answer:
-        """«🤖 Заменить компьютером»: any human still playing agrees for the others."""
+        """«🤖 Заменить компьютером»: any human still playing agrees for the others.
+        `message_id`: the pressed message, None when the pressed button is not on it (a
+        forged or late press: bot/handlers/common.py `pressed_on`). Only a press of the
+        seat's own offer replaces; a late, doubled or forged one is answered and edits no
+        message (the offer was closed already by what made it late)."""
         ctx = self.ctx
         async with ctx.locks[chat_id]:
             rec = await ctx.store.get(chat_id)
             t = ctx.t(rec.language if rec else None)
             if rec is None or rec.uid != data.g or rec.status != RecordStatus.PLAYING:
-                ctx.spawn(ctx.drop_markup(chat_id, message_id))
                 return Answer(t("press.old_button"))
             name = html.escape(rec.name(data.u))
             if data.u not in rec.vacated:
-                ctx.spawn(ctx.drop_markup(chat_id, message_id, t("computers.too_late", name=name)))
+                if rec.computers.get(data.u) == REPLACE_LEVEL:  # a double tap: done already
+                    return Answer(t("computers.replaced_already", robot=rec.name(data.u)))
                 return Answer(t("computers.too_late_toast"), alert=True)
+            if message_id is None or rec.offers.get(data.u) != message_id:
+                return Answer(t("press.old_button"))  # not his offer's button
             p = ctx.presenter(rec.game_id)
             assert rec.state is not None
             state = p.load(rec.state)

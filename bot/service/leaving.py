@@ -20,8 +20,9 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import idle
 from bot.callbacks import CancelCB, LeaveCB
 from bot.replies import Asked
+from bot.service.computers import in_play, is_computer_seat
 from bot.service.context import Answer, Context
-from bot.service.lobby import Lobby
+from bot.service.lobby import Lobby, in_charge
 from bot.service.moves import Moves
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines
@@ -150,6 +151,15 @@ class Leaving:
                 state, events = p.game.remove(state, user)
             elif message_id is not None:  # the question becomes the offer
                 rec.offers[user] = message_id
+            if user == rec.creator:  # the next human still playing runs it (/cancel, /pings)
+                rec.creator = next(
+                    (
+                        u
+                        for u in rec.players
+                        if u != user and not is_computer_seat(rec, u) and in_play(p, state, u)
+                    ),
+                    rec.creator,
+                )
             self.moves.settle(rec, p, state, events, t)
             rec.seq += 1
             ctx.clean_chat.keep(rec, message_id)  # the question becomes the notice he left
@@ -193,7 +203,7 @@ class Leaving:
             await ctx.refuse(chat_id, t("cancel.nothing"), t, asked, "cancel.nothing")
             return
         now = ctx.clock()
-        privileged = user == rec.creator or is_admin
+        privileged = in_charge(rec, user) or is_admin  # a creator who left: no more
         left = idle.abandoned_in(rec, ctx.settings, ctx.turn_seconds(rec), now)
         if not privileged and left > 0:  # says when any member may end it
             text = self._until_abandoned(rec, now, t)
@@ -240,7 +250,7 @@ class Leaving:
             rec, t = asked
             now = ctx.clock()
             abandoned = False
-            if user != rec.creator and not await is_admin():
+            if not in_charge(rec, user) and not await is_admin():
                 left = idle.abandoned_in(rec, ctx.settings, ctx.turn_seconds(rec), now)
                 if left > 0:  # a player pressed since the question, or never abandoned
                     return Answer(self._until_abandoned(rec, now, t), alert=True)

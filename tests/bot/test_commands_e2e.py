@@ -56,20 +56,18 @@ async def test_start_help_rules_and_the_command_menu() -> None:
         assert any("startgroup" in str(b.get("url")) for row in hello.keyboard for b in row)
         msg = await new_lobby(private, anna)  # solo, against computers (issue 14)
         assert "🤖 Добавить компьютер" in msg.button_texts
-        # Аня has started the bot: her /help and /rules in the group are answered
-        # privately (bot/replies.py), the group gets nothing
-        await chat.send(anna, "/help")
-        msg = await private.wait_message()
-        assert "«Настольщики»" in msg.content
-        assert "/new" in msg.content and "/cancel" in msg.content
-        await chat.send(anna, "/rules")
-        msg = await private.wait_message()
+        # Аня has started the bot, Борис has not: their /help and /rules in the group are
+        # answered where they asked, one reply to each command (bot/replies.py)
+        in_private = len(private.bot_messages)
+        for user in (anna, boris):
+            asked = await chat.send(user, "/help")
+            msg = await chat.wait_message(after=asked)
+            assert "/new" in msg.content and "/cancel" in msg.content
+            assert msg.reply_to is not None and msg.reply_to.message_id == asked.message_id
+        asked = await chat.send(anna, "/rules")
+        msg = await chat.wait_message(after=asked)
         assert "Семидорожник" in msg.content and "кубик" in msg.content
-        # Борис has not: one reply to his message in the group
-        await chat.send(boris, "/help")
-        msg = await chat.wait_message()
-        assert "/new" in msg.content and msg.reply_to is not None
-        assert not [m for m in chat.bot_messages if "📖" in m.content]  # no rules there
+        assert len(private.bot_messages) == in_private  # nothing in her private chat
         commands = tg.calls("setMyCommands")
         assert commands and any("new" in str(c.params) for c in commands)
         groups = [c for c in commands if "all_group_chats" in str(c.params)]
