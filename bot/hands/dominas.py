@@ -8,7 +8,7 @@ holds) and the nest (public), nothing else. With very many placements (over
 `MAX_BUTTONS`) there is one button per fitting tile (`Number`, «h.7», the presenter's
 two-step choice) and, once one is chosen, its nests.
 
-The table keeps its public choices — the nests, «🂠 Мои фишки», «⏹ Хватит»; the tile
+The table keeps its public choices — the nests, «🀄 Мои фишки», «⏹ Хватит»; the tile
 numbers and their pages (`Number`, `ToPage`) come back on it only for a player whose
 ephemeral hand could not be sent (`Shown.FALLBACK`), so that he can still play from the
 table.

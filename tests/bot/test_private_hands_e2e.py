@@ -105,7 +105,7 @@ async def play_dominas(
         before = data_of(table)
         if fail:
             if user.id not in rec.hands:  # the fallback: the popup, then the table's numbers
-                answer = await chat.press(user, table, "🂠 Мои фишки")
+                answer = await chat.press(user, table, "🀄 Мои фишки")
                 privacy.answers.append(answer)
                 assert answer.show_alert and answer.text, answer
                 opened += 1
@@ -127,7 +127,7 @@ async def play_dominas(
                 taps += 1
         else:
             if hand_of(chat, user) is None:
-                answer = await chat.press(user, table, "🂠 Мои фишки")
+                answer = await chat.press(user, table, "🀄 Мои фишки")
                 privacy.answers.append(answer)
                 assert not answer.show_alert, answer
                 opened += 1

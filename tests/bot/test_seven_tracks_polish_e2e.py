@@ -130,7 +130,7 @@ async def test_place_all_and_the_hint_offer_the_priority_tile_when_nothing_fits(
         s = await engine_state(app, chat)
         assert s.turn.draws == 0 and hand_kinds(s, seat) == ["K", "R", "SK"]  # no draw
         # his private hand says it too, and offers the tile (tests/bot/hands.py)
-        await chat.press(mover, table, "🂠 Мои фишки")
+        await chat.press(mover, table, "🀄 Мои фишки")
         hand = await chat.wait_for(lambda: hand_of(chat, mover), 30)
         assert "⏭" in hand.content and "Приоритет" in hand.content, hand.content
         assert any("⏭" in x for x in hand.button_texts), hand.button_texts

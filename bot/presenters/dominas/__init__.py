@@ -2,7 +2,7 @@
 
 The group keyboard depends only on the public view: one button per open nest with its
 required symbol (`▲ 2`; a far nest also gets `▲ 2 ⟲`, the second way to attach), the
-numbers of the tiles in the hand of the player to move, «🂠 Мои фишки» and, during a
+numbers of the tiles in the hand of the player to move, «🀄 Мои фишки» and, during a
 bonus series, «⏹ Хватит». A tile keeps its number while it is in the hand (the engine's
 `slot_numbers`: the dealt tiles are numbered at random, each drawn one gets the next
 number), so a button never changes meaning when another tile leaves; which numbers are
