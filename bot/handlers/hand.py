@@ -1,4 +1,4 @@
-"""The private hand's presses (bot/service/hands.py): «🂠 Мои фишки» on the table, the
+"""The private hand's presses (bot/service/hands.py): «🀄 Мои фишки» on the table, the
 buttons of a player's ephemeral hand in the group, and those of the private-chat
 fallback. Every game press still goes through `GameService.play_press` and its checks."""
 
@@ -47,7 +47,7 @@ async def shown_hand(
 
 
 async def hand_button(query: CallbackQuery, callback_data: PlayCB, service: GameService) -> None:
-    """«🂠 Мои фишки»: his hand ephemerally (or the fallback's popup)."""
+    """«🀄 Мои фишки»: his hand ephemerally (or the fallback's popup)."""
     msg = query.message
     if msg is None:
         await query.answer(user_translator(service, query.from_user)("press.old_button"))

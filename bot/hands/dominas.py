@@ -12,7 +12,7 @@ A nest pressed first on the table where several of his tiles fit (`Ui.at`) opens
 hand with just those tiles at that nest. In words (`HandView.text`, for the fallback's
 private chat) the tiles are listed once, in the order of their numbers.
 
-The table keeps its public choices — the nests, «🂠 Мои фишки», «⏹ Хватит»; the tile
+The table keeps its public choices — the nests, «🀄 Мои фишки», «⏹ Хватит»; the tile
 numbers and their pages (`Number`, `ToPage`) come back on it only for a player whose
 ephemeral hand could not be sent (`Shown.FALLBACK`), so that he can still play from the
 table.

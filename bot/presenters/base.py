@@ -50,7 +50,7 @@ class Btn:
 
 @dataclass(frozen=True)
 class Hand(Code):
-    """«🂠 Мои фишки»: the presser's own hand, as a popup — every table understands it."""
+    """«🀄 Мои фишки»: the presser's own hand, as a popup — every table understands it."""
 
     tag = "hand"
     versioned = False

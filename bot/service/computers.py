@@ -4,8 +4,10 @@
   its move is due `COMPUTER_MOVE_SECONDS` (about a second) later — a deadline in the
   shared set like the turn timers (bot/service/timers.py), so it survives a restart; in
   a window open to everyone at once (ДОМИНА… «Семидорожник»'s first move) it is due at
-  once, so the window's length tells nothing about its tiles. A computer seat has no
-  turn timer: it is never timed out, never removed for absence.
+  once, so the window's length tells nothing about its tiles; and when no human left in
+  the game has anything to do in it («Гипнозия»'s players out of tokens: the engine's
+  `finished`), at once too — the computers play the rest without making them wait. A
+  computer seat has no turn timer: it is never timed out, never removed for absence.
 - `Computers.tick` (the first thing a due deadline runs) plays it: the seat's view and
   legal actions go to the decision process (bot/decisions.py) — never the state — and
   the chosen action is applied under the chat's lock through the compare-and-set store,
@@ -107,7 +109,15 @@ def pace(
     if p.actor(state) == seat:
         rec.turn_deadline = None  # never timed out
     if rec.computer_due is None:
-        rec.computer_due = now + (seconds if p.actor(state) is not None else 0.0)
+        watched = p.actor(state) is not None and not humans_finished(rec, p, state)
+        rec.computer_due = now + (seconds if watched else 0.0)
+
+
+def humans_finished(rec: GameRecord, p: Presenter[Any, Any], state: BaseModel) -> bool:
+    """Whether every human still in the game can no longer act nor change his result
+    (`finished`): then nobody waits for the computers' moves to be shown one by one."""
+    humans = [u for u in rec.players if u not in rec.computers and in_play(p, state, u)]
+    return bool(humans) and all(p.game.finished(state, u) for u in humans)
 
 
 def due_times(rec: GameRecord) -> list[float]:

@@ -1,6 +1,6 @@
 """The private hand in the group: an ephemeral message (Bot API 10.2) per player.
 
-- `open`: «🂠 Мои фишки» sends the presser his hand (bot/hands/: a picture, a caption and,
+- `open`: «🀄 Мои фишки» sends the presser his hand (bot/hands/: a picture, a caption and,
   on his decision, the buttons that depend on his hand) as an ephemeral message linked to
   his callback query — seen by him alone, outside the group's flood budget. Its id is
   kept in the record (`GameRecord.hands`); an older one of his is deleted.
@@ -121,7 +121,7 @@ class Hands:
             return buttons
         return kept.public(state, buttons, shown_as(rec, p.actor(state)))
 
-    # ------------------------------------------------------------ «🂠 Мои фишки»
+    # ------------------------------------------------------------ «🀄 Мои фишки»
 
     async def open(
         self, query: CallbackQuery, data: PlayCB, toast: str | None = None
@@ -273,7 +273,7 @@ class Hands:
             if done is None:
                 return entry  # not sent now (a 429): tried again at the next change
             if not done:
-                return None  # he no longer has it: «🂠 Мои фишки» opens a new one
+                return None  # he no longer has it: «🀄 Мои фишки» opens a new one
         elif entry.get("m"):
             mid = await self._private(chat_id, user, view, rec, entry.get("m"))
             entry = {**entry, "m": mid}

@@ -117,7 +117,7 @@ def received(
 
 def private_hands(tg: FakeTelegram, user: User) -> list[StoredMessage]:
     """The bot's private hand messages to `user` (the fallback's), deleted ones too."""
-    return [m for m in tg.private(user).all_messages if m.from_bot and "🂠" in m.content]
+    return [m for m in tg.private(user).all_messages if m.from_bot and "🀄" in m.content]
 
 
 def private_words(tg: FakeTelegram, user: User) -> list[str]:

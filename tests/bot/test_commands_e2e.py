@@ -174,7 +174,7 @@ async def test_webhook_mode() -> None:
 
 
 async def test_no_private_message_on_a_turn_of_a_player_who_started_the_bot() -> None:
-    """Issue 31, point 7: a player who started the bot is no longer sent «🂠 Ваш ход! Ваши
+    """Issue 31, point 7: a player who started the bot is no longer sent «🀄 Ваш ход! Ваши
     фишки…» in private on each turn — the group ping tells him, his hand is in the group
     (private messages only for private pings, or when his ephemeral hand failed)."""
     async with in_group(901, ["Аня", "Борис"]) as (tg, _app, chat, (anna, boris)):

@@ -1,7 +1,7 @@
 """«ДОМИНА*С» through the game-agnostic bot: a whole match by buttons, private hands.
 
 The simulated players see what a Telegram user sees: the table's buttons (nests, slot
-numbers, «🂠 Мои фишки», «⏹ Хватит»), the popup of their own hand and the toasts. A
+numbers, «🀄 Мои фишки», «⏹ Хватит»), the popup of their own hand and the toasts. A
 player looks at his hand (popup), taps a slot marked ✓ and, when the toast asks for a
 nest, the first nest it names.
 """
@@ -47,7 +47,7 @@ async def test_a_whole_dominas_match_by_buttons(backend: str | None) -> None:
     async with in_group(1701, ["Аня", "Борис"], backend) as (tg, app, chat, users):
         anna, boris = users
         table = await open_table(tg, chat, anna, [boris], "1 партия")
-        assert "🂠 Мои фишки" in table.button_texts
+        assert "🀄 Мои фишки" in table.button_texts
         started = time.monotonic()
         taps = peeks = 0
         for _ in range(600):
@@ -64,7 +64,7 @@ async def test_a_whole_dominas_match_by_buttons(backend: str | None) -> None:
                 taps += 1
                 await chat.wait_for(changed(table, before), 30)
                 continue
-            popup = await chat.press(user, table, "🂠 Мои фишки")
+            popup = await chat.press(user, table, "🀄 Мои фишки")
             peeks += 1
             assert popup.show_alert and popup.text and len(popup.text) <= 200, popup
             slots = SLOT.findall(popup.text)
@@ -109,7 +109,7 @@ async def test_out_of_turn_and_unfitting_presses_are_refused_privately() -> None
         after = await record(app, chat)
         assert after.state == rec.state and after.seq == rec.seq
         # his own popup: the other player's hand stays his
-        popup = await chat.press(other, table, "🂠 Мои фишки")
+        popup = await chat.press(other, table, "🀄 Мои фишки")
         s = await dominas_state(app, chat)
         seat = s.players.index(other.id)
         assert popup.show_alert and popup.text

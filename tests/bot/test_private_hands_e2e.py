@@ -117,7 +117,7 @@ async def play_dominas(
         before = data_of(table)
         if fail:
             if user.id not in rec.hands:  # the fallback: the popup, then the table's numbers
-                answer = await chat.press(user, table, "🂠 Мои фишки")
+                answer = await chat.press(user, table, "🀄 Мои фишки")
                 privacy.answers.append(answer)
                 assert answer.show_alert and answer.text, answer
                 opened += 1
@@ -139,7 +139,7 @@ async def play_dominas(
                 taps += 1
         else:
             if hand_of(chat, user) is None:
-                answer = await chat.press(user, table, "🂠 Мои фишки")
+                answer = await chat.press(user, table, "🀄 Мои фишки")
                 privacy.answers.append(answer)
                 assert not answer.show_alert, answer
                 opened += 1
@@ -244,7 +244,7 @@ def nest_label(table: StoredMessage, nest: tuple[Pos, int]) -> str:
 
 
 async def test_dominas_table_leads_to_a_move_from_what_a_player_sees() -> None:
-    """Issue 31, point 1: nobody presses «🂠 Мои фишки». The caption says to press a nest
+    """Issue 31, point 1: nobody presses «🀄 Мои фишки». The caption says to press a nest
     or «Мои фишки»; a nest where several of his tiles fit opens his hand with just those
     tiles there (one tap each), so every turn is played from the table; no hint asks for a
     tile number the table does not show, and nothing reaches the private chat. Where the

@@ -75,7 +75,7 @@ async def play_seven(
         user = mover(table, users)
         assert user is not None, table.content
         if user.id not in rec.hands:
-            answer = await chat.press(user, table, "🂠 Мои фишки")
+            answer = await chat.press(user, table, "🀄 Мои фишки")
             answers.append(answer)
             assert answer.show_alert == fail, answer  # the popup only as the fallback
             opened += 1

@@ -131,7 +131,7 @@ async def test_place_all_and_the_hint_offer_the_priority_tile_when_nothing_fits(
         assert s.turn.draws == 0 and hand_kinds(s, seat) == ["K", "R", "SK"]  # no draw
         # his private hand says it too, and offers the tile (tests/bot/hands.py) on its
         # own buttons: the table's «⭐ Приоритет…» has left the table (issue 31)
-        await chat.press(mover, table, "🂠 Мои фишки")
+        await chat.press(mover, table, "🀄 Мои фишки")
         hand = await chat.wait_for(lambda: hand_of(chat, mover), 30)
         assert "⏭" in hand.content and "кнопкой ниже" in hand.content, hand.content
         assert any("⏭" in x for x in hand.button_texts), hand.button_texts

@@ -3,8 +3,8 @@
 The group keyboard depends only on the public view: one button per open nest with its
 required symbol (`▲ 2`; a far nest also gets `▲ 2 ⟲`, the second way to attach), the
 numbers of the tiles in the hand of the player to move (only while his private hand
-falls back: bot/hands/dominas.py), «🂠 Мои фишки» and, during a bonus series,
-«⏹ Хватит». The caption tells him to press a nest or «🂠 Мои фишки» — both lead to a
+falls back: bot/hands/dominas.py), «🀄 Мои фишки» and, during a bonus series,
+«⏹ Хватит». The caption tells him to press a nest or «🀄 Мои фишки» — both lead to a
 move from what he sees. A tile keeps its number while it is in the hand (the engine's
 `slot_numbers`: the dealt tiles are numbered at random, each drawn one gets the next
 number), so a button never changes meaning when another tile leaves; which numbers are
