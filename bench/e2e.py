@@ -71,7 +71,7 @@ PLAN = [
 ]
 FM_DECLARE = "⭐ Заявить право первого хода"
 FM_PASS = "Не использовать"
-HAND = "🂠 Мои фишки"
+HAND = "🀄 Мои фишки"
 TIMEOUT = 60.0
 
 # The processes measured: the echo baseline, the bot as it is in the working tree

@@ -33,7 +33,7 @@ player's first tap 1–3 s after the table shows his turn), `normal` (2–4 s, 2
 after a «Сейчас ходит X, не вы.» the named X; else whoever's press was last accepted)
 presses, after his think time, a random button of what he SEES: the group's table message
 (or the ephemeral copy Telegram shows him in its place, if the bot sent one) and his
-ephemeral hand; «🂠 Мои фишки» once per game when the table offers it; never the labels,
+ephemeral hand; «🀄 Мои фишки» once per game when the table offers it; never the labels,
 holes, pages or «Назад» unless he was refused four times in a row. He waits for the
 answer (at most 20 s) before his next think. Every group's game is opened first (`/new`,
 the others join, «Начать»; 10 groups at a time), then all groups play at once; a finished
@@ -55,7 +55,7 @@ up to 60 s to show what was pressed in the window. Per group:
   the game's uid and version (`P1:<uid>:<seq>:<code>`); the bot applies a press only if it
   carries the stored `seq`, and the press that moves the game on from version s is the last
   press carrying s that was not refused (the ones after it are told «устарела» or
-  «обновляется»; «🂠 Мои фишки» and the first-move window's buttons are left out). The
+  «обновляется»; «🀄 Мои фишки» and the first-move window's buttons are left out). The
   table shows it at the first successful non-ephemeral call in the group after the press
   whose keyboard carries the same uid with a `seq` > s (a new table message counts; the
   caption and keyboard may come before the picture), or, for the last move of a game, the
@@ -71,7 +71,7 @@ up to 60 s to show what was pressed in the window. Per group:
   group's table, `replace_callback_query_message`, outside the group's budget; the calls
   that send or edit such a copy, recognised by the fake's note on the message it replaces,
   with a later version in their keyboard). Without copies it equals the table's.
-- `taps/turn`: every press of the group in the window (refused ones, «🂠 Мои фишки» and
+- `taps/turn`: every press of the group in the window (refused ones, «🀄 Мои фишки» and
   the hand's buttons included) per turn, a turn being a run of changes made by one player
   (the number of times the player who changes the game changes, plus one).
 - `pings/turn`: the turn pings («🔔 …, ваш ход», a new message in the group) sent in the
@@ -85,13 +85,13 @@ up to 60 s to show what was pressed in the window. Per group:
 **B. A flood of groups** (`--only flood`, `--flood 5 20 100`). N groups of two players of
 «Семидорожник», their games opened first (20 at a time), then all tapping at once, each
 group once every 0.5–1.5 s without waiting for answers: half of the taps are the mover's
-(a random button he sees), half the other player's («🂠 Мои фишки», or now and then a
+(a random button he sees), half the other player's («🀄 Мои фишки», or now and then a
 visible button). After a 5 s warm-up a window of 30 s (15 s with
 `--quick`) is measured: `answer p50/p99` is from the callback query's update (queued for
 the bot) to its `answerCallbackQuery`, from the server's records, with a lost answer as
 infinitely late (`∞`); `lost` = presses of the window never answered: Telegram's 15 s
 validity makes the fake refuse a later answer (`late` counts those refusals);
-`p99 hand / other`: the p99 of the «🂠 Мои фишки» presses and of the others apart; `429`:
+`p99 hand / other`: the p99 of the «🀄 Мои фишки» presses and of the others apart; `429`:
 the calls in the groups the fake refused in the window.
 `bench/echo_bot.py` (answers at once, edits a caption) runs the same way with the most
 groups, as the floor (it does not pace: a `/new` whose photo a 429 lost is sent again,
@@ -142,7 +142,7 @@ from fake_telegram.ephemeral import requested as ephemeral_requested
 from fake_telegram.server import StoredMessage
 
 DEFAULT_BASELINE = "10299a4"
-HAND = "hand"  # the code of «🂠 Мои фишки»
+HAND = "hand"  # the code of «🀄 Мои фишки»
 #: codes a press of which never moves the game's version: the hand, the first-move window
 UNVERSIONED = frozenset({"hand", "fmd", "fmp"})
 #: codes that are no move: labels, holes that only say why, pages, «Назад»
@@ -1215,7 +1215,7 @@ class FloodRow:
     errors: int = 0
     window: float = 0.0
     seconds: float = 0.0  # the scenario took, setup included
-    hand_p99: float = math.nan  # the answer p99 of «🂠 Мои фишки» presses
+    hand_p99: float = math.nan  # the answer p99 of «🀄 Мои фишки» presses
     other_p99: float = math.nan  # of the other presses
 
 

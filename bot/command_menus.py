@@ -1,15 +1,16 @@
 """The command menus Telegram shows under «/»: one per scope and language.
 
 Groups get every command (the memory's /top /stats /history /notify are the group's);
-private chats get what works there (a solo game against computers, the rules, /pings,
-/settings for one's own defaults).
+private chats get what works there (a solo game against computers and its memory, the
+rules, /pings, /settings for one's own defaults).
 Each menu is registered for Russian and English users (`language_code` "ru", "en") and,
 without a language, for everyone else in the bot's default language. The description of
 /new names the games (`command.new`, within Telegram's 256 characters).
 
-    >>> [c.command for c in command_menu("en", groups=False, games=["game.hypnosia.title"])]
-    ['new', 'table', 'leave', 'cancel', 'rules', 'help', 'pings', 'settings']
-    >>> command_menu("en", groups=False, games=["game.hypnosia.title"])[0].description
+    >>> menu = command_menu("en", groups=False, games=["game.hypnosia.title"])
+    >>> " ".join(c.command for c in menu)
+    'new table leave cancel rules help top stats history replay pings settings'
+    >>> menu[0].description
     'New game: Hypnosia'
 """
 
@@ -38,9 +39,13 @@ COMMANDS = (
     "pings",  # turn reminders (bot/handlers/pings.py)
     "settings",  # the chat's settings and house rules (bot/handlers/settings.py)
 )
-# What works in a private chat: a solo game, the rules and help, one's own pings and
-# defaults.
-PRIVATE_COMMANDS = ("new", "table", "leave", "cancel", "rules", "help", "pings", "settings")
+# What works in a private chat: a solo game and its memory (one's own games against
+# computers), the rules and help, one's own pings and defaults.
+PRIVATE_COMMANDS = (
+    *("new", "table", "leave", "cancel", "rules", "help"),
+    *("top", "stats", "history", "replay"),  # a solo player's own games
+    *("pings", "settings"),
+)
 # Sent as ephemeral messages in groups (Bot API 10.2): the asker alone sees the command
 # and the bot's answer, which costs the group's flood budget nothing (bot/replies.py).
 EPHEMERAL_COMMANDS = frozenset({"leave", "rules", "help", "top", "stats", "history", "notify"})

@@ -7,6 +7,10 @@ button, a move); records stored before the field existed use their last write.
   timer picked, that timer: 12 hours of a 12-hour game) is closed by the
   deadline poller: its deadline in the store's shared set is the expiry time, so it
   fires once, on whichever instance is alive, also after a restart.
+- A slow lobby idle for `LOBBY_EXPIRE_MINUTES` gives way to anyone's `/new`
+  (`lobby_gives_way`): it stays open for its players as long as its timer, but does not
+  hold the chat for a day against a game someone wants now; an ordinary lobby would
+  have closed by then.
 - A game (or a lobby that never expires) whose players all stayed silent longer than
   `ABANDONED_TURN_TIMERS` (3) of its turn timers, or `ABANDONED_HOURS` (24) without a
   timer, is abandoned: any member of the chat may end it with `/cancel`.
@@ -31,6 +35,7 @@ from locales import Translator
 
 EXPIRED = "expired"  # GameRecord.end_reason: a lobby nobody pressed for too long
 ABANDONED = "abandoned"  # a game ended by a member after its players went silent
+REPLACED = "replaced"  # an idle lobby closed by another lobby's `/new` (`lobby_gives_way`)
 
 
 def last_active(rec: GameRecord) -> float:
@@ -59,6 +64,23 @@ def lobby_expires_at(rec: GameRecord, settings: Settings) -> float | None:
 def lobby_expired(rec: GameRecord, settings: Settings, now: float) -> bool:
     when = lobby_expires_at(rec, settings)
     return when is not None and now >= when
+
+
+def lobby_replaceable_at(rec: GameRecord, settings: Settings) -> float | None:
+    """When anyone's `/new` may replace the open lobby (None: never, LOBBY_EXPIRE_MINUTES
+    is 0): after LOBBY_EXPIRE_MINUTES without a press, an ordinary lobby's whole life."""
+    if rec.status != RecordStatus.LOBBY or settings.lobby_expire_minutes <= 0:
+        return None
+    return last_active(rec) + settings.lobby_expire_minutes * 60
+
+
+def lobby_gives_way(rec: GameRecord, settings: Settings, now: float) -> str | None:
+    """Why a `/new` closes the open lobby `rec` now: EXPIRED (past its expiry), REPLACED
+    (a slow one idle for LOBBY_EXPIRE_MINUTES), or None: it stays."""
+    if lobby_expired(rec, settings, now):
+        return EXPIRED
+    when = lobby_replaceable_at(rec, settings)
+    return REPLACED if when is not None and now >= when else None
 
 
 def silence_allowed(rec: GameRecord, settings: Settings, turn_seconds: float) -> float:

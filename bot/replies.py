@@ -1,16 +1,22 @@
-"""Replies to commands — `/rules`, `/help`, `/start` and refusals — that cost the group
-nothing where Telegram allows it.
+"""Replies to commands — `/rules`, `/help`, `/top`, `/settings`, refusals… — where the
+asker asked, at the least cost to the group.
 
 In a group, `Replies.answer` tries in turn:
 
 1. **ephemeral**: the command was sent as an ephemeral message (Bot API 10.2: the bot
-   registers `/rules`, `/help`, `/leave` with `is_ephemeral`), so the reply is ephemeral
-   too, seen by the asker alone and outside the group's flood budget;
-2. **private**: the asker has started the bot (`store.has_started`): the reply goes to
-   his private chat, headed with the group's name;
-3. **one reply in the group**: a reply to his message, sent as chatter (`Sender` gives it
+   registers `/rules`, `/help`, `/leave`, the memory's commands with `is_ephemeral`), so
+   the reply is ephemeral too, seen by the asker alone and outside the group's flood
+   budget;
+2. **one reply in the group**: a reply to his message, sent as chatter (`Sender` gives it
    a slot only while the group's window is less than half spent; it waits for that at
-   most two windows, `PATIENCE`, holding no slot, and is dropped after).
+   most two windows, `PATIENCE`, holding no slot, and is dropped after); while a lobby or
+   game runs it is deleted at its end (`on_group_message`: bot/service/clean_chat.py).
+
+A command answered in the asker's private chat left the group with a bare command and
+the asker looking for his answer elsewhere (issue 31, point 6): only an answer asked for
+from a button (`private_ok`: the full rules under «📖 Полные правила», whose toast says
+where they went) may go to his private chat, headed with the group's name, when he has
+started the bot (`store.has_started`).
 
 Private and group replies are sent once a while (`repeat` seconds) per chat, member and
 topic: a member repeating a command gets no second message (the first one is still
@@ -99,15 +105,15 @@ class Replies:
         t: Translator,
         *,
         topic: str,
-        private_ok: bool = True,
+        private_ok: bool = False,
         reply_to: int | None = None,
         markup: InlineKeyboardMarkup | None = None,
     ) -> Delivery:
         """Answer `asked` with `parts` (one message each; `markup` under the last).
         `topic` names what is answered (e.g. "rules:dominas": a repeat within `repeat`
-        seconds is not answered again); `private_ok=False` keeps the reply in the group
-        (it points at a message there); `reply_to` replies to that message instead of
-        the command."""
+        seconds is not answered again); `private_ok=True` lets it go to the asker's
+        private chat before the group (a press's answer, the press's toast says so);
+        `reply_to` replies to that message instead of the command."""
         texts = [parts] if isinstance(parts, str) else list(parts)
         if not asked.in_group:
             await self._direct(asked.chat_id, texts, markup)

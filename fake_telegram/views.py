@@ -13,9 +13,10 @@ class ViewMethods(FileMethods):
 
     def message_view(self, message: StoredMessage) -> dict[str, Any]:
         """A JSON-ready view of a message for UIs (the playground): sender, text, photo
-        URL path, keyboard, edit/delete state."""
+        and animation (their URL paths), keyboard, edit/delete state."""
         sender = message.from_user or {}
         photo = message.photo
+        animation = message.animation
         return {
             "chat_id": message.chat.id,
             "message_id": message.message_id,
@@ -42,6 +43,18 @@ class ViewMethods(FileMethods):
                 "url": self.file_path(photo.file_id) if photo.file_id in self.files else None,
             }
             if photo
+            else None,
+            "animation": {
+                "file_id": animation.file_id,
+                "width": animation.width,
+                "height": animation.height,
+                "duration": animation.duration,
+                "mime_type": animation.animation_object()["mime_type"],
+                "url": (
+                    self.file_path(animation.file_id) if animation.file_id in self.files else None
+                ),
+            }
+            if animation
             else None,
             "keyboard": message.keyboard,
             "reply_to": message.reply_to.message_id if message.reply_to else None,

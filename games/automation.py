@@ -15,6 +15,9 @@ registry's conformance test checks), most through `Automatic`'s defaults:
   decider has a real choice. `settle` applies them one after another.
 - `timeout_turn(state)`: what the bot plays for the player whose turn timer ran out —
   `timeout` steps (the game's weakest policy, from his view) until his decision is over.
+- `finished(state, player)`: the player can no longer act nor change his score while the
+  game goes on («Гипнозия»'s player with no token in play, its R18): nothing waits for
+  him (the computers left to play do not wait for him to watch either).
 - `first_legal(state, options)` and `batch(state)`: what compound buttons expand into —
   the first of several candidate actions that is legal, and several actions applied
   one after another on one private copy of the state.
@@ -67,6 +70,8 @@ class Automation(Protocol[S, A]):
     def forced(self, state: S) -> A | None: ...
 
     def timeout_turn(self, state: S) -> tuple[S, list[Event]]: ...
+
+    def finished(self, state: S, player: int) -> bool: ...
 
     def first_legal(self, state: S, options: Iterable[A]) -> A | None: ...
 
@@ -135,6 +140,10 @@ class Automatic(Generic[S, A]):
             s, ev = game.timeout(s)
             events.extend(ev)
         return s, events
+
+    def finished(self, state: S, player: int) -> bool:
+        """By default a player in the game has something left to do until it ends."""
+        return False
 
     def first_legal(self, state: S, options: Iterable[A]) -> A | None:
         game: Any = self

@@ -46,7 +46,7 @@ from render.compositor import Compositor, Scene
 from render.palette import fit_flat_palette
 from render.shapes import Canvas, Disc, paste
 from render.surface import Surface
-from render.text import draw_text, stamp_text, text_width
+from render.text import clean_text, draw_text, stamp_text, text_width
 
 WIDTH = 1000
 PAD = 22  # outer margin
@@ -253,8 +253,8 @@ def _last_dot(size: int, colour: RGB, right: bool, up: bool) -> Image.Image:
 
 def _name(view: View, seat: int, names: Mapping[int, str] | None, t: Translator) -> str:
     pid = view.players[seat].player
-    if names and pid in names and names[pid].strip():
-        return names[pid].strip()
+    if names and pid in names and clean_text(names[pid]):
+        return clean_text(names[pid])  # drawn without what the font lacks («🤖»)
     return t("render.player", n=seat + 1)
 
 

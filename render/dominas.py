@@ -56,7 +56,7 @@ from render.palette import fit_flat_palette
 from render.shapes import Canvas, Point, paste
 from render.surface import Group, RGBSurface, Surface
 from render.surface import Placed as Layer
-from render.text import clean_text, font, text_width
+from render.text import clean_text, drawable, font, text_width
 
 WIDTH = 1000
 PAD = 22
@@ -275,7 +275,7 @@ def _aa_text(
     """Supersampled text centred on `at` (floor-box coordinates) as a small layer with the
     sub-pixel phase it has in a tile's `Canvas`."""
     left, top, right, bottom = font(size * 4, bold).getbbox(
-        text, anchor="mm", stroke_width=round(stroke * 4)
+        drawable(text, bold), anchor="mm", stroke_width=round(stroke * 4)
     )
     # the glyphs plus a margin for the resampling filter
     half_w = math.ceil(max(-left, right) / 4) + 6

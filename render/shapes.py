@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from PIL import Image, ImageDraw
 
 from render.colours import INK, PAPER, RGB, Colour
-from render.text import font
+from render.text import drawable, font
 
 Point = tuple[float, float]
 
@@ -128,7 +128,7 @@ class Canvas:
     ) -> None:
         self.draw.text(
             self._p(xy),
-            text,
+            drawable(text, bold),
             font=font(size * self.scale, bold),
             fill=fill,
             anchor=anchor,

@@ -2,6 +2,11 @@
 measuring and fitting a line to a width, drawing it, and stamping it from cached glyph
 masks (the same pixels as drawing it, a fraction of the time); `clean_text` for names.
 
+Only what the font can draw reaches a picture: every function here measures and draws
+`drawable(text)` — a character the font's character map (`cmap`) lacks (an emoji such
+as the computers' «🤖», a symbol DejaVu has not) is replaced by a look-alike the font
+has (`SUBSTITUTES`: «⤵» → «↴») or left out, never drawn as the missing-glyph box.
+
 Pictures are sent about 1000 px wide and read on phones at about 360 px: type is big.
 
 Example:
@@ -15,6 +20,7 @@ Example:
 from __future__ import annotations
 
 import math
+import struct
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -30,6 +36,10 @@ _FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 
 _GRAPHEME = regex.compile(r"\X")  # an extended grapheme cluster
 
+# Symbols the pictures' words use that DejaVu lacks, and what stands in for them.
+SUBSTITUTES: dict[str, str] = {"⤵": "↴", "⏹": "■", "⬛": "■", "⬜": "□", "✨": "✦"}
+_SPACES = regex.compile(r" {2,}")
+
 
 @lru_cache(maxsize=128)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
@@ -39,10 +49,96 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     )
 
 
+def _read_cmap(data: bytes) -> frozenset[int]:
+    """The code points a TrueType font maps to a glyph (its `cmap` table: the Unicode
+    subtable of format 12, or else of format 4)."""
+    (count,) = struct.unpack_from(">H", data, 4)
+    tables = {}
+    for i in range(count):
+        tag, _, offset, _ = struct.unpack_from(">4sIII", data, 12 + 16 * i)
+        tables[tag] = offset
+    base = tables[b"cmap"]
+    (subtables,) = struct.unpack_from(">H", data, base + 2)
+    found: dict[tuple[int, int], int] = {}
+    for i in range(subtables):
+        platform, encoding, offset = struct.unpack_from(">HHI", data, base + 4 + 8 * i)
+        found[platform, encoding] = base + offset
+    out: set[int] = set()
+    if (3, 10) in found:  # format 12: groups of (first, last, first glyph)
+        at = found[3, 10]
+        (groups,) = struct.unpack_from(">I", data, at + 12)
+        for g in range(groups):
+            first, last, glyph = struct.unpack_from(">III", data, at + 16 + 12 * g)
+            out.update(c for c in range(first, last + 1) if glyph + c - first)
+        return frozenset(out)
+    at = found[3, 1]  # format 4: segments with a delta or a glyph array
+    (segs2,) = struct.unpack_from(">H", data, at + 6)
+    n = segs2 // 2
+    ends = struct.unpack_from(f">{n}H", data, at + 14)
+    starts = struct.unpack_from(f">{n}H", data, at + 16 + segs2)
+    deltas = struct.unpack_from(f">{n}h", data, at + 16 + 2 * segs2)
+    ranges_at = at + 16 + 3 * segs2
+    ranges = struct.unpack_from(f">{n}H", data, ranges_at)
+    for i in range(n):
+        for c in range(starts[i], ends[i] + 1):
+            if c == 0xFFFF:
+                continue
+            if ranges[i] == 0:
+                glyph = (c + deltas[i]) & 0xFFFF
+            else:
+                where = ranges_at + 2 * i + ranges[i] + 2 * (c - starts[i])
+                (glyph,) = struct.unpack_from(">H", data, where)
+                glyph = (glyph + deltas[i]) & 0xFFFF if glyph else 0
+            if glyph:
+                out.add(c)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=2)
+def charset(bold: bool = False) -> frozenset[int]:
+    """The code points the font (regular or bold) has a glyph for."""
+    return _read_cmap((FONT_DIR / _FONT_FILES[bold]).read_bytes())
+
+
+def has_glyph(ch: str, bold: bool = False) -> bool:
+    """Whether the font draws `ch` (one character) with a glyph of its own, not the box
+    of a missing one.
+
+    >>> has_glyph("Ж"), has_glyph("🤖"), has_glyph("⤵", bold=True)
+    (True, False, False)
+    """
+    return ord(ch) in charset(bold)
+
+
+@lru_cache(maxsize=8192)
+def drawable(text: str, bold: bool = False) -> str:
+    """`text` as the font can draw it: a character it lacks replaced by its substitute
+    (`SUBSTITUTES`) or left out, and the spaces that leaves doubled folded.
+
+    >>> drawable("🤖 Робот-мастер"), drawable("1⤵3", bold=True), drawable("Аня 🎲 и Боря")
+    ('Робот-мастер', '1↴3', 'Аня и Боря')
+    """
+    have = charset(bold)
+    if all(ord(ch) in have for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if ord(ch) in have or ch == "\n":
+            out.append(ch)
+        elif SUBSTITUTES.get(ch, "") and all(ord(c) in have for c in SUBSTITUTES[ch]):
+            out.append(SUBSTITUTES[ch])
+    kept = _SPACES.sub(" ", "".join(out))
+    if not text[:1].isspace():
+        kept = kept.lstrip(" ")
+    if not text[-1:].isspace():
+        kept = kept.rstrip(" ")
+    return kept
+
+
 @lru_cache(maxsize=4096)
 def text_length(text: str, size: int, bold: bool = False) -> float:
     """The advance width of `text` in pixels (not rounded), cached."""
-    return float(font(size, bold).getlength(text))
+    return float(font(size, bold).getlength(drawable(text, bold)))
 
 
 def text_width(text: str, size: int, bold: bool = False) -> int:
@@ -96,6 +192,7 @@ def draw_text(
     """
     if max_width is not None:
         text, size = fit_text(text, size, max_width, bold, min_size)
+    text = drawable(text, bold)
     f = font(size, bold)
     draw.text(
         xy, text, font=f, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill
@@ -122,7 +219,7 @@ def glyph_mask(
 ) -> tuple[Any, tuple[int, int]]:
     """The coverage mask (Pillow's core image) and offset `ImageDraw.text` draws `text`
     with at a point of fractional part (fx, fy)."""
-    return font(size, bold).getmask2(text, "L", anchor=anchor, start=(fx, fy))
+    return font(size, bold).getmask2(drawable(text, bold), "L", anchor=anchor, start=(fx, fy))
 
 
 def text_mask(
@@ -136,6 +233,7 @@ def text_mask(
     (floor(x) + dx, floor(y) + dy) gives the same pixels as drawing the text at (x, y).
     """
     f = font(size, bold)
+    text = drawable(text, bold)
     left, top, right, bottom = f.getbbox(text, anchor=anchor)
     pad = 2  # a fractional start can move the ink by a pixel
     ox = pad - min(math.floor(left), 0)
@@ -184,13 +282,15 @@ def stamp_text(
 
 
 def clean_text(text: str) -> str:
-    """`text` without what DejaVu cannot draw (emoji and other characters outside the
-    Basic Multilingual Plane, joiners, variation selectors, control characters), with
-    runs of spaces collapsed: "Аня 🎲" -> "Аня". Use it on user-supplied names."""
+    """`text` without what DejaVu cannot draw in either weight (emoji, symbols it lacks),
+    joiners, variation selectors and control characters, with runs of spaces collapsed:
+    "Аня 🎲" -> "Аня", "🤖 Робот-мастер" -> "Робот-мастер". Use it on names."""
+    regular, bold = charset(False), charset(True)
     kept = [
         ch
         for ch in unicodedata.normalize("NFC", text)
-        if ord(ch) <= 0xFFFF
+        if ord(ch) in regular
+        and ord(ch) in bold
         and unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
         and not 0xFE00 <= ord(ch) <= 0xFE0F
     ]

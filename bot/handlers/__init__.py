@@ -28,6 +28,6 @@ def routers() -> list[Router]:
         memory.make_router(),  # /top /stats /history /notify /season (bot/memory/)
         replay.make_router(),  # /replay (bot/memory/replay.py)
         computers.make_router(),
-        hand.make_router(),  # before play: «🂠 Мои фишки» and the private hands' presses
+        hand.make_router(),  # before play: «🀄 Мои фишки» and the private hands' presses
         play.make_router(),
     ]

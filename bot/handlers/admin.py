@@ -9,7 +9,7 @@ from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot import retention
 from bot.callbacks import CancelCB, LeaveCB
-from bot.handlers.common import display_name, is_chat_admin, plays_here
+from bot.handlers.common import display_name, is_chat_admin, plays_here, pressed_on
 from bot.language import translator_for, user_translator
 from bot.onboarding import greet, joined, move_greeting
 from bot.replies import Asked
@@ -76,8 +76,8 @@ async def cancel_button(
     async def admin() -> bool:
         return await is_chat_admin(bot, chat_id, user)
 
-    answer = await service.cancel_press(
-        chat_id, user, msg.message_id, callback_data, admin, display_name(query.from_user)
+    answer = await service.cancel_press(  # a forged or late press edits no message
+        chat_id, user, pressed_on(query), callback_data, admin, display_name(query.from_user)
     )
     await query.answer(answer.text, show_alert=answer.alert)
 
@@ -87,8 +87,8 @@ async def leave_button(query: CallbackQuery, callback_data: LeaveCB, service: Ga
     if msg is None:
         await query.answer(user_translator(service, query.from_user)("press.old_button"))
         return
-    answer = await service.leave_press(
-        msg.chat.id, query.from_user.id, msg.message_id, callback_data
+    answer = await service.leave_press(  # a forged or late press edits no message
+        msg.chat.id, query.from_user.id, pressed_on(query), callback_data
     )
     await query.answer(answer.text, show_alert=answer.alert)
 

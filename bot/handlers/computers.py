@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
+from bot.handlers.common import pressed_on
 from bot.language import user_translator
 from bot.service import GameService
 from bot.service.computers import ReplaceCB
@@ -18,7 +19,7 @@ async def replace_button(
         await query.answer(user_translator(service, query.from_user)("press.old_button"))
         return
     answer = await service.computers.replace_press(
-        msg.chat.id, query.from_user.id, msg.message_id, callback_data
+        msg.chat.id, query.from_user.id, pressed_on(query), callback_data
     )
     await query.answer(answer.text, show_alert=answer.alert)
 

@@ -1,4 +1,4 @@
-"""The private hand's presses (bot/service/hands.py): «🂠 Мои фишки» on the table, the
+"""The private hand's presses (bot/service/hands.py): «🀄 Мои фишки» on the table, the
 buttons of a player's ephemeral hand in the group, and those of the private-chat
 fallback. Every game press still goes through `GameService.play_press` and its checks."""
 
@@ -11,6 +11,7 @@ from bot.callbacks import PlayCB
 from bot.language import user_translator
 from bot.presenters.base import HAND
 from bot.service import GameService
+from bot.service.context import Answer
 from bot.service.hands import HandCB, hands_for
 
 
@@ -23,7 +24,9 @@ async def _press(query: CallbackQuery, service: GameService, chat_id: int, data:
         )
         msg = query.message
         eid = msg.ephemeral_message_id if isinstance(msg, Message) else None
-        if answer.moved and eid:  # his copy of the table follows (bot/service/table_copy.py)
+        if answer.hand and msg is not None and msg.chat.id == chat_id:
+            answer = await shown_hand(query, service, data, answer)
+        elif answer.moved and eid:  # his copy of the table follows (table_copy.py)
             service.table.copies.ask(chat_id, query.from_user.id, None, eid)
             service.table.kick(chat_id)
         await query.answer(answer.text, show_alert=answer.alert)
@@ -31,8 +34,20 @@ async def _press(query: CallbackQuery, service: GameService, chat_id: int, data:
         service.answered(chat_id)
 
 
+async def shown_hand(
+    query: CallbackQuery, service: GameService, data: PlayCB, answer: Answer
+) -> Answer:
+    """A press that asks for his hand (ДОМИНА*С: a nest where several of his tiles fit):
+    it opens with them, ephemerally (or by the fallback); the press's toast comes first."""
+    shown = await hands_for(service.ctx).open(query, data, toast=answer.text)
+    if shown is None or query.message is None:
+        return answer
+    service.table.kick(query.message.chat.id)  # the table follows how he sees his hand
+    return shown
+
+
 async def hand_button(query: CallbackQuery, callback_data: PlayCB, service: GameService) -> None:
-    """«🂠 Мои фишки»: his hand ephemerally (or the fallback's popup)."""
+    """«🀄 Мои фишки»: his hand ephemerally (or the fallback's popup)."""
     msg = query.message
     if msg is None:
         await query.answer(user_translator(service, query.from_user)("press.old_button"))

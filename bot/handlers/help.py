@@ -1,5 +1,5 @@
-"""/start, /help, /rules: answered through `bot.replies` (ephemeral to the asker, else in
-his private chat, else one reply in the group), so they never spend the game's budget."""
+"""/start, /help, /rules: answered through `bot.replies` (ephemeral to the asker, else one
+reply in the group as chatter), so they never spend the game's budget."""
 
 from __future__ import annotations
 
@@ -241,7 +241,9 @@ async def rules_button(
         ephemeral_id=None,
         group_title=msg.chat.title or "",
     )
-    delivery = await service.replies.answer(asked, parts, t, topic=topic, markup=markup)
+    delivery = await service.replies.answer(
+        asked, parts, t, topic=topic, markup=markup, private_ok=True
+    )
     toast = {
         Delivery.PRIVATE: "rules.sent_private",
         Delivery.REPEATED: "rules.repeated",

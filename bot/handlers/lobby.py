@@ -7,7 +7,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import LobbyCB
-from bot.handlers.common import display_name, plays_here
+from bot.handlers.common import display_name, plays_here, pressed_on
 from bot.language import translator_for, user_translator
 from bot.replies import Asked
 from bot.service import GameService
@@ -46,7 +46,7 @@ async def lobby_button(query: CallbackQuery, callback_data: LobbyCB, service: Ga
         msg.chat.id,
         query.from_user.id,
         display_name(query.from_user),
-        msg.message_id,
+        pressed_on(query),  # a forged or late press edits no message
         callback_data,
     )
     await query.answer(answer.text, show_alert=answer.alert)

@@ -1,7 +1,11 @@
 """The group's memory (bot/memory/): `/top [игра] [всё]`, `/stats [игрок|off|on]`,
 `/history`, `/notify`, `/season [reset|month|quarter]` (`/replay`: bot/handlers/replay.py).
 Every answer goes through `bot/replies.py` (ephemeral to the asker where Telegram allows,
-else private, else one reply), so the group's flood budget is kept for the game."""
+else one reply in the group), so the group's flood budget is kept for the game.
+
+A solo player's games against computers are kept in his private chat's memory (its id is
+his): there `/stats`, `/history` and `/replay` are his own games', and `/top` the
+overall leaderboard (games with computers are not rated)."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import datetime as dt
 import html
 
 from aiogram import Bot, Router
+from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
@@ -28,8 +33,9 @@ TOP = 10
 HISTORY = 10
 
 
-class SeasonCB(CallbackData, prefix="S1"):
-    """The season reset's confirmation: a = yes | no, s = the season it asks about."""
+class SeasonCB(CallbackData, prefix="SR1"):
+    """The season reset's confirmation: a = yes | no, s = the season it asks about (its
+    prefix its own: /settings' buttons are "S1", bot/service/settings_menu.py)."""
 
     a: str
     s: str
@@ -39,8 +45,12 @@ def keeper(service: GameService) -> Keeper:
     return memory_of(service.ctx)
 
 
-async def in_group(message: Message, service: GameService) -> bool:
-    if is_group(message.chat) and message.from_user is not None:
+async def in_group(message: Message, service: GameService, *, solo: bool = False) -> bool:
+    """Whether the command is answered here: in a group, or (`solo`) also in the private
+    chat, where a solo player's own games are kept; else the asker is told."""
+    if message.from_user is not None and (
+        is_group(message.chat) or (solo and message.chat.type == ChatType.PRIVATE)
+    ):
         return True
     t = await translator_for(service, message.chat, message.from_user)
     await service.replies.answer(
@@ -102,8 +112,9 @@ def overall_text(
 
 
 async def top_command(message: Message, command: CommandObject, service: GameService) -> None:
-    if not await in_group(message, service):
+    if not await in_group(message, service, solo=True):
         return
+    solo = not is_group(message.chat)  # his games with computers: not rated, all-chats board
     t = await translator_for(service, message.chat, message.from_user)
     k = keeper(service)
     doc = await k.change(message.chat.id, lambda d: None)  # (a season that ended rolls over)
@@ -113,14 +124,19 @@ async def top_command(message: Message, command: CommandObject, service: GameSer
         titles = ", ".join(t(p.title_key) for p in service.presenters.values())
         text = t("memory.top_unknown", games=html.escape(titles))
     else:
-        if game_id is None:  # the game most played this season
+        if game_id is None:  # the game most played this season (solo: ever, by him)
             played = {g: sum(s.games for s in tb.values()) for g, tb in doc.ratings.items()}
+            if solo and message.from_user is not None:
+                mine = doc.stats.get(message.from_user.id, {})
+                played = {g: x.games + x.computers for g, x in mine.items()}
             game_id = (
                 max(played, key=lambda g: played[g]) if played else next(iter(service.presenters))
             )
-        if overall:
+        if overall or solo:
             board = await k.overall_board(game_id, TOP)
             text = overall_text(k, doc, game_id, board, t)
+            if solo:
+                text += "\n\n" + t("memory.top_solo_note")
         else:
             text = top_text(k, doc, game_id, t)
     topic = f"top:{game_id}:{'all' if overall else 'chat'}"
@@ -193,7 +209,7 @@ def _named(doc: ChatMemory, message: Message, arg: str) -> int | None:
 
 
 async def stats_command(message: Message, command: CommandObject, service: GameService) -> None:
-    if not await in_group(message, service):
+    if not await in_group(message, service, solo=True):
         return
     assert message.from_user is not None
     t = await translator_for(service, message.chat, message.from_user)
@@ -247,7 +263,7 @@ def history_text(k: Keeper, doc: ChatMemory, lines: list[ResultLine], t: Transla
 
 
 async def history_command(message: Message, service: GameService) -> None:
-    if not await in_group(message, service):
+    if not await in_group(message, service, solo=True):
         return
     t = await translator_for(service, message.chat, message.from_user)
     k = keeper(service)
@@ -320,9 +336,7 @@ async def season_length(message: Message, service: GameService, bot: Bot, length
             length=t(f"memory.season_length.{length}"),
             season=doc.season,
         )
-    await service.replies.answer(
-        asked, text, t, topic=f"season:length:{length}", private_ok=was == length
-    )
+    await service.replies.answer(asked, text, t, topic=f"season:length:{length}")
 
 
 async def season_command(
@@ -358,9 +372,7 @@ async def season_command(
         SeasonCB(a="no", s=doc.season).pack(),
     )
     text = t("memory.season_reset_ask", season=doc.season)
-    await service.replies.answer(
-        asked, text, t, topic="season:reset", private_ok=False, markup=markup
-    )
+    await service.replies.answer(asked, text, t, topic="season:reset", markup=markup)
 
 
 async def season_button(

@@ -1,8 +1,9 @@
 """/pings: how a player is told it is his turn (bot/service/pings.py).
 
 In the private chat: three buttons, «в группе / в личке / выключить», stored per user.
-In a group: `/pings off` and `/pings on` (a chat admin, or the creator of the chat's
-game) turn the chat's pings off and on; `/pings` alone says how things are.
+In a group: `/pings off` and `/pings on` turn the pings off and on — a chat admin's in
+the chat for good, the creator's of the lobby or game running in his game alone (the
+next game pings again); `/pings` alone says how things are.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from bot.handlers.common import is_chat_admin, is_group
 from bot.language import translator_for
 from bot.replies import Asked
 from bot.service import GameService
+from bot.service.lobby import in_charge
 from bot.service.pings import MODES, Pings
-from bot.storage import StoreUnavailable
+from bot.storage import ACTIVE, GameRecord, StoreUnavailable
 from locales import Translator
 
 
@@ -66,23 +68,45 @@ async def pings_command(
         return
     chat_id = message.chat.id
     wanted = (command.args or "").strip().lower()
+    rec = await service.store.get(chat_id)
+    game = rec if rec is not None and rec.status in ACTIVE else None  # the lobby or game on
+    chat_on = await pings.chat_on(chat_id)
     if wanted not in ("on", "off"):
-        state = "on" if await pings.chat_on(chat_id) else "off"
+        state = "on" if chat_on else "off"
         text = t("pings.chat_status", state=t(f"pings.chat_state.{state}"))
+        if chat_on and game is not None and game.pings_off:
+            text += "\n" + t("pings.game_status_off")
         await service.replies.answer(asked, text, t, topic="pings:status")
         return
-    rec = await service.store.get(chat_id)
-    allowed = (rec is not None and rec.creator == user.id) or (
-        message.sender_chat is not None and message.sender_chat.id == chat_id
-    )
-    if not allowed:
-        allowed = await is_chat_admin(bot, chat_id, user.id)
-    if not allowed:
+    on = wanted == "on"
+    anonymous = message.sender_chat is not None and message.sender_chat.id == chat_id
+    if anonymous or await is_chat_admin(bot, chat_id, user.id):  # the chat's switch
+        await pings.set_chat(chat_id, on)
+        if on and game is not None and game.pings_off:  # and its game's with it
+            await set_game(service, game.uid, chat_id, on)
+        text = t("pings.chat_on") if on else t("pings.chat_off")
+    elif game is not None and in_charge(game, user.id):  # his own game's switch alone
+        if on and not chat_on:
+            text = t("pings.game_chat_off")  # an admin switched the chat's off
+        else:
+            await set_game(service, game.uid, chat_id, on)
+            text = t("pings.game_on") if on else t("pings.game_off")
+    else:
         await service.replies.answer(asked, t("pings.chat_not_allowed"), t, topic="pings:no")
         return
-    await pings.set_chat(chat_id, wanted == "on")
-    text = t("pings.chat_on") if wanted == "on" else t("pings.chat_off")
     await service.replies.answer(asked, text, t, topic=f"pings:{wanted}")
+
+
+async def set_game(service: GameService, uid: str, chat_id: int, on: bool) -> None:
+    """The turn pings of the chat's game `uid` on or off (its record's `pings_off`)."""
+
+    def switch(r: GameRecord) -> GameRecord | None:
+        if r.uid != uid or r.pings_off is not on:
+            return None
+        r.pings_off = not on
+        return r
+
+    await service.ctx.update(chat_id, switch)
 
 
 async def pings_button(query: CallbackQuery, callback_data: PingsCB, service: GameService) -> None:

@@ -8,6 +8,7 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.callbacks import PlayCB
+from bot.handlers.hand import shown_hand
 from bot.language import user_translator
 from bot.service import GameService
 
@@ -24,7 +25,9 @@ async def play_button(query: CallbackQuery, callback_data: PlayCB, service: Game
         answer = await service.play_press(
             msg.chat.id, query.from_user.id, msg.message_id, callback_data, hold_picture=True
         )
-        if answer.moved:  # his own copy of the table (bot/service/table_copy.py)
+        if answer.hand:  # his private hand, opened with what he asked for
+            answer = await shown_hand(query, service, callback_data, answer)
+        elif answer.moved:  # his own copy of the table (bot/service/table_copy.py)
             service.table.copies.ask(msg.chat.id, query.from_user.id, query.id, None)
             service.table.kick(msg.chat.id)
         await query.answer(answer.text, show_alert=answer.alert)

@@ -1,8 +1,9 @@
 """`/replay [N]`: a finished game of the chat as a short animation (the chat's game №N,
-the latest without N; the numbers are /history's), sent to the group through the one
-sender. Drawn in the background where the tables' pictures are (bot/memory/replay.py);
-one replay at a time in the whole bot and one per chat, and one already sent is sent
-again by its file_id instead of being drawn again."""
+the latest without N; the numbers are /history's; in the private chat, the solo player's
+own games), sent to the chat through the one sender. Drawn in the background where the
+tables' pictures are (bot/memory/replay.py); one replay at a time in the whole bot and
+one per chat, and one already sent is sent again by its file_id instead of being drawn
+again."""
 
 from __future__ import annotations
 
@@ -80,7 +81,7 @@ def names_of(entry: GameEntry, players: list[int], t: Translator) -> dict[int, s
 
 
 async def replay_command(message: Message, command: CommandObject, service: GameService) -> None:
-    if not await in_group(message, service):
+    if not await in_group(message, service, solo=True):  # a solo player's own games too
         return
     t = service.t()
     asked = Asked.of(message)

@@ -16,7 +16,7 @@ from aiogram.filters import Command
 from aiogram.methods import EditMessageText
 from aiogram.types import CallbackQuery, Message
 
-from bot.handlers.common import is_chat_admin, is_group
+from bot.handlers.common import buttons_of, is_chat_admin, is_group
 from bot.replies import Asked
 from bot.service import GameService
 from bot.service.settings_menu import MAIN, SettingsCB
@@ -52,6 +52,11 @@ async def settings_button(
     t = service.t()
     msg = query.message
     if not isinstance(msg, Message):
+        await query.answer(t("press.old_button"))
+        return
+    menu_prefix = f"{SettingsCB.__prefix__}{SettingsCB.__separator__}"
+    if not any(data.startswith(menu_prefix) for data in buttons_of(query)):
+        # forged on another message (a lobby, a table): it never becomes the menu
         await query.answer(t("press.old_button"))
         return
     chat_id = msg.chat.id

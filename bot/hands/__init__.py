@@ -43,18 +43,22 @@ class Shown(StrEnum):
 @dataclass(frozen=True)
 class HandView:
     """One player's private hand: `caption` (HTML), `buttons` (only on his decision) and
-    the picture, drawn by `picture()`; `picture_key` changes exactly when it would."""
+    the picture, drawn by `picture()`; `picture_key` changes exactly when it would.
+    `text` (HTML) is the same hand in words for the private chat (the fallback), which
+    shows no picture: his tiles once, and «your turn» only on his turn."""
 
     caption: str
     buttons: list[list[Btn]]
     picture_key: str
     picture: Callable[[], bytes] = field(compare=False)
+    text: str = ""
 
     def key(self, seq: int) -> str:
         """What the message shows (the `seq` only while it has buttons): equal keys, no edit."""
         rows = [[(b.text, b.code) for b in row] for row in self.buttons]
         payload = json.dumps(
-            [self.caption, rows, self.picture_key, seq if rows else None], ensure_ascii=False
+            [self.caption, self.text, rows, self.picture_key, seq if rows else None],
+            ensure_ascii=False,
         )
         return hashlib.sha1(payload.encode()).hexdigest()[:16]
 

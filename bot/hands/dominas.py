@@ -8,7 +8,11 @@ holds) and the nest (public), nothing else. With very many placements (over
 `MAX_BUTTONS`) there is one button per fitting tile (`Number`, «h.7», the presenter's
 two-step choice) and, once one is chosen, its nests.
 
-The table keeps its public choices — the nests, «🂠 Мои фишки», «⏹ Хватит»; the tile
+A nest pressed first on the table where several of his tiles fit (`Ui.at`) opens his
+hand with just those tiles at that nest. In words (`HandView.text`, for the fallback's
+private chat) the tiles are listed once, in the order of their numbers.
+
+The table keeps its public choices — the nests, «🀄 Мои фишки», «⏹ Хватит»; the tile
 numbers and their pages (`Number`, `ToPage`) come back on it only for a player whose
 ephemeral hand could not be sent (`Shown.FALLBACK`), so that he can still play from the
 table.
@@ -21,11 +25,13 @@ import html
 from bot.hands import HandView, Shown, digest, without
 from bot.presenters.base import Btn, TableCtx, ToPage
 from bot.presenters.buttons import Unknown
-from bot.presenters.dominas import DominasBase, tile_name, tile_text
+from bot.presenters.dominas import DominasBase, named_title, tile_name, tile_text
 from bot.presenters.dominas.common import Number, Put, Ui
 from games.dominas import Action, Phase, State
 from games.dominas.engine import placements
-from games.dominas.tiles import sort_key
+from games.dominas.model import View
+from games.dominas.tiles import NAMED, sort_key
+from locales import Translator
 from render.hands import dominas_hand
 
 MAX_BUTTONS = 30
@@ -47,22 +53,60 @@ class DominasHand:
         mine = s.phase is not Phase.OVER and s.current == seat
         options = {x: placements(s, x, s.bonus) if mine else [] for x in hand}
         shown = sorted(zip(hand, numbers, strict=True), key=lambda x: sort_key(x[0]))
-        tiles = [(x, bool(options[x])) for x, _ in shown]
         lines = [t("hand.dom.title", n=len(hand))]
         if v.remembered:
             lines.append(t("dom.pm.remembered", tiles=" ".join(map(tile_name, v.remembered))))
         buttons: list[list[Btn]] = []
+        turn = ""
         if mine:
+            spot = DominasBase._spot(c.ui, s)
+            if spot is not None:  # a nest pressed first: the tiles that go there
+                at = {x: [a for a in options[x] if (a.nest, a.variant) == spot] for x in hand}
+                if any(at.values()):
+                    options = at
+                else:
+                    spot = None
             buttons = self._buttons(s, shown, options, c.ui)
-            lines.append(t("hand.dom.your_turn" if buttons else "hand.dom.nothing_fits"))
+            if spot is not None:
+                nest = next(n for n in v.nests if n.pos is spot[0])
+                label = DominasBase._nest_label(nest.pos, nest.symbol, spot[1], t)
+                turn = t("hand.dom.at_nest", nest=label)
+            else:
+                turn = t("hand.dom.your_turn" if buttons else "hand.dom.nothing_fits")
+            lines.append(turn)
         else:
             lines.append(t("hand.only_you"))
+        tiles = [(x, bool(options[x])) for x, _ in shown]  # rimmed: those with a button
         return HandView(
             caption="\n".join(html.escape(x, quote=False) for x in lines),
             buttons=buttons,
             picture_key=digest(tiles),
             picture=lambda: dominas_hand(tiles),
+            text=self._text(s, v, shown, options, turn, t),
         )
+
+    def _text(
+        self,
+        s: State,
+        v: View,
+        shown: list[tuple[str, int]],
+        options: dict[str, list[Action]],
+        turn: str,
+        t: Translator,
+    ) -> str:
+        """The hand in words for the private chat (the fallback): a tile a line in the
+        order of its number (the table's number buttons), where it fits on his turn."""
+        lines = [t("hand.private_head", game=t(self.p.title_key), n=len(shown))]
+        for tile, k in sorted(shown, key=lambda x: x[1]):
+            where = sorted({DominasBase._place_text(a) for a in options[tile]})
+            fit = t("dom.pm.fits", nests=", ".join(where)) if where else ""
+            name = f" ({named_title(tile, t)})" if tile in NAMED else ""
+            lines.append(f"{k} · {tile_text(tile)}{name}{fit}")
+        if v.remembered:
+            lines.append(t("dom.pm.remembered", tiles=" ".join(map(tile_name, v.remembered))))
+        if turn:
+            lines += ["", turn]
+        return "\n".join(html.escape(x, quote=False) for x in lines)
 
     @staticmethod
     def _buttons(

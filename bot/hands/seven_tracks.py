@@ -73,10 +73,15 @@ class SevenTracksHand:
         buttons = self._buttons(s, c) if mine else []
         tiles = tiles_text(kinds, compact=False) or "—"
         lines = [t("hand.st.title", n=len(kinds), tiles=tiles)]
+        # the private chat's words (the fallback): no picture, the tiles listed once
+        words = [t("hand.private_head", game=t(self.p.title_key), n=len(kinds)), tiles]
         if mine:
-            hint = self.p._hint(s, user, t)  # what fits where, or the priority tile
+            hint = self.p._hint(s, user, t, on_hand=bool(buttons))  # what fits where, or
+            # the priority tile (its buttons are on the hand)
             lines += [hint] if hint else []
+            words += [hint] if hint else []
             lines.append(t("hand.st.your_turn" if buttons else "hand.st.table_only"))
+            words += ["", t("hand.st.private_turn" if buttons else "hand.st.private_table")]
         else:
             lines.append(t("hand.only_you"))
         return HandView(
@@ -84,6 +89,7 @@ class SevenTracksHand:
             buttons=buttons,
             picture_key=f"{digest(kinds)}.{t.lang}",
             picture=lambda: seven_tracks_hand(kinds, t.lang),
+            text="\n".join(html.escape(x, quote=False) for x in words),
         )
 
     def _buttons(self, s: State, c: TableCtx[Any]) -> list[list[Btn]]:

@@ -202,7 +202,10 @@ class Keeper:
             else:
                 entry.rating = RATED_TEAMS if teams else RATED_HUMANS if computers else ""
                 entry.changes = await self._rate(doc, rec.chat_id, rec.game_id, sides, now)
-            self._count(doc, rec.game_id, standings, computers, set(entry.changes))
+            # a solo player's private chat has games with computers alone: there they
+            # count as his games (/stats in private), never rated
+            apart = computers and rec.chat_id < 0
+            self._count(doc, rec.game_id, standings, apart, set(entry.changes))
             line = ResultLine(**entry.model_dump(include=set(ResultLine.model_fields)))
             await self.backend.push_game(
                 rec.chat_id, entry.model_dump_json(), line.model_dump_json(), self.retention

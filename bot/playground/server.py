@@ -184,14 +184,16 @@ class Playground:
         return [self.group.id, *(member.id for member in self.members)]
 
     def message_view(self, message: StoredMessage) -> dict[str, Any]:
-        """The fake server's view of a message, with the photo served by this app. An
+        """The fake server's view of a message, with its photo or animation served by this
+        app (`/photo/<file_id>`, whatever the file). An
         ephemeral message (Bot API 10.2) has `visible_to` (the one member who sees it:
         the page shows it only in his view of the group, «видно только вам») and
         `ephemeral_id`, and a `message_id` of its own below 0 (its real one is 0)."""
         view = self.tg.server.message_view(message)
-        photo = view.get("photo")
-        if photo is not None:
-            photo["url"] = f"/photo/{photo['file_id']}" if photo.get("url") else None
+        for kind in ("photo", "animation"):  # a table's picture, a /replay's GIF
+            media = view.get(kind)
+            if media is not None:
+                media["url"] = f"/photo/{media['file_id']}" if media.get("url") else None
         eid = ephemeral_id(message)
         if eid is not None:
             sender = (message.from_user or {}).get("id")

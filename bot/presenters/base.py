@@ -50,7 +50,7 @@ class Btn:
 
 @dataclass(frozen=True)
 class Hand(Code):
-    """«🂠 Мои фишки»: the presser's own hand, as a popup — every table understands it."""
+    """«🀄 Мои фишки»: the presser's own hand, as a popup — every table understands it."""
 
     tag = "hand"
     versioned = False
@@ -100,6 +100,7 @@ class Outcome(Generic[S, U]):
     alert: bool = False
     changed: bool = True
     visible: bool = True
+    hand: bool = False  # show the presser his private hand now (bot/service/hands.py)
 
 
 class Refusal(Exception):
@@ -321,10 +322,6 @@ class Presenter(ABC, Generic[S, U]):
     @abstractmethod
     def hand_popup(self, state: S, user: int, t: Translator) -> str:
         """A player's private hand, ≤ 200 characters (a show_alert popup)."""
-
-    def hand_message(self, state: S, user: int, t: Translator) -> str | None:
-        """A longer private text for the bot's private chat (None: nothing to send)."""
-        return None
 
     def hand_keeper(self) -> HandKeeper | None:
         """What shows a player his hand in the group (bot/hands/); None: no hidden hands."""

@@ -27,8 +27,17 @@ from bot.presenters.buttons import Code
 from games import Event, IllegalAction
 from games.automation import Forced
 from games.hypnosia import GAME, Action, ActionType, Hypnosia, Phase, Route, State
-from games.hypnosia.events import Captured, DiceLapsed, GameOver, Moved, PlayerLeft, Rolled
-from games.hypnosia.model import CENTRE_VALUES, View
+from games.hypnosia.events import (
+    Captured,
+    DiceLapsed,
+    EnteredCentre,
+    GameOver,
+    Moved,
+    OutOfTokens,
+    PlayerLeft,
+    Rolled,
+)
+from games.hypnosia.model import CENTRE_VALUES, View, is_bridge, parse_cell
 from locales import Translator
 
 SWATCH: dict[str, str] = {
@@ -184,7 +193,7 @@ class HypnosiaPresenter(Presenter[State, Ui]):
         if p.left:
             parts.append(t("hy.d.left"))
         elif v.phase != Phase.GAME_OVER:
-            parts.append(t("hy.d.in_play", n=p.in_play))
+            parts.append(t("hy.d.in_play", n=p.in_play) if p.in_play else t("hy.d.done"))
         if p.centre_fields:
             parts.append(t("hy.d.centre", fields="+".join(map(str, p.centre_fields))))
         if p.captured:
@@ -307,7 +316,10 @@ class HypnosiaPresenter(Presenter[State, Ui]):
         v = self.game.view(s, None)
         lines: list[str] = []
         auto = False
+        home: list[tuple[int, int, int]] = []  # R17d: (seat, token, field) run home at once
         for e in events:
+            if not isinstance(e.data, EnteredCentre | GameOver):
+                home = []  # a token's own entry into the centre follows its move
             who = self._seat_name(s, c, e.seat)
             colour = self._swatch(v, e.seat) if e.seat is not None else ""
             match e.data:
@@ -319,10 +331,14 @@ class HypnosiaPresenter(Presenter[State, Ui]):
                         t("hy.ev.rolled", colour=colour, name=who, dice=self._dice_text(dice, t))
                     )
                 case Moved(tokens=tokens, die=die, route=route, to=to, fields=fields):
+                    cell = parse_cell(to)
                     if to == "C":
-                        dest = t("hy.btn.centre", fields="+".join(str(x) for x in fields))
+                        where = t("hy.btn.centre", fields="+".join(str(x) for x in fields))
+                        dest = t("hy.ev.to", place=where)
+                    elif cell is not None and is_bridge(*cell):
+                        dest = t("hy.ev.to", place=t("hy.ev.bridge"))
                     else:
-                        dest = to
+                        dest = ""  # the picture shows where: no cell is named
                     line = t(
                         "hy.ev.moved",
                         colour=colour,
@@ -351,14 +367,33 @@ class HypnosiaPresenter(Presenter[State, Ui]):
                     lines.append(t(key, name=who, dice=t("hy.ev.dice_and").join(map(str, dice))))
                 case PlayerLeft():
                     lines.append(t("hy.ev.left", name=who))
+                case EnteredCentre(token=token, field=value):
+                    home.append((e.seat if e.seat is not None else -1, token, value))
                 case GameOver(reason=reason):
+                    if reason == "last_racer" and home:
+                        racer = home[0][0]
+                        lines.append(
+                            t(
+                                "hy.ev.run_home",
+                                colour=self._swatch(v, racer),
+                                name=self._seat_name(s, c, racer),
+                                tokens=", ".join(t("hy.btn.token", n=n) for _, n, _ in home),
+                                fields="+".join(str(x) for _, _, x in home),
+                            )
+                        )
                     lines.append(t("hy.ev.over", reason=t(f"hy.end.{reason}")))
         return lines
 
     def summaries(self, events: list[Event], s: State, c: TableCtx[Ui]) -> list[str]:
+        """A message of its own that stays in the chat: to a player whose last token left
+        play while the game goes on (R18: his score is final, nothing waits for him), and
+        the final standings."""
         t = c.t
         out: list[str] = []
         for e in events:
+            if isinstance(e.data, OutOfTokens) and not self.game.is_over(s):
+                who = html.escape(self._seat_name(s, c, e.seat))
+                out.append(t("hy.ev.out", name=who, points=self._points(e.data.score, t)))
             if not isinstance(e.data, GameOver):
                 continue
             v = self.game.view(s, None)

@@ -4,8 +4,10 @@
   its move is due `COMPUTER_MOVE_SECONDS` (about a second) later — a deadline in the
   shared set like the turn timers (bot/service/timers.py), so it survives a restart; in
   a window open to everyone at once (ДОМИНА… «Семидорожник»'s first move) it is due at
-  once, so the window's length tells nothing about its tiles. A computer seat has no
-  turn timer: it is never timed out, never removed for absence.
+  once, so the window's length tells nothing about its tiles; and when no human left in
+  the game has anything to do in it («Гипнозия»'s players out of tokens: the engine's
+  `finished`), at once too — the computers play the rest without making them wait. A
+  computer seat has no turn timer: it is never timed out, never removed for absence.
 - `Computers.tick` (the first thing a due deadline runs) plays it: the seat's view and
   legal actions go to the decision process (bot/decisions.py) — never the state — and
   the chosen action is applied under the chat's lock through the compare-and-set store,
@@ -110,7 +112,15 @@ def pace(
     if p.actor(state) == seat:
         rec.turn_deadline = None  # never timed out
     if rec.computer_due is None:
-        rec.computer_due = now + (seconds if p.actor(state) is not None else 0.0)
+        watched = p.actor(state) is not None and not humans_finished(rec, p, state)
+        rec.computer_due = now + (seconds if watched else 0.0)
+
+
+def humans_finished(rec: GameRecord, p: Presenter[Any, Any], state: BaseModel) -> bool:
+    """Whether every human still in the game can no longer act nor change his result
+    (`finished`): then nobody waits for the computers' moves to be shown one by one."""
+    humans = [u for u in rec.players if u not in rec.computers and in_play(p, state, u)]
+    return bool(humans) and all(p.game.finished(state, u) for u in humans)
 
 
 def decision_seed(rec: GameRecord, state: BaseModel, seat: int) -> int:
@@ -260,7 +270,7 @@ class Computers:
             if rec.status == RecordStatus.PLAYING and to_act(rec, p, settled) is not None:
                 await self.deadlines.schedule(rec)  # the run goes on: no table edit yet
             else:
-                await self.moves.changed(rec, before_actor, settled)
+                await self.moves.changed(rec)
             return True
 
     async def _stop(self, chat_id: int, version: int) -> None:
@@ -322,18 +332,24 @@ class Computers:
     async def replace_press(
         self, chat_id: int, user: int, message_id: int | None, data: ReplaceCB
     ) -> Answer:
-        """«🤖 Заменить компьютером»: any human still playing agrees for the others."""
+        """«🤖 Заменить компьютером»: any human still playing agrees for the others.
+        `message_id`: the pressed message, None when the pressed button is not on it (a
+        forged or late press: bot/handlers/common.py `pressed_on`). Only a press of the
+        seat's own offer replaces; a late, doubled or forged one is answered and edits no
+        message (the offer was closed already by what made it late)."""
         ctx = self.ctx
         async with ctx.locks[chat_id]:
             rec = await ctx.store.get(chat_id)
             t = ctx.t(rec.language if rec else None)
             if rec is None or rec.uid != data.g or rec.status != RecordStatus.PLAYING:
-                ctx.spawn(ctx.drop_markup(chat_id, message_id))
                 return Answer(t("press.old_button"))
             name = html.escape(rec.name(data.u))
             if data.u not in rec.vacated:
-                ctx.spawn(ctx.drop_markup(chat_id, message_id, t("computers.too_late", name=name)))
+                if rec.computers.get(data.u) == REPLACE_LEVEL:  # a double tap: done already
+                    return Answer(t("computers.replaced_already", robot=rec.name(data.u)))
                 return Answer(t("computers.too_late_toast"), alert=True)
+            if message_id is None or rec.offers.get(data.u) != message_id:
+                return Answer(t("press.old_button"))  # not his offer's button
             p = ctx.presenter(rec.game_id)
             assert rec.state is not None
             state = p.load(rec.state)
@@ -367,7 +383,6 @@ class Computers:
             t = ctx.t(rec.language)
             now = ctx.clock()
             state = p.load(rec.state)
-            before_actor = p.actor(state)
             events = []
             closed: list[tuple[int, str]] = []  # the offers that lose their button
             for user, until in list(rec.vacated.items()):
@@ -380,13 +395,13 @@ class Computers:
                     state, ev = p.game.remove(state, user)
                     events.extend(ev)
             rec.computer_due = None
-            settled = self.moves.settle(rec, p, state, events, t)
+            self.moves.settle(rec, p, state, events, t)
             rec.seq += 1
             try:
                 rec = await ctx.save(rec)
             except Conflict:
                 return
-            await self.moves.changed(rec, before_actor, settled)
+            await self.moves.changed(rec)
         for message_id, text in closed:
             ctx.spawn(ctx.drop_markup(chat_id, message_id, text))
 

@@ -45,6 +45,7 @@ class Answer:
     text: str | None = None
     alert: bool = False
     moved: bool = False  # the press moved the game (bot/service/table_copy.py)
+    hand: bool = False  # his private hand is to be shown to him now (bot/handlers/hand.py)
 
 
 def normalise(text: str) -> str:

@@ -1,6 +1,6 @@
 """The private hand in the group: an ephemeral message (Bot API 10.2) per player.
 
-- `open`: «🂠 Мои фишки» sends the presser his hand (bot/hands/: a picture, a caption and,
+- `open`: «🀄 Мои фишки» sends the presser his hand (bot/hands/: a picture, a caption and,
   on his decision, the buttons that depend on his hand) as an ephemeral message linked to
   his callback query — seen by him alone, outside the group's flood budget. Its id is
   kept in the record (`GameRecord.hands`); an older one of his is deleted.
@@ -8,9 +8,12 @@
   is edited — the picture only when his tiles changed, else the caption and buttons —
   and none is edited when nothing he sees changed. At the end of the game, or when he
   left it, it is deleted.
+- A press that asks for it (ДОМИНА*С: a nest where several of his tiles fit,
+  `Outcome.hand`) opens his hand the same way, with the press's toast first.
 - **Fallback** when the ephemeral send fails (an old client, a self-hosted Bot API, the
-  method refused): the `show_alert` popup of today, plus a private message with the same
-  hand buttons if he has started the bot (edited in place later), and the table keeps the
+  method refused): the `show_alert` popup of today, plus a private message with the hand
+  in words (`HandView.text`) and the same buttons if he has started the bot (edited in
+  place later; at the end it says the game is over, without buttons), and the table keeps the
   public choices for him (`public`: ДОМИНА*С shows his tile numbers again), so the game
   stays playable by the table alone. Nothing of his hand reaches anyone else on any path.
 - `public`: the table's keyboard without what the private hand of the player to move
@@ -55,9 +58,9 @@ from bot.service.computers import is_computer_seat
 from bot.service.context import Answer, Context
 from bot.storage import GameRecord, RecordStatus
 from bot.table import markup
-from locales import Translator
 
 log = logging.getLogger(__name__)
+POPUP_LIMIT = 200  # a callback answer's characters (UTF-16 code units)
 
 
 class HandCB(CallbackData, prefix="H1"):
@@ -68,6 +71,11 @@ class HandCB(CallbackData, prefix="H1"):
     g: str
     s: int
     c: str
+
+
+def units(text: str) -> int:
+    """Telegram's length of `text`: UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 def shown_as(rec: GameRecord, user: int | None) -> Shown:
@@ -113,11 +121,15 @@ class Hands:
             return buttons
         return kept.public(state, buttons, shown_as(rec, p.actor(state)))
 
-    # ------------------------------------------------------------ «🂠 Мои фишки»
+    # ------------------------------------------------------------ «🀄 Мои фишки»
 
-    async def open(self, query: CallbackQuery, data: PlayCB) -> Answer | None:
+    async def open(
+        self, query: CallbackQuery, data: PlayCB, toast: str | None = None
+    ) -> Answer | None:
         """Send the presser his hand ephemerally (or by the fallback). None: not a press
-        this part answers (an old button, another game...): the table's usual path does."""
+        this part answers (an old button, another game...): the table's usual path does.
+        `toast`: what the press that asked for his hand said (ДОМИНА*С: the tiles that
+        fit the nest he pressed), put before the answer's own words."""
         ctx = self.ctx
         msg = query.message
         user = query.from_user.id
@@ -149,15 +161,20 @@ class Hands:
             if old.get("e"):
                 await self._delete(chat_id, user, int(old["e"]))
             await self._keep(rec, user, {"e": eid, "k": view.key(rec.seq), "p": view.picture_key})
-            return Answer(t("hand.opened"))
+            told = "\n".join(x for x in (toast, t("hand.opened")) if x)
+            return Answer(told if units(told) <= POPUP_LIMIT else t("hand.opened"))
+        if old.get("e"):  # an older one would no longer be kept up to date
+            await self._delete(chat_id, user, int(old["e"]))
         entry: dict[str, Any] = {"e": None, "k": view.key(rec.seq), "p": view.picture_key}
         mid = old.get("m")
         if await ctx.store.has_started(user):
-            mid = await self._private(chat_id, user, view, rec, p, state, t, mid)
+            mid = await self._private(chat_id, user, view, rec, mid)
         if mid:
             entry["m"] = mid
         await self._keep(rec, user, entry)
-        return Answer(p.hand_popup(state, user, t), alert=True)
+        popup = p.hand_popup(state, user, t)  # with his numbers, now on the table
+        told = f"{toast}\n{popup}" if toast else popup
+        return Answer(told if units(told) <= POPUP_LIMIT else popup, alert=True)
 
     async def _send(
         self, chat_id: int, user: int, query_id: str, view: HandView, rec: GameRecord
@@ -182,18 +199,10 @@ class Hands:
         return int(sent.ephemeral_message_id)
 
     async def _private(
-        self,
-        chat_id: int,
-        user: int,
-        view: HandView,
-        rec: GameRecord,
-        p: Presenter[Any, Any],
-        state: BaseModel,
-        t: Translator,
-        mid: int | None,
+        self, chat_id: int, user: int, view: HandView, rec: GameRecord, mid: int | None
     ) -> int | None:
         """The fallback's private message: the hand in words and the same buttons."""
-        text = self._private_text(view, rec, p, state, user, t)
+        text = view.text or view.caption
         kb = private_markup(view.buttons, chat_id, rec.uid, rec.seq)
         sender = self.ctx.sender
         try:
@@ -209,19 +218,6 @@ class Hands:
             log.info("private hand to %s failed: %s", user, e)
             return None
         return None if sent is None else int(sent.message_id)
-
-    @staticmethod
-    def _private_text(
-        view: HandView,
-        rec: GameRecord,
-        p: Presenter[Any, Any],
-        state: BaseModel,
-        user: int,
-        t: Translator,
-    ) -> str:
-        title = html.escape(t(p.title_key), quote=False)
-        popup = html.escape(p.hand_popup(state, user, t), quote=False)
-        return f"{t('hand.private_head', game=title)}\n{popup}\n\n{view.caption}"
 
     # ------------------------------------------------------------ keeping it up to date
 
@@ -249,10 +245,12 @@ class Hands:
             if state is not None and kept is not None and user in rec.players:
                 view = kept.view(state, user, c)
             if view is None:
-                await self._remove(chat_id, user, entry)
+                gone = "hand.private_over" if over else "hand.private_gone"
+                title = t(self.ctx.presenter(rec.game_id).title_key)
+                await self._remove(chat_id, user, entry, t(gone, game=title))
                 changes[user] = None
                 continue
-            new = await self._update(chat_id, user, entry, view, rec, kept, state, t)
+            new = await self._update(chat_id, user, entry, view, rec)
             if new is not entry:
                 changes[user] = new
         if changes:
@@ -265,9 +263,6 @@ class Hands:
         entry: dict[str, Any],
         view: HandView,
         rec: GameRecord,
-        kept: HandKeeper | None,
-        state: BaseModel | None,
-        t: Translator,
     ) -> dict[str, Any] | None:
         key = view.key(rec.seq)
         if key == entry.get("k"):
@@ -278,10 +273,9 @@ class Hands:
             if done is None:
                 return entry  # not sent now (a 429): tried again at the next change
             if not done:
-                return None  # he no longer has it: «🂠 Мои фишки» opens a new one
-        elif entry.get("m") and state is not None:
-            p = self.ctx.presenter(rec.game_id)
-            mid = await self._private(chat_id, user, view, rec, p, state, t, entry.get("m"))
+                return None  # he no longer has it: «🀄 Мои фишки» opens a new one
+        elif entry.get("m"):
+            mid = await self._private(chat_id, user, view, rec, entry.get("m"))
             entry = {**entry, "m": mid}
         return {**entry, "k": key, "p": view.picture_key}
 
@@ -325,11 +319,13 @@ class Hands:
             log.info("chat %s: the ephemeral hand of %s is gone: %s", chat_id, user, e)
             return False
 
-    async def _remove(self, chat_id: int, user: int, entry: dict[str, Any]) -> None:
+    async def _remove(self, chat_id: int, user: int, entry: dict[str, Any], gone: str) -> None:
+        """His hand is gone (the game is over, or he left it): the ephemeral message is
+        deleted, the private one says `gone` instead, without buttons."""
         if entry.get("e"):
             await self._delete(chat_id, user, int(entry["e"]))
         if entry.get("m"):
-            await self.ctx.drop_markup(user, int(entry["m"]))
+            await self.ctx.drop_markup(user, int(entry["m"]), html.escape(gone, quote=False))
 
     async def _delete(self, chat_id: int, user: int, eid: int) -> None:
         method = DeleteEphemeralMessage(

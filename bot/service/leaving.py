@@ -20,8 +20,9 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import idle
 from bot.callbacks import CancelCB, LeaveCB
 from bot.replies import Asked
+from bot.service.computers import in_play, is_computer_seat
 from bot.service.context import Answer, Context
-from bot.service.lobby import Lobby
+from bot.service.lobby import Lobby, in_charge
 from bot.service.moves import Moves
 from bot.service.table_worker import TableWorker
 from bot.service.timers import Deadlines
@@ -144,13 +145,21 @@ class Leaving:
             p = ctx.presenter(rec.game_id)
             assert rec.state is not None
             state = p.load(rec.state)
-            before_actor = p.actor(state)
             events: list[Event] = []
             vacated = self.computers is not None and self.computers.vacate(rec, user, state)
             if not vacated:  # else his seat waits for «🤖 Заменить компьютером» a while
                 state, events = p.game.remove(state, user)
             elif message_id is not None:  # the question becomes the offer
                 rec.offers[user] = message_id
+            if user == rec.creator:  # the next human still playing runs it (/cancel, /pings)
+                rec.creator = next(
+                    (
+                        u
+                        for u in rec.players
+                        if u != user and not is_computer_seat(rec, u) and in_play(p, state, u)
+                    ),
+                    rec.creator,
+                )
             self.moves.settle(rec, p, state, events, t)
             rec.seq += 1
             ctx.clean_chat.keep(rec, message_id)  # the question becomes the notice he left
@@ -158,7 +167,7 @@ class Leaving:
                 rec = await ctx.save(rec)
             except Conflict:
                 return Answer(t("error.conflict"), alert=True)
-            await self.moves.changed(rec, before_actor)
+            await self.moves.changed(rec)
         if vacated and self.computers is not None:
             ctx.spawn(self.computers.show_offer(chat_id, message_id, rec, user, t))
         else:
@@ -194,7 +203,7 @@ class Leaving:
             await ctx.refuse(chat_id, t("cancel.nothing"), t, asked, "cancel.nothing")
             return
         now = ctx.clock()
-        privileged = user == rec.creator or is_admin
+        privileged = in_charge(rec, user) or is_admin  # a creator who left: no more
         left = idle.abandoned_in(rec, ctx.settings, ctx.turn_seconds(rec), now)
         if not privileged and left > 0:  # says when any member may end it
             text = self._until_abandoned(rec, now, t)
@@ -241,7 +250,7 @@ class Leaving:
             rec, t = asked
             now = ctx.clock()
             abandoned = False
-            if user != rec.creator and not await is_admin():
+            if not in_charge(rec, user) and not await is_admin():
                 left = idle.abandoned_in(rec, ctx.settings, ctx.turn_seconds(rec), now)
                 if left > 0:  # a player pressed since the question, or never abandoned
                     return Answer(self._until_abandoned(rec, now, t), alert=True)

@@ -14,7 +14,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.methods import EditMessageText
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import chat_settings, house_rules, idle
+from bot import chat_settings, house_rules, idle, turn_timers
 from bot.callbacks import LobbyCB
 from bot.memory.keeper import memory_of
 from bot.presenters.base import Presenter
@@ -39,6 +39,13 @@ from games.chance import new_seed
 from locales import Translator
 
 log = logging.getLogger(__name__)
+
+
+def in_charge(rec: GameRecord, user: int) -> bool:
+    """Whether `user` runs the lobby (or game) `rec`: its creator while he is in it. One
+    who left runs nothing: the next human took over (`Lobby.remove_player`), or, when
+    none was left, the next to join does."""
+    return user == rec.creator and user in rec.players
 
 
 class Lobby:
@@ -122,11 +129,16 @@ class Lobby:
             if prefs.default_game in ctx.presenters:
                 game_id = prefs.default_game
             now = ctx.clock()
-            expired = rec if rec and idle.lobby_expired(rec, ctx.settings, now) else None
+            # a lobby past its expiry, or idle long enough to give way (bot/idle.py)
+            closing = idle.lobby_gives_way(rec, ctx.settings, now) if rec else None
+            expired = rec if closing else None
             if rec is not None and rec.status in ACTIVE and expired is None:
                 playing = rec.status == RecordStatus.PLAYING
                 reply_to = rec.table_message_id if playing else rec.lobby_message_id
                 text = t("new.running_game" if playing else "new.running_lobby")
+                when = None if playing else idle.lobby_replaceable_at(rec, ctx.settings)
+                if when is not None:  # says when a /new will replace it
+                    text = t("new.running_lobby_until", left=idle.span(when - now, t, up=True))
                 game_id, topic = None, f"new.running:{reply_to}"  # once per lobby/table
                 if idle.abandoned_in(rec, ctx.settings, ctx.turn_seconds(rec), now) <= 0:
                     ago = idle.span(now - idle.last_active(rec), t)
@@ -141,7 +153,9 @@ class Lobby:
             if game_id is not None:
                 p = ctx.presenter(game_id)
                 code, options = house_rules.lobby_options(p, prefs.house_rules.get(game_id, {}))
-                timer = rec.turn_seconds if rec else None  # the chat's last choice
+                timer = rec.turn_seconds if rec else None  # the chat's last choice…
+                if timer is not None and turn_timers.is_slow(timer):
+                    timer = None  # … unless slow: a game over days is chosen for one game
                 new = GameRecord(
                     chat_id=chat_id,
                     uid=secrets.token_hex(3),
@@ -161,14 +175,13 @@ class Lobby:
                     ctx.spawn(memory_of(ctx).lobby_opened(new))  # /notify (bot/memory/)
                     text, markup = lobby_text(self.ctx, new), lobby_markup(self.ctx, new)
                     await self.deadlines.schedule(new)  # the lobby's expiry
-                    if expired is not None:  # not closed yet by its deadline: now
-                        ctx.spawn(self.edit(self.expired_copy(expired)))
+                    if expired is not None and closing:  # not closed yet by its deadline: now
+                        log.info("chat %s: lobby %s %s by /new", chat_id, expired.uid, closing)
+                        ctx.spawn(self.edit(self.expired_copy(expired, closing)))
                 except Conflict:
                     new, text, topic = None, t("error.conflict"), ""
         if new is None and topic and asked is not None:
-            await ctx.replies.answer(
-                asked, text, t, topic=topic, private_ok=False, reply_to=reply_to
-            )
+            await ctx.replies.answer(asked, text, t, topic=topic, reply_to=reply_to)
             return
         msg_id = await ctx.send(chat_id, text, markup=markup, reply_to=reply_to)
         if new is None or msg_id is None:
@@ -215,6 +228,8 @@ class Lobby:
                     return Answer(t("lobby.full", max=p.max_players), alert=True)
                 rec.players.append(user)
                 rec.names[user] = name
+                if rec.creator not in rec.players:  # its creator left: the joiner runs it
+                    rec.creator = user
                 answer = Answer(t("lobby.joined"))
             elif data.a == "leave":
                 if user not in rec.players:
@@ -222,7 +237,7 @@ class Lobby:
                 self.remove_player(rec, user)
                 answer = Answer(t("lobby.left"))
             elif data.a in ("game", "opt", "tmr", "menu", "back", "rules", "rule"):
-                if user != rec.creator:
+                if not in_charge(rec, user):  # a member who left runs nothing
                     return Answer(t("lobby.only_creator"), alert=True)
                 if data.a in ("menu", "back", "rules"):  # a menu opens, or closes
                     menus = {"menu": {GAME_MENU: True}, "rules": {RULES_MENU: True}}
@@ -259,11 +274,15 @@ class Lobby:
                     rec.option_choice, rec.options = choice.code, options
                 answer = Answer(setting_answer(data.a, t))
             elif data.a in cpu.ACTIONS:
+                if not in_charge(rec, user):
+                    return Answer(t("lobby.only_creator"), alert=True)
                 answer, changed = cpu.press(rec, user, data.a, data.x, p, t)
                 if not changed:
                     return answer
             elif data.a == "start":
-                if user != rec.creator:
+                if rec.creator not in rec.players:  # computers alone: a human joins first
+                    return Answer(t("computers.only_computers"), alert=True)
+                if not in_charge(rec, user):
                     return Answer(
                         t("lobby.only_creator_start", name=rec.name(rec.creator)), alert=True
                     )
@@ -293,7 +312,8 @@ class Lobby:
     @staticmethod
     def remove_player(rec: GameRecord, user: int) -> None:
         """`user` leaves the open lobby: the last one out closes it; when the creator
-        leaves, the next player becomes the creator."""
+        leaves, the next human becomes the creator (none left: the next to join,
+        `lobby_press`; meanwhile nobody runs it: `in_charge`)."""
         rec.players.remove(user)
         if not rec.players:
             rec.status = RecordStatus.CANCELLED
@@ -332,8 +352,9 @@ class Lobby:
     # ------------------------------------------------------------------ its expiry
 
     @staticmethod
-    def expired_copy(rec: GameRecord) -> GameRecord:
-        update = {"status": RecordStatus.CANCELLED, "end_reason": idle.EXPIRED}
+    def expired_copy(rec: GameRecord, reason: str = idle.EXPIRED) -> GameRecord:
+        """The lobby `rec` as it shows once closed for `reason` (idle.EXPIRED, REPLACED)."""
+        update = {"status": RecordStatus.CANCELLED, "end_reason": reason}
         return rec.model_copy(update=update)
 
     async def expire(self, rec: GameRecord) -> None:

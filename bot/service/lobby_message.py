@@ -78,6 +78,9 @@ def lobby_text(ctx: Context, rec: GameRecord) -> str:
     elif rec.status == RecordStatus.CANCELLED and rec.end_reason == idle.EXPIRED:
         lifetime = idle.lobby_lifetime(rec, ctx.settings)
         lines.append(t("lobby.expired", span=idle.span(lifetime, t)))
+    elif rec.status == RecordStatus.CANCELLED and rec.end_reason == idle.REPLACED:
+        idle_for = idle.span(ctx.settings.lobby_expire_minutes * 60, t)
+        lines.append(t("lobby.replaced", span=idle_for))
     elif rec.status == RecordStatus.CANCELLED:
         lines.append(t("lobby.cancelled"))
     return "\n".join(lines)

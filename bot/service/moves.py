@@ -111,32 +111,12 @@ class Moves:
         seconds = self.ctx.turn_seconds(rec)
         rec.turn_deadline = now + seconds if key is not None and seconds > 0 else None
 
-    async def changed(
-        self, rec: GameRecord, before_actor: int | None = None, state: BaseModel | None = None
-    ) -> None:
+    async def changed(self, rec: GameRecord) -> None:
+        """A move was stored: the table follows, and the next deadline is set. (Nothing
+        is sent to a player's private chat: his turn is pinged, bot/service/pings.py, and
+        his hand is in the group, bot/service/hands.py.)"""
         self.table.kick(rec.chat_id)
         await self.deadlines.schedule(rec)
-        if rec.status == RecordStatus.PLAYING and rec.state is not None:
-            p = self.ctx.presenter(rec.game_id)
-            if state is None:
-                state = p.load(rec.state)
-            actor = p.actor(state)
-            told = actor is not None and not computers.is_computer_seat(rec, actor)
-            if told and actor != before_actor and actor != rec.chat_id:  # (solo: his chat)
-                assert actor is not None
-                self.ctx.spawn(self._private_hand(rec, p, state, actor))
-
-    async def _private_hand(
-        self, rec: GameRecord, p: Presenter[Any, Any], state: BaseModel, user: int
-    ) -> None:
-        try:
-            if not await self.ctx.store.has_started(user):
-                return
-            text = p.hand_message(state, user, self.ctx.t(rec.language))
-            if text:
-                await self.ctx.sender.send_text(user, text)
-        except Exception as e:  # a private message is a courtesy; never fail the game
-            log.info("private hand to %s failed: %s", user, e)
 
     async def play_press(
         self,
@@ -209,7 +189,6 @@ class Moves:
                 if not out.changed:
                     metrics.press("unchanged")
                     return Answer(out.toast, alert=out.alert)
-                before_actor = actor
                 old_json = rec.state
                 ui = c.ui if out.ui is None else out.ui
                 settled = self.settle(rec, p, out.state, out.events, t, ui)
@@ -228,12 +207,12 @@ class Moves:
                 metrics.press("accepted")
                 if hold_picture:
                     self.table.hold(chat_id)
-                await self.changed(rec, before_actor, settled)
+                await self.changed(rec)
                 notes = p.private_notes(out.events, settled, user, t)
                 text = "\n".join(x for x in [out.toast, *notes] if x) or None
                 if text and len(text) > 200:
                     text = shorten(text, len(text), 200)  # between clusters
-                return Answer(text, alert=out.alert, moved=True)
+                return Answer(text, alert=out.alert, moved=True, hand=out.hand)
         raise AssertionError("unreachable")  # the last try returns
 
     def _seen(self, rec: GameRecord) -> None:

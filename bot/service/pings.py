@@ -30,7 +30,8 @@ of moves gives at most one ping, for whoever moves in the end:
   when the turn's time runs out, «время выйдет через 24 часа»; before the deadline
   (bot/turn_reminder.py) it is sent anew as the reminder, «⏳ … ваш ход ждёт»;
 - a player may choose a private ping (in his private chat with the bot) or none
-  (`/pings` there: `user_mode`); a chat may turn pings off (`/pings off`: `chat_on`).
+  (`/pings` there: `user_mode`); a chat's admin may turn pings off in the chat
+  (`/pings off`: `chat_on`), a lobby's creator in his game (`GameRecord.pings_off`).
 
     >>> mention(42, "Аня <3>")
     '<a href="tg://user?id=42">Аня &lt;3&gt;</a>'
@@ -238,7 +239,7 @@ class Pings:
         """Ping `user` (or remind him, before a slow turn's deadline): (chat, message id),
         (0, 0) when nobody is to be pinged, None when the ping was dropped under pressure
         (the group's window busy: it is tried again a little later)."""
-        if not await self.chat_on(chat_id):
+        if rec.pings_off or not await self.chat_on(chat_id):
             return 0, 0
         mode = await self.user_mode(user)
         if mode == OFF:

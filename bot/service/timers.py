@@ -220,4 +220,4 @@ class Due:
                 if fresh is not None:
                     await self.deadlines.schedule(fresh)
                 return
-            await self.moves.changed(rec, before_actor)
+            await self.moves.changed(rec)

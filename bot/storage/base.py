@@ -86,6 +86,8 @@ class GameRecord(BaseModel):
     active_at: float | None = None  # a player's last press (None in older records: bot/idle.py)
     end_reason: str | None = None  # why it closed early: "expired" lobby, "abandoned" game
     ping: dict[str, int] = Field(default_factory=dict)  # the turn ping (bot/service/pings.py)
+    # its creator's `/pings off`: no turn pings in this game (the chat's switch: an admin's)
+    pings_off: bool = False
     # the bot's messages that serve only while the game runs, deleted at its end
     # (bot/service/clean_chat.py)
     transient: list[int] = Field(default_factory=list)

@@ -21,6 +21,7 @@ from games.hypnosia.events import (
     EnteredCentre,
     GameOver,
     Moved,
+    OutOfTokens,
     PlayerLeft,
     Rolled,
     TurnEnded,
@@ -138,6 +139,13 @@ class Hypnosia(RulesEngine[State, Action]):
         """§5: the roll, and a move that is the only legal one, are played by the bot."""
         legal = [] if state.phase == Phase.GAME_OVER else self.legal_actions(state)
         return legal[0] if len(legal) == 1 else None
+
+    def finished(self, state: State, player: int) -> bool:
+        """R18: a player still in the game with no token in play: his score is final."""
+        if state.phase == Phase.GAME_OVER or player not in state.players:
+            return False
+        seat = state.players.index(player)
+        return seat not in state.left and not has_tokens(state, seat)
 
     def view(self, state: State, player: int | None) -> View:
         return _view(state, player)
@@ -385,6 +393,8 @@ def _move(s: State, a: Action, events: list[Event]) -> None:
         _ev(events, moved.model_copy(update={"fields": entered}), seat)
         for token, value in zip(movers, entered, strict=False):
             _ev(events, EnteredCentre(token=token, field=value), seat)
+        if not has_tokens(s, seat):  # R18: his last token is home
+            _ev(events, OutOfTokens(score=score(s, seat)), seat)
     else:
         victims = [(o, t) for o, t in occupants(s, dest) if o != seat]
         for token in movers:
@@ -397,6 +407,8 @@ def _move(s: State, a: Action, events: list[Event]) -> None:
             s.captured[seat] += len(victims)
             s.lost[victim] += len(victims)
             _ev(events, Captured(victim=victim, tokens=[t for _, t in victims], at=dest), seat)
+            if not has_tokens(s, victim):  # R18: his last tokens are gone
+                _ev(events, OutOfTokens(score=score(s, victim)), victim)
     if len(s.centre) >= len(CENTRE_VALUES):  # R17a: at once, a remaining die lapses
         if s.unused:
             _ev(events, DiceLapsed(dice=s.unused), seat)
@@ -417,12 +429,12 @@ def _after_move(s: State, events: list[Event]) -> None:
 
 
 def _end_turn(s: State, events: list[Event]) -> None:
-    """END_TURN (§5): R17b, then the next seat clockwise with tokens in play (R18), R17c."""
+    """END_TURN (§5): R17b, R17d, then the next seat clockwise with tokens in play (R18),
+    R17c."""
     _ev(events, TurnEnded(), s.current)
     s.dice = []
     s.unused = []
-    if not any(has_tokens(s, seat) for seat in range(len(s.players))):
-        _game_over(s, EndReason.NO_TOKENS, events)
+    if _race_over(s, events):
         return
     n = len(s.players)
     nxt = s.current
@@ -441,6 +453,33 @@ def _end_turn(s: State, events: list[Event]) -> None:
     s.phase = Phase.ROLL
     s.turn_no += 1
     _ev(events, TurnStarted(round=s.round_no, turn=s.turn_no), nxt)
+
+
+def _race_over(s: State, events: list[Event]) -> bool:
+    """R17b, R17d: the game ends when no token is in play, or when one player alone has
+    tokens in play (another player still in the game): his run home is certain."""
+    racers = [seat for seat in range(len(s.players)) if has_tokens(s, seat)]
+    if not racers:
+        _game_over(s, EndReason.NO_TOKENS, events)
+        return True
+    if len(racers) == 1 and len(s.players) - len(s.left) >= 2:
+        _run_home(s, racers[0], events)
+        _game_over(s, EndReason.LAST_RACER, events)
+        return True
+    return False
+
+
+def _run_home(s: State, seat: int, events: list[Event]) -> None:
+    """R17d: the last player with tokens in play is alone: nobody can capture them or be
+    captured by them (R14), so each would reach the centre; they take the highest free
+    fields at once, lower-numbered first, as many as are free."""
+    for t, pos in enumerate(s.tokens[seat]):
+        if not in_play(pos) or len(s.centre) >= len(CENTRE_VALUES):
+            continue
+        value = CENTRE_VALUES[len(s.centre)]
+        s.centre.append(seat)
+        s.tokens[seat][t] = centre_cell(value)
+        _ev(events, EnteredCentre(token=t + 1, field=value), seat)
 
 
 def _game_over(s: State, reason: EndReason, events: list[Event]) -> None:
@@ -470,8 +509,8 @@ def _remove(s: State, seat: int, events: list[Event]) -> None:
         return
     if s.current == seat:
         _end_turn(s, events)
-    elif not any(has_tokens(s, x) for x in range(len(s.players))):
-        _game_over(s, EndReason.NO_TOKENS, events)
+    else:
+        _race_over(s, events)
 
 
 # ---------------------------------------------------------------- result

@@ -57,6 +57,14 @@ class Captured(Fact):
     at: str
 
 
+class OutOfTokens(Fact):
+    """R18: the player has no token left in play while the game goes on: nobody can
+    capture from him and he never moves again (R14), so his `score` is final (R16)."""
+
+    kind = "out_of_tokens"
+    score: int
+
+
 class DiceLapsed(Fact):
     """R6, R17a: the `dice` left of the roll have no legal use."""
 

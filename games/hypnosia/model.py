@@ -212,6 +212,7 @@ class EndReason(StrEnum):
     NO_TOKENS = "no_tokens"  # R17b
     ROUND_LIMIT = "round_limit"  # R17c
     PLAYERS_LEFT = "players_left"  # R20: only one player remains
+    LAST_RACER = "last_racer"  # R17d: only one player has tokens in play
 
 
 class State(BaseModel):

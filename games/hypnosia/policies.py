@@ -89,7 +89,12 @@ def _score(view: View, seat: int, a: Action) -> int:
         score += 500 * len(there.tokens)
     here = parse_cell(src)
     if a.route is Route.RING and here is not None and is_bridge(*here):
-        score -= 3_000 + 100 * here[0]  # it was waiting there to cross
+        there_now = view.board.get(src)
+        stays = there_now is not None and len(there_now.tokens) == 2 and not a.pair
+        if stays:  # a split: its partner waits there alone, and a single may cross
+            score += 0 if view.pairs_cross_bridges else 1_500
+        else:
+            score -= 3_000 + 100 * here[0]  # it was waiting there to cross
     return score
 
 

@@ -83,7 +83,7 @@ async def places(app: App, chat: Chat, human: User, lang: str = "ru") -> None:
     """ДОМИНА*С: a timed-out turn is a pass (R27), so a human who never places could hold
     a game with an empty bazaar forever (R28's removal after repeated timeouts is off in
     these tests: tests/games/dominas/test_absent.py). So whenever it is his turn he places
-    a tile as a player does: he opens «🂠 Мои фишки» (his hand, ephemeral in the group,
+    a tile as a player does: he opens «🀄 Мои фишки» (his hand, ephemeral in the group,
     edited after every move) and taps its numbers until one is taken; a tile with several
     places waits for its nest, and he taps the table's nests until one takes it. His turn
     timer is short, so now and then it plays first; a placed tile now and then is enough."""

@@ -39,11 +39,11 @@ async def open_table(
     table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
     # These tests play from the table's tile numbers: the fallback of the private hand
     # (tests/bot/test_private_hands_e2e.py plays by the ephemeral hands). With ephemeral
-    # messages failing, each player's «🂠 Мои фишки» gives the popup and brings his
+    # messages failing, each player's «🀄 Мои фишки» gives the popup and brings his
     # numbers onto the table.
     tg.server.ephemeral.fail = True
     for user in (creator, *others):
-        popup = await chat.press(user, table, "🂠 Мои фишки")
+        popup = await chat.press(user, table, "🀄 Мои фишки")
         assert popup.show_alert, popup
     await chat.wait_for(lambda: any(x.isdigit() for x in table.button_texts), 30)
     await tg.settle(quiet=0.02)

@@ -14,8 +14,13 @@ SEQ = re.compile(r"^P1:[^:]+:(\d+):")
 
 
 def hand_of(chat: Chat, user: User) -> StoredMessage | None:
-    """The bot's live ephemeral hand (a photo) to `user`, if any."""
-    found = [m for m in chat.ephemeral(user) if m.from_bot and m.photo is not None]
+    """The bot's live ephemeral hand (a photo) to `user`, if any — not his copy of the
+    table (bot/service/table_copy.py), which is shown in place of the table message."""
+    found = [
+        m
+        for m in chat.ephemeral(user)
+        if m.from_bot and m.photo is not None and not m.extra.get("replaces_message_id")
+    ]
     return found[-1] if found else None
 
 
@@ -108,3 +113,13 @@ def received(
         if answer.record.user.get("id") == user.id:
             got.texts.append(answer.text or "")
     return got
+
+
+def private_hands(tg: FakeTelegram, user: User) -> list[StoredMessage]:
+    """The bot's private hand messages to `user` (the fallback's), deleted ones too."""
+    return [m for m in tg.private(user).all_messages if m.from_bot and "🀄" in m.content]
+
+
+def private_words(tg: FakeTelegram, user: User) -> list[str]:
+    """Every version of every private hand message to `user`, in order."""
+    return [text or "" for m in private_hands(tg, user) for text, _ in versions(m)]

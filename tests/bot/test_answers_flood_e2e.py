@@ -19,7 +19,7 @@ VALID = 15.0  # seconds Telegram accepts an answer to a callback query
 
 async def flood(chat: Chat, table: StoredMessage, users: list[User]) -> list[CallbackRecord]:
     """Both players tap whatever the table shows, about five times a second, without
-    waiting for answers: the mover a move, the other «🂠 Мои фишки»."""
+    waiting for answers: the mover a move, the other «🀄 Мои фишки»."""
     rng = random.Random(chat.id)
     taps: list[CallbackRecord] = []
     end = time.monotonic() + SECONDS
@@ -29,7 +29,7 @@ async def flood(chat: Chat, table: StoredMessage, users: list[User]) -> list[Cal
         if not labels:
             break
         user = who if rng.random() < 0.5 else next(u for u in users if u is not who)
-        label = rng.choice(labels) if user is who else "🂠 Мои фишки"
+        label = rng.choice(labels) if user is who else "🀄 Мои фишки"
         if label in labels:
             taps.append(await chat.tap(user, table, label))
         await asyncio.sleep(0.2)

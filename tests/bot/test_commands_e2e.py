@@ -56,20 +56,18 @@ async def test_start_help_rules_and_the_command_menu() -> None:
         assert any("startgroup" in str(b.get("url")) for row in hello.keyboard for b in row)
         msg = await new_lobby(private, anna)  # solo, against computers (issue 14)
         assert "🤖 Добавить компьютер" in msg.button_texts
-        # Аня has started the bot: her /help and /rules in the group are answered
-        # privately (bot/replies.py), the group gets nothing
-        await chat.send(anna, "/help")
-        msg = await private.wait_message()
-        assert "«Настольщики»" in msg.content
-        assert "/new" in msg.content and "/cancel" in msg.content
-        await chat.send(anna, "/rules")
-        msg = await private.wait_message()
+        # Аня has started the bot, Борис has not: their /help and /rules in the group are
+        # answered where they asked, one reply to each command (bot/replies.py)
+        in_private = len(private.bot_messages)
+        for user in (anna, boris):
+            asked = await chat.send(user, "/help")
+            msg = await chat.wait_message(after=asked)
+            assert "/new" in msg.content and "/cancel" in msg.content
+            assert msg.reply_to is not None and msg.reply_to.message_id == asked.message_id
+        asked = await chat.send(anna, "/rules")
+        msg = await chat.wait_message(after=asked)
         assert "Семидорожник" in msg.content and "кубик" in msg.content
-        # Борис has not: one reply to his message in the group
-        await chat.send(boris, "/help")
-        msg = await chat.wait_message()
-        assert "/new" in msg.content and msg.reply_to is not None
-        assert not [m for m in chat.bot_messages if "📖" in m.content]  # no rules there
+        assert len(private.bot_messages) == in_private  # nothing in her private chat
         commands = tg.calls("setMyCommands")
         assert commands and any("new" in str(c.params) for c in commands)
         groups = [c for c in commands if "all_group_chats" in str(c.params)]
@@ -175,28 +173,30 @@ async def test_webhook_mode() -> None:
                 await task
 
 
-async def test_private_hand_for_players_who_started_the_bot() -> None:
-    async with in_group(901, ["Аня", "Борис"]) as (tg, app, chat, (anna, boris)):
+async def test_no_private_message_on_a_turn_of_a_player_who_started_the_bot() -> None:
+    """Issue 31, point 7: a player who started the bot is no longer sent «🀄 Ваш ход! Ваши
+    фишки…» in private on each turn — the group ping tells him, his hand is in the group
+    (private messages only for private pings, or when his ephemeral hand failed)."""
+    async with in_group(901, ["Аня", "Борис"]) as (tg, _app, chat, (anna, boris)):
         pa = await tg.start_private(anna)
         await pa.wait_message()
+        greeted = len(pa.all_messages)
         table = await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
-        for _ in range(6):  # until Аня's turn comes
-            if mover(table, [anna, boris]) is anna:
-                break
+        turns = 0
+        for _ in range(12):  # until Аня has had her turn and it is hers again
             player = mover(table, [anna, boris])
             assert player is not None
+            turns += player is anna and "🎲 Один кубик" in table.button_texts
+            if turns == 2:
+                break
             for label in ("🎲 Один кубик", "▶ Выставить всё", "✅ Закончить ход"):
                 if label in table.button_texts:
                     await chat.press(player, table, label)
                     await tg.settle()
-        assert mover(table, [anna, boris]) is anna
-        hand = await pa.wait_for(
-            lambda: next((m for m in pa.bot_messages if "Ваш ход" in m.content), None)
-        )
-        state = await engine_state(app, chat)
-        assert f"({len(state.hands[0])})" in hand.content
-        # Борис never started the bot: nothing was sent to him
-        assert not tg.private(boris).bot_messages
+        assert turns == 2
+        await chat.wait_for(lambda: any("ваш ход" in m.content for m in chat.bot_messages), 10)
+        assert len(pa.all_messages) == greeted, [m.content for m in pa.all_messages]
+        assert not tg.private(boris).all_messages
 
 
 async def test_english_and_the_in_memory_warning(caplog: pytest.LogCaptureFixture) -> None:

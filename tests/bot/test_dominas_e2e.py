@@ -1,7 +1,7 @@
 """«ДОМИНА*С» through the game-agnostic bot: a whole match by buttons, private hands.
 
 The simulated players see what a Telegram user sees: the table's buttons (nests, slot
-numbers, «🂠 Мои фишки», «⏹ Хватит»), the popup of their own hand and the toasts. A
+numbers, «🀄 Мои фишки», «⏹ Хватит»), the popup of their own hand and the toasts. A
 player looks at his hand (popup), taps a slot marked ✓ and, when the toast asks for a
 nest, the first nest it names.
 """
@@ -16,6 +16,7 @@ from bot.storage import RecordStatus
 from fake_telegram.server import StoredMessage
 from games.dominas import GAME, State
 from games.dominas.engine import slot_numbers
+from games.dominas.model import POS_MARK
 from games.dominas.tiles import ALL_TILES, BONUS_SUM, KOLOBOK
 from tests.bot.dominas_play import NEST, SLOT, dominas_state, nest_button, open_table
 from tests.bot.e2e import changed, data_of, in_group, mover, record
@@ -46,7 +47,7 @@ async def test_a_whole_dominas_match_by_buttons(backend: str | None) -> None:
     async with in_group(1701, ["Аня", "Борис"], backend) as (tg, app, chat, users):
         anna, boris = users
         table = await open_table(tg, chat, anna, [boris], "1 партия")
-        assert "🂠 Мои фишки" in table.button_texts
+        assert "🀄 Мои фишки" in table.button_texts
         started = time.monotonic()
         taps = peeks = 0
         for _ in range(600):
@@ -63,7 +64,7 @@ async def test_a_whole_dominas_match_by_buttons(backend: str | None) -> None:
                 taps += 1
                 await chat.wait_for(changed(table, before), 30)
                 continue
-            popup = await chat.press(user, table, "🂠 Мои фишки")
+            popup = await chat.press(user, table, "🀄 Мои фишки")
             peeks += 1
             assert popup.show_alert and popup.text and len(popup.text) <= 200, popup
             slots = SLOT.findall(popup.text)
@@ -108,7 +109,7 @@ async def test_out_of_turn_and_unfitting_presses_are_refused_privately() -> None
         after = await record(app, chat)
         assert after.state == rec.state and after.seq == rec.seq
         # his own popup: the other player's hand stays his
-        popup = await chat.press(other, table, "🂠 Мои фишки")
+        popup = await chat.press(other, table, "🀄 Мои фишки")
         s = await dominas_state(app, chat)
         seat = s.players.index(other.id)
         assert popup.show_alert and popup.text
@@ -275,17 +276,27 @@ def test_two_step_placement_and_a_nest_first() -> None:
     done = p.press(s, user, p.parse(f"n.{target.nest.value}.0"), chosen)
     assert isinstance(done.state, State) and done.state.figure[-1].tile == twice[0]
     assert done.toast and done.toast.startswith("✅") and done.ui == Ui()
-    # a nest pressed first: one fitting tile is placed, several are named privately
+    # a nest pressed first: one fitting tile is placed; where several fit, the nest waits
+    # for its tile (issue 31): the toast names them, his hand is asked for, and a number
+    # pressed then (the fallback's table) goes into that nest
+    several = 0
     for pos in {a.nest for a in legal if a.nest is not None}:
-        here = {a.tile for a in legal if a.nest is pos and a.variant == 0}
-        try:
-            o = p.press(s, user, p.parse(f"n.{pos.value}.0"), fresh)
-        except Refusal as r:
-            assert len(here) > 1 and "Сначала нажмите номер фишки" in r.text
-            assert len(r.text) <= 200
-        else:
-            assert len(here) == 1 and isinstance(o.state, State)
-            assert o.state.figure[-1].tile in here
+        here = {a.tile for a in legal if a.nest is pos and a.variant == 0 and a.tile}
+        o = p.press(s, user, p.parse(f"n.{pos.value}.0"), fresh)
+        if len(here) == 1:
+            assert isinstance(o.state, State) and o.state.figure[-1].tile in here
+            continue
+        several += 1
+        assert o.state is s and o.hand and not o.visible and isinstance(o.ui, Ui)
+        assert o.toast and len(o.toast) <= 120 and "номер" not in o.toast, o.toast
+        waiting = fresh.but(ui=o.ui)
+        assert f"[{POS_MARK[pos]} " in str(p.keyboard(s, waiting))
+        assert "Выбрано гнездо" in p.caption(s, waiting)
+        tile = sorted(here)[0]
+        done = p.press(s, user, p.parse(f"h.{numbers[hand.index(tile)]}"), waiting)
+        assert isinstance(done.state, State) and done.ui == Ui()
+        assert (done.state.figure[-1].tile, done.state.figure[-1].pos) == (tile, pos)
+    assert several
     # the other player's presses never reach the presenter (the service refuses them),
     # and a slot beyond the hand is an outdated button
     try:

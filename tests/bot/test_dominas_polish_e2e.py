@@ -33,7 +33,7 @@ def hand_lines(popup: str) -> dict[int, str]:
 
 
 async def peek(chat: Chat, table: StoredMessage, user: User) -> str:
-    popup = await chat.press(user, table, "🂠 Мои фишки")
+    popup = await chat.press(user, table, "🀄 Мои фишки")
     assert popup.show_alert and popup.text and len(popup.text) <= 200, popup
     return popup.text
 

@@ -15,6 +15,7 @@ from fake_telegram.server import StoredMessage
 from games import IllegalAction
 from games.hypnosia import GAME, Phase, State
 from locales import get_translator
+from tests.bot.computers import add_computers
 from tests.bot.e2e import data_of, in_group, new_lobby, record
 from tests.bot.hypnosia_play import choose
 
@@ -142,11 +143,55 @@ async def test_a_game_of_absent_players_ends_normally_not_at_the_round_guard() -
         await lobby_and_start(chat, anna, boris)
         final = await chat.wait_message(lambda m: "Итог" in m.content, timeout=120)
         end = await state_of(app, chat)
-        assert end.end_reason in ("centre_full", "no_tokens"), end.end_reason
+        assert end.end_reason in ("centre_full", "no_tokens", "last_racer"), end.end_reason
         assert end.round_no < 100 and not end.left
         assert "окончена" in final.content and "1." in final.content
         crossed = [t for row in end.tokens for t in row if t.startswith(("C", "2.", "3."))]
         assert crossed, end.tokens  # somebody's token crossed a bridge
+
+
+async def test_a_human_out_of_tokens_is_told_and_the_computers_finish_without_him() -> None:
+    """Issue 31, spec R18: Аня plays two computers and sends her last token into the
+    centre. A message of its own tells her that her score is final and nothing waits for
+    her; the computers then race on at once — not a second a turn for a table nobody
+    needs to watch (a dozen rounds took half a minute and more) — to the final standings."""
+    async with in_group(1741, ["Аня"], turn_seconds=60, computer_move_seconds=1.0) as group:
+        _, app, chat, (anna,) = group
+        lobby = await new_lobby(chat, anna, "/new гипнозия")
+        await add_computers(chat, anna, lobby, "Новичок", "Новичок")
+        await chat.press(anna, lobby, contains="Начать")
+        table = await chat.wait_message(lambda m: m.photo is not None, timeout=10)
+        for _ in range(50):  # rig: her turn, her last token on a ring-3 bridge, dice 1 and 3
+            rec = await record(app, chat)
+            s = State.model_validate_json(rec.state or "")
+            seat = s.players.index(anna.id)
+            tokens = [["S"] * 4 for _ in s.players]
+            tokens[seat] = ["3.2", "X", "X", "X"]
+            lost = [3 if x == seat else 0 for x in range(3)]
+            captured = [3 if x == (seat + 1) % 3 else 0 for x in range(3)]
+            update = {"tokens": tokens, "current": seat, "phase": Phase.MOVE, "dice": [1, 3],
+                      "unused": [1, 3], "lost": lost, "captured": captured}  # fmt: skip
+            rec.state = s.model_copy(update=update).model_dump_json()
+            rec.computer_due = None
+            try:
+                rec = await app.store.put(rec, rec.version)
+                break
+            except Exception:  # a computer moved meanwhile: again
+                await asyncio.sleep(0.05)
+        started = time.monotonic()
+        code = PlayCB(g=rec.uid, s=rec.seq, c="M,1,1,b").pack()  # «№1 ⤵ +1 → центр (5)»
+        answer = await chat.press(anna, table, by_data=code, check=False)
+        assert not answer.show_alert, answer
+        told = await chat.wait_message(lambda m: "ждать не нужно" in m.content, timeout=10)
+        assert told.content.startswith(
+            "🏁 Аня, ваших фишек в игре не осталось: 2 очка"
+        )  # 5 − 3 lost, told
+        final = await chat.wait_message(lambda m: "Итог" in m.content, timeout=30)
+        elapsed = time.monotonic() - started
+        end = await state_of(app, chat)
+        assert GAME.is_over(end) and end.round_no >= 3, end.round_no  # rounds of theirs
+        assert elapsed < 12, elapsed  # at once, not a second a computer turn
+        assert "Аня" in final.content
 
 
 async def test_rules_in_russian() -> None:
@@ -198,7 +243,7 @@ def test_move_labels_read_like_the_spec() -> None:
     assert all(fits(PlayCB(g="abcdef", s=999999, c=c).pack()) for c in labels(s).values())
     out = P.press(s, 1, P.parse("M,1,3,r,p"), C)
     lines = P.narrate(out.events, out.state, C)
-    assert lines[0] == "🔴 Аня: Пара 1&amp;2 +3 → 1.9 ⚔ Борис теряет 2 фишки", lines
+    assert lines[0] == "🔴 Аня: Пара 1&amp;2 +3 → мост ⚔ Борис теряет 2 фишки", lines
 
 
 def test_more_than_eight_moves_ask_for_the_die_first() -> None:
@@ -259,7 +304,7 @@ def test_the_roll_and_a_single_legal_move_are_played_by_the_bot() -> None:
     adv = P.advance(s, C)
     assert [e.type for e in adv.events][:2] == ["forced", "moved"]  # the engine's `forced`
     lines = P.narrate(adv.events, adv.state, C)
-    assert lines[0] == "🔴 Аня: №1 +1 → 3.2 (единственный ход)", lines
+    assert lines[0] == "🔴 Аня: №1 +1 → мост (единственный ход)", lines
 
 
 def test_a_refused_move_is_explained_and_a_timeout_plays_the_whole_turn() -> None:
@@ -322,3 +367,37 @@ def test_krug_always_means_a_ring_a_round_of_turns_is_a_raund() -> None:
     assert "по кругу как можно" not in rules  # seats are spread around the board
     for text in labels(s):
         assert "круг" not in text.lower(), text
+
+
+def test_a_player_out_of_tokens_is_told_his_score_is_final_and_not_waited_for() -> None:
+    """Issue 31, spec R18: Борис's last token is captured while Аня and Вера still race:
+    the table tells him by name that his score is final and the game goes on without him,
+    and his line says so while it lasts; no move of the narration names a ring cell."""
+    c = P.context(T, {}, {1: "Аня", 2: "Борис", 3: "Вера"})
+    s = GAME.new(players=[1, 2, 3], seed=1)
+    tokens = [["1.5", "X", "X", "X"], ["1.9", "X", "X", "X"], ["1.20", "X", "X", "X"]]
+    s = s.model_copy(
+        update={"tokens": tokens, "current": 0, "phase": Phase.MOVE, "dice": [4, 2],
+                "unused": [4, 2], "captured": [3, 3, 3], "lost": [3, 3, 3]},
+        deep=True,
+    )  # fmt: skip
+    out = P.press(s, 1, P.parse("M,1,4,r"), c)  # 1.5 + 4 = 1.9: Борис's last token
+    lines = P.narrate(out.events, out.state, c)
+    assert lines == ["🔴 Аня: №1 +4 → мост ⚔ Борис теряет 1 фишку"], lines
+    assert P.summaries(out.events, out.state, c) == [  # a message of its own, to him
+        "🏁 Борис, ваших фишек в игре не осталось: −1 очко — счёт окончательный. "
+        "Игра идёт дальше без вас, ждать не нужно."
+    ]
+    assert isinstance(out.state, State) and not GAME.is_over(out.state)
+    assert "Борис — −1 очко · фишек в игре нет, счёт окончательный" in P.caption(out.state, c)
+    # Аня then takes Вера's last token too: she races alone, runs home at once (R17d)
+    s = out.state.model_copy(
+        update={"tokens": [["1.9", "X", "X", "X"], ["X"] * 4, ["1.11", "X", "X", "X"]]}
+    )
+    out = P.press(s, 1, P.parse("M,1,2,r"), c)
+    lines = P.narrate(out.events, out.state, c)
+    assert GAME.is_over(out.state)
+    summaries = P.summaries(out.events, out.state, c)
+    assert len(summaries) == 1 and "Итог" in summaries[0]  # the end says the rest
+    assert "🔴 Аня: соперников в гонке больше нет — №1 сразу в центре (5)" in lines, lines
+    assert lines[-1] == "🏁 Игра окончена: фишки в игре остались у одного игрока", lines

@@ -232,7 +232,7 @@ async def test_a_timerless_game_is_abandoned_after_a_day_and_a_press_keeps_it_al
         player = mover(table, users)
         assert player is not None
         before = (await record(app, chat)).active_at
-        await chat.press(player, table, "🂠 Мои фишки")
+        await chat.press(player, table, "🀄 Мои фишки")
 
         async def touched() -> bool:
             return (await record(app, chat)).active_at != before

@@ -36,10 +36,9 @@ async def test_the_overall_top_names_this_chats_players_and_only_them() -> None:
         ours = tg.group(members=[anna, boris])
         theirs = tg.group(members=[vika, gosha])
         async with running(settings_for(tg, **FAST)) as app:
-            anna_private = await tg.start_private(anna)
             keeper = memory_of(app.service.ctx)
             backend = keeper.backend
-            await ours.send(boris, "/top крест всё")  # (he has no private chat: the group)
+            await ours.send(boris, "/top крест всё")
             await ours.wait_message(
                 lambda m: (
                     "В общем рейтинге «Морской крест» пока никого" in m.content
@@ -54,8 +53,8 @@ async def test_the_overall_top_names_this_chats_players_and_only_them() -> None:
                 await play_out(app, chat.id, random.Random(seed))
                 await recorded(backend, chat.id)
 
-            await ours.send(anna, "/top крест всё")
-            top = await anna_private.wait_message(lambda m: "все чаты" in m.content, timeout=10)
+            asked = await ours.send(anna, "/top крест всё")
+            top = await ours.wait_message(lambda m: "все чаты" in m.content, after=asked)
             lines = [x for x in top.content.splitlines() if x[:1].isdigit()]
             assert len(lines) == 3, top.content  # Гоша has not played enough
             assert sum("Аня —" in x or "Борис —" in x for x in lines) == 2
@@ -63,8 +62,8 @@ async def test_the_overall_top_names_this_chats_players_and_only_them() -> None:
             assert "Вика" not in top.content and "Гоша" not in top.content
             assert "разных соперников — от 5" in top.content
 
-            await ours.send(anna, "/top крест")  # the chat's season: only its own two
-            season = await anna_private.wait_message(lambda m: "сезон" in m.content, timeout=10)
+            asked = await ours.send(anna, "/top крест")  # the chat's season: only its own two
+            season = await ours.wait_message(lambda m: "сезон" in m.content, after=asked)
             assert "Аня" in season.content and "другого чата" not in season.content
 
 
@@ -106,9 +105,9 @@ async def test_the_overall_leaderboard_keeps_its_best_only(kind: str) -> None:
 async def test_a_chat_admin_sets_monthly_seasons_and_others_may_not() -> None:
     async with in_group(2801, ["Админ", "Аня"], **FAST, admins=["Админ"]) as group:
         tg, app, chat, (admin, anna) = group
-        anna_private = await tg.start_private(anna)
+        anna_private = await tg.start_private(anna)  # started: answered in the group still
         await chat.send(anna, "/season month")
-        await anna_private.wait_message(
+        await chat.wait_message(
             lambda m: "Менять длину сезона может только админ" in m.content, timeout=10
         )
         keeper = memory_of(app.service.ctx)
@@ -121,7 +120,8 @@ async def test_a_chat_admin_sets_monthly_seasons_and_others_may_not() -> None:
         assert "-Q" not in doc.season
 
         await chat.send(anna, "/season")
-        status = await anna_private.wait_message(lambda m: "📅 Сезон" in m.content, timeout=10)
+        status = await chat.wait_message(lambda m: "📅 Сезон" in m.content, timeout=10)
+        assert not [m for m in anna_private.bot_messages if "Сезон" in m.content]
         assert "(месяц)" in status.content and "/season quarter" in status.content
 
         await chat.send(admin, "/season quarter")

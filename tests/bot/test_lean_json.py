@@ -1,4 +1,5 @@
-"""`bot.lean_json`: Telegram's answers and updates read without the keyboards they echo."""
+"""`bot.lean_json`: Telegram's answers and updates read without the table's keyboards
+they echo; a question's few buttons are kept (a press is checked against them)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,19 @@ from aiogram.types import InputMediaPhoto
 
 from bot import lean_json
 from bot.app import make_bot
+from bot.callbacks import CancelCB, PlayCB
 from bot.config import Settings
+from bot.service.hands import HandCB
 
-KEYBOARD = {"inline_keyboard": [[{"text": "▶ Выставить всё", "callback_data": "p:ab:3:pa"}]]}
+KEYBOARD = {"inline_keyboard": [[{"text": "▶ Выставить всё", "callback_data": "P1:ab:3:pa"}]]}
+QUESTION = {
+    "inline_keyboard": [
+        [
+            {"text": "✖ Да, завершить", "callback_data": CancelCB(g="ab", a="yes").pack()},
+            {"text": "Нет", "callback_data": CancelCB(g="ab", a="no").pack()},
+        ]
+    ]
+}
 MESSAGE = {
     "message_id": 5,
     "date": 1700000000,
@@ -23,7 +34,19 @@ MESSAGE = {
 }
 
 
-def test_loads_drops_every_keyboard_and_keeps_the_rest() -> None:
+def test_the_dropped_keyboards_are_the_tables_and_the_hands() -> None:
+    prefixes = {f"{cb.__prefix__}{cb.__separator__}" for cb in (PlayCB, HandCB)}
+    assert set(lean_json.DROPPED) == prefixes
+
+
+def test_a_questions_keyboard_is_kept() -> None:
+    question = {**MESSAGE, "reply_markup": QUESTION}
+    pressed = {"id": "1", "data": CancelCB(g="ab", a="no").pack(), "message": question}
+    text = json.dumps({"ok": True, "result": [{"update_id": 1, "callback_query": pressed}]})
+    assert lean_json.loads(text) == json.loads(text)
+
+
+def test_loads_drops_every_tables_keyboard_and_keeps_the_rest() -> None:
     update = {"update_id": 1, "callback_query": {"id": "1", "data": "x", "message": MESSAGE}}
     text = json.dumps({"ok": True, "result": [update, {"result": MESSAGE}]})
     data = lean_json.loads(text)

@@ -56,10 +56,10 @@ async def test_a_finished_game_is_recorded_and_replays_to_its_final_state(game: 
 async def test_two_humans_rated_the_standings_show_it_and_the_commands_answer() -> None:
     async with in_group(2201, ["Аня", "Борис", "Вика"], **FAST) as group:
         tg, app, chat, (anna, boris, vika) = group
-        anna_private = await tg.start_private(anna)  # she gets the replies in private
+        anna_private = await tg.start_private(anna)  # started, she is still answered here
         vika_private = await tg.start_private(vika)
-        await chat.send(vika, "/notify")
-        await vika_private.wait_message(lambda m: "Позову вас" in m.content, timeout=10)
+        asked = await chat.send(vika, "/notify")
+        await chat.wait_message(lambda m: "Позову вас" in m.content, after=asked, timeout=10)
 
         players = {anna.id: "Аня", boris.id: "Борис"}
         await start(app, chat.id, "sea_cross", players)
@@ -69,21 +69,22 @@ async def test_two_humans_rated_the_standings_show_it_and_the_commands_answer() 
         assert "1-е место в сезоне" in final.content and "→ 1" in final.content
         assert "(предварительный)" in final.content  # one rated game so far
 
-        await chat.send(anna, "/top")
-        top = await anna_private.wait_message(lambda m: "🏆" in m.content, timeout=10)
+        asked = await chat.send(anna, "/top")
+        top = await chat.wait_message(lambda m: "🏆" in m.content, after=asked, timeout=10)
         winner = next(x for x, place, _ in _standings(app, rec) if place == 1)
         assert f"1. {players[winner]} — " in top.content and "предв." in top.content
-        await chat.send(anna, "/stats")
-        stats = await anna_private.wait_message(lambda m: "📊" in m.content, timeout=10)
+        asked = await chat.send(anna, "/stats")
+        stats = await chat.wait_message(lambda m: "📊" in m.content, after=asked, timeout=10)
         assert (
             "Аня" in stats.content
             and "1 игра" in stats.content
             and "Морской крест" in stats.content
         )
-        await chat.send(anna, "/history")
-        history = await anna_private.wait_message(
-            lambda m: "Последние игры" in m.content, timeout=10
+        asked = await chat.send(anna, "/history")
+        history = await chat.wait_message(
+            lambda m: "Последние игры" in m.content, after=asked, timeout=10
         )
+        assert not [m for m in anna_private.bot_messages if "📊" in m.content]
         assert "№1 · Морской крест" in history.content
 
         await chat.send(boris, "/notify")  # he never started the bot

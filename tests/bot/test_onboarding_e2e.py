@@ -312,9 +312,8 @@ async def test_removed_the_memory_expires_within_the_retention_and_a_re_add_keep
             await chat.add_bot(anna)  # back before the retention: kept
             await until(pref_usual, True)
             assert (await keeper.load(chat.id)).count == 1
-            private = await tg.start_private(boris)  # /top answers him there
-            await chat.send(boris, "/top")
-            top = await private.wait_message(lambda m: "Вика" in m.content, after=0)
+            asked = await chat.send(boris, "/top")  # answered where he asked
+            top = await chat.wait_message(lambda m: "Вика" in m.content, after=asked)
             assert get_translator("ru")("game.cell_capture.title") in top.content
             ttls = [await client.ttl(key) for key in keys]
             assert all(0 < ttl <= retention for ttl in ttls), ttls

@@ -163,15 +163,15 @@ async def test_a_player_at_the_table_is_not_pinged_and_one_who_waits_is() -> Non
         assert (await record(app, chat)).ping.get("message", 0) == 0
 
 
-async def test_a_chat_turns_pings_off_and_on() -> None:
+async def test_a_creator_turns_his_games_pings_off_and_on() -> None:
     async with in_group(5121, ["Аня", "Борис", "Вика"], **FAST) as (tg, app, chat, people):
         users = {u.full_name: u for u in people}
         anna, boris = people[0], people[1]
         lobby = await new_lobby(chat, anna, "/new захват")
         refused = await chat.send(boris, "/pings off")  # neither admin nor creator
-        await chat.wait_message(lambda m: "может админ чата" in m.content, after=refused)
-        off = await chat.send(anna, "/pings off")  # the game's creator
-        await chat.wait_message(lambda m: "выключены" in m.content, after=off)
+        await chat.wait_message(lambda m: "админ чата" in m.content, after=refused)
+        off = await chat.send(anna, "/pings off")  # the game's creator: in her game
+        await chat.wait_message(lambda m: "в этой игре выключены" in m.content, after=off)
         for u in people[1:]:
             await chat.press(u, lobby, contains="Играть")
         await chat.wait_for(lambda: "▶ Начать" in lobby.button_texts, timeout=10)

@@ -16,8 +16,12 @@ from bot.presenters.dominas import tile_name
 from bot.storage import RecordStatus
 from fake_telegram import CallbackAnswer, Chat, FakeTelegram, User
 from fake_telegram.server import StoredMessage
+from games.dominas import GAME, ActionType, Pos
 from games.dominas import State as DState
+from games.dominas.engine import slot_numbers
+from games.dominas.model import POS_MARK
 from games.dominas.tiles import ALL_TILES
+from tests.bot.dominas_play import dominas_state
 from tests.bot.e2e import (
     changed,
     data_of,
@@ -28,7 +32,15 @@ from tests.bot.e2e import (
     running,
     settings_for,
 )
-from tests.bot.hands import hand_buttons, hand_of, received, wait_hand
+from tests.bot.hands import (
+    hand_buttons,
+    hand_of,
+    private_hands,
+    private_words,
+    received,
+    seq_of,
+    wait_hand,
+)
 
 TILE = re.compile(r"[🔴🟡🟢🔵](?:\d+|⚙)★?")
 BY_NAME = {tile_name(x): x for x in ALL_TILES}
@@ -105,7 +117,7 @@ async def play_dominas(
         before = data_of(table)
         if fail:
             if user.id not in rec.hands:  # the fallback: the popup, then the table's numbers
-                answer = await chat.press(user, table, "🂠 Мои фишки")
+                answer = await chat.press(user, table, "🀄 Мои фишки")
                 privacy.answers.append(answer)
                 assert answer.show_alert and answer.text, answer
                 opened += 1
@@ -127,7 +139,7 @@ async def play_dominas(
                 taps += 1
         else:
             if hand_of(chat, user) is None:
-                answer = await chat.press(user, table, "🂠 Мои фишки")
+                answer = await chat.press(user, table, "🀄 Мои фишки")
                 privacy.answers.append(answer)
                 assert not answer.show_alert, answer
                 opened += 1
@@ -189,3 +201,129 @@ async def test_dominas_finishes_through_the_fallback_when_ephemeral_messages_fai
             print("\n" + line)
             private = tg.private(users[0]).messages
             assert any("ваши фишки" in m.content for m in private), [m.content for m in private]
+            # issue 31, point 7: one private message, edited in place; its words name no
+            # rim (it has no picture), list each tile once, in the order of the numbers
+            # the table shows, and at the end say the game is over, not «your turn»
+            assert len(private_hands(tg, users[0])) == 1
+            await tg.wait_for(lambda: "окончена" in private_words(tg, users[0])[-1], 10)
+            words = private_words(tg, users[0])
+            assert len(words) > 5 and "Ваш ход" not in words[-1], words[-1]
+            for text in words:
+                assert "рамк" not in text, text
+                names = TILE.findall(text)
+                assert len(names) == len(set(names)), text
+                numbers = [int(x) for x in re.findall(r"^(\d+) · ", text, re.M)]
+                assert numbers == sorted(numbers) and len(numbers) == len(names), text
+
+
+async def current(tg: FakeTelegram, app: App, chat: Chat, table: StoredMessage) -> DState:
+    """The game's state once the table shows it (its buttons carry the record's seq)."""
+    await tg.settle(quiet=0.02)
+    rec = await record(app, chat)
+    await chat.wait_for(lambda: seq_of(table) == rec.seq, 30)
+    return await dominas_state(app, chat)
+
+
+def nest_choices(s: DState) -> dict[tuple[Pos, int], list[str]]:
+    """The legal placements of the player to move, by nest (its position and variant)."""
+    out: dict[tuple[Pos, int], list[str]] = {}
+    for a in GAME.legal_actions(s):
+        if a.type is ActionType.PLACE and a.nest is not None and a.tile is not None:
+            out.setdefault((a.nest, a.variant), []).append(a.tile)
+    return out
+
+
+def nest_label(table: StoredMessage, nest: tuple[Pos, int]) -> str:
+    """The table's button of `nest` (a chosen one is bracketed: «[▲ 2]»)."""
+    mark, far = POS_MARK[nest[0]], nest[1] == 1
+    return next(
+        x
+        for x in table.button_texts
+        if x.strip("[]").startswith(mark + " ") and x.strip("[]").endswith("⟲") == far
+    )
+
+
+async def test_dominas_table_leads_to_a_move_from_what_a_player_sees() -> None:
+    """Issue 31, point 1: nobody presses «🀄 Мои фишки». The caption says to press a nest
+    or «Мои фишки»; a nest where several of his tiles fit opens his hand with just those
+    tiles there (one tap each), so every turn is played from the table; no hint asks for a
+    tile number the table does not show, and nothing reaches the private chat. Where the
+    ephemeral hand fails, the nest waits and the tile numbers come onto the table: a
+    number then goes into that nest."""
+    async with in_group(1941, ["Аня", "Борис"]) as (tg, app, chat, users):
+        anna = users[0]
+        private = await tg.start_private(anna)
+        await private.wait_message()
+        greeted = len(private.bot_messages)
+        table = await open_dominas(chat, users)
+        rng = random.Random(5)
+        opened = 0
+        for _ in range(6):
+            s = await current(tg, app, chat, table)
+            user = mover(table, users)
+            assert user is not None and user.id == s.players[s.current], table.content
+            assert "номер" not in table.content.lower(), table.content
+            assert not any(x.isdigit() for x in table.button_texts), table.button_texts
+            choices = nest_choices(s)
+            several = [n for n, tiles in choices.items() if len(tiles) > 1]
+            nest = rng.choice(several or list(choices))
+            before = data_of(table)
+            answer = await chat.press(user, table, nest_label(table, nest))
+            if len(choices[nest]) > 1:  # his hand opens with the tiles that go there
+                assert not answer.show_alert and answer.text, answer
+                assert "номер" not in answer.text and "внизу чата" in answer.text, answer
+                where = POS_MARK[nest[0]] + ("⟲" if nest[1] else "")
+
+                def focused(u: User = user, w: str = where, n: int = len(choices[nest])) -> bool:
+                    hand = hand_of(chat, u)
+                    texts = hand_buttons(hand) if hand is not None else []
+                    return len(texts) == n and all(x.endswith(" " + w) for x in texts)
+
+                await chat.wait_for(focused, 30)
+                hand = hand_of(chat, user)
+                assert hand is not None and "номер" not in hand.content
+                opened += 1
+                answer = await chat.press(user, hand, rng.choice(hand_buttons(hand)))
+            assert answer.text and answer.text.startswith("✅"), answer
+            await chat.wait_for(changed(table, before), 30)
+            placed = (await dominas_state(app, chat)).figure[-1]
+            assert (placed.pos, placed.tile in choices[nest]) == (nest[0], True)
+        assert opened >= 2
+        assert len(private.bot_messages) == greeted  # no private message while it works
+        # the fallback: Аня's ephemeral hand fails; her nest press chooses the nest, the
+        # popup lists her numbers, and the table shows them: a number goes there
+        tg.server.ephemeral.fail = True
+        for _ in range(12):
+            s = await current(tg, app, chat, table)
+            user = mover(table, users)
+            assert user is not None
+            choices = nest_choices(s)
+            several = [n for n, tiles in choices.items() if len(tiles) > 1]
+            if user is anna and several:
+                break
+            nest = next(iter(choices))
+            before = data_of(table)
+            if len(choices[nest]) > 1:  # Борис: by the numbers his fallback shows
+                answer = await chat.press(user, table, nest_label(table, nest))
+                await chat.wait_for(lambda: any(x.isdigit() for x in table.button_texts), 30)
+                k = slot_numbers(s, s.current)[s.hands[s.current].index(choices[nest][0])]
+                answer = await chat.press(user, table, str(k))
+            else:
+                answer = await chat.press(user, table, nest_label(table, nest))
+            assert answer.text and answer.text.startswith("✅"), answer
+            await chat.wait_for(changed(table, before), 30)
+        else:
+            raise AssertionError("Аня had no nest with several tiles")
+        nest = several[0]
+        answer = await chat.press(anna, table, nest_label(table, nest))
+        assert answer.show_alert and answer.text and "номер" not in answer.text, answer
+        await chat.wait_for(lambda: any(x.isdigit() for x in table.button_texts), 30)
+        await chat.wait_for(lambda: "Выбрано гнездо" in table.content, 30)
+        tile = choices[nest][-1]
+        k = slot_numbers(s, s.current)[s.hands[s.current].index(tile)]
+        before = data_of(table)
+        answer = await chat.press(anna, table, str(k))
+        assert answer.text and answer.text.startswith("✅"), answer
+        await chat.wait_for(changed(table, before), 30)
+        placed = (await dominas_state(app, chat)).figure[-1]
+        assert (placed.tile, placed.pos) == (tile, nest[0])

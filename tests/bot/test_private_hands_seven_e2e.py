@@ -27,7 +27,15 @@ from tests.bot.e2e import (
     settings_for,
     start_game,
 )
-from tests.bot.hands import hand_buttons, hand_of, received, seq_of, versions
+from tests.bot.hands import (
+    hand_buttons,
+    hand_of,
+    private_hands,
+    private_words,
+    received,
+    seq_of,
+    versions,
+)
 
 ASCII = re.compile(r"^[ -~]*$")
 PLAN = ["🎲🎲 Два кубика", "🎲 Один кубик", "▶ Выставить всё", "✅ Закончить ход",
@@ -67,7 +75,7 @@ async def play_seven(
         user = mover(table, users)
         assert user is not None, table.content
         if user.id not in rec.hands:
-            answer = await chat.press(user, table, "🂠 Мои фишки")
+            answer = await chat.press(user, table, "🀄 Мои фишки")
             answers.append(answer)
             assert answer.show_alert == fail, answer  # the popup only as the fallback
             opened += 1
@@ -182,9 +190,25 @@ def assert_private(
 
 async def test_three_players_play_seven_tracks_by_their_ephemeral_hands() -> None:
     async with in_group(1921, ["Аня", "Борис", "Вика"], turn_seconds=0) as (tg, app, chat, users):
+        # issue 31, point 7: Аня and Борис have started the bot, Борис takes his pings there
+        anna, boris = users[:2]
+        quiet, pinged = await tg.start_private(anna), await tg.start_private(boris)
+        await quiet.wait_message()
+        await pinged.wait_message()
+        await pinged.send(boris, "/pings")
+        menu = await pinged.wait_message(lambda m: "Напоминание о ходе" in m.content)
+        await pinged.press(boris, menu, "💬 В личке")
+        await pinged.wait_for(lambda: "✓ 💬 В личке" in menu.button_texts)
+        before = {u.id: len(tg.private(u).all_messages) for u in (anna, boris)}
         line, answers = await play_seven(tg, chat, app, users, fail=False)
         print("\n" + line)
         assert_private(tg, chat, users, answers)
+        # her ephemeral hand worked: nothing reached Аня's private chat; Борис got only
+        # his turn pings, each deleted once his turn was over
+        assert tg.private(anna).all_messages[before[anna.id] :] == []
+        pings = tg.private(boris).all_messages[before[boris.id] :]
+        assert pings and all(m.content.startswith("🔔") for m in pings), pings
+        await pinged.wait_for(lambda: all(m.deleted for m in pings), 10)
 
 
 async def test_seven_tracks_finishes_by_the_table_when_ephemeral_messages_fail() -> None:
@@ -201,3 +225,11 @@ async def test_seven_tracks_finishes_by_the_table_when_ephemeral_messages_fail()
             shown = [v for m in private for v in versions(m)]
             assert any("ваши фишки" in (text or "") for text, _ in shown)
             assert any("H1:" in str(kb) for _, kb in shown), shown
+            # issue 31, point 7: that one message, edited in place; his tiles listed once
+            # in each version, «your turn» only on his turn, the game's end at the end
+            assert len(private_hands(tg, users[0])) == 1
+            await tg.wait_for(lambda: "окончена" in private_words(tg, users[0])[-1], 10)
+            words = private_words(tg, users[0])
+            assert "Ваш ход" not in words[-1], words[-1]
+            for text in words[:-1]:
+                assert len(re.findall(r"ваши фишки \(\d+\)", text, re.I)) == 1, text

@@ -184,7 +184,7 @@ async def test_damaged_records_cost_only_their_own_chat(
         # the cut record still named its table: the keyboard is gone
         await cut.wait_for(lambda: not cut_table.buttons, timeout=10)
         # junk named nothing: its old table's press is answered, and the chat isn't told twice
-        answer = await junk.press(anna, junk_table, "🂠 Мои фишки", timeout=10)
+        answer = await junk.press(anna, junk_table, "🀄 Мои фишки", timeout=10)
         assert answer.text == PRESS_GAME_LOST
         await junk.wait_for(lambda: not junk_table.buttons, timeout=10)
         # each chat is free for /new
@@ -220,7 +220,7 @@ async def test_a_vanished_game_and_lobby_tell_the_chat_once_and_lose_their_keybo
             rec = await record(app, chat)
             await app.store.delete(chat.id, rec.version)
 
-        answer = await game_chat.press(boris, table, "🂠 Мои фишки", timeout=10)
+        answer = await game_chat.press(boris, table, "🀄 Мои фишки", timeout=10)
         assert answer.text == PRESS_GAME_LOST
         await told(game_chat, GAME_LOST)
         await game_chat.wait_for(lambda: not table.buttons, timeout=10)
@@ -276,7 +276,7 @@ async def test_a_record_damaged_while_running_is_met_by_the_timer_a_press_and_ne
         # the due deadline meets it: the chat is told, the timer doesn't come back
         await told(timed, UNRESTORED, timeout=15)
         # a press meets it: answered, and one notice only
-        answer = await pressed.press(anna, pressed_table, "🂠 Мои фишки", timeout=10)
+        answer = await pressed.press(anna, pressed_table, "🀄 Мои фишки", timeout=10)
         assert answer.text == PRESS_GAME_LOST
         await told(pressed, UNRESTORED)
         # /new meets it: the chat is told and gets its lobby

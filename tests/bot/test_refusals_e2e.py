@@ -42,7 +42,7 @@ async def test_stranger_out_of_turn_double_and_old_buttons_are_refused(backend: 
             # a stranger
             answer = await chat.press(stranger, table, "🎲🎲 Два кубика")
             assert "не участвуете" in (answer.text or "")
-            answer = await chat.press(stranger, table, "🂠 Мои фишки")
+            answer = await chat.press(stranger, table, "🀄 Мои фишки")
             assert "не участвуете" in (answer.text or "")
             # a player out of turn
             answer = await chat.press(other, table, "🎲🎲 Два кубика")

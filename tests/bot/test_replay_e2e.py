@@ -34,9 +34,9 @@ def _animation(m: StoredMessage) -> bool:
 
 async def test_a_finished_game_comes_back_as_an_animation_and_unknown_ones_are_refused() -> None:
     async with in_group(2501, ["Аня", "Борис"], **FAST) as (tg, app, chat, (anna, boris)):
-        anna_private = await tg.start_private(anna)  # the refusals come to her privately
-        await chat.send(anna, "/replay")
-        await anna_private.wait_message(lambda m: "повторять нечего" in m.content, timeout=10)
+        anna_private = await tg.start_private(anna)  # started: the refusals stay in the group
+        asked = await chat.send(anna, "/replay")
+        await chat.wait_message(lambda m: "повторять нечего" in m.content, after=asked)
 
         await start(app, chat.id, "sea_cross", {anna.id: "Аня", boris.id: "Борис"})
         await play_out(app, chat.id, random.Random(7))
@@ -65,13 +65,14 @@ async def test_a_finished_game_comes_back_as_an_animation_and_unknown_ones_are_r
         assert frames[0].width == animation.WIDTH
         assert sent.animation.width == animation.WIDTH and 0 < sent.animation.duration <= 60
 
-        await chat.send(anna, "/replay 99")
-        refusal = await anna_private.wait_message(
-            lambda m: "Игры №99 здесь ещё не было" in m.content, timeout=10
+        asked = await chat.send(anna, "/replay 99")
+        refusal = await chat.wait_message(
+            lambda m: "Игры №99 здесь ещё не было" in m.content, after=asked, timeout=10
         )
         assert "Последняя — №1" in refusal.content
-        await chat.send(anna, "/replay вчерашнюю")
-        await anna_private.wait_message(lambda m: "/replay 12" in m.content, timeout=10)
+        asked = await chat.send(anna, "/replay вчерашнюю")
+        await chat.wait_message(lambda m: "/replay 12" in m.content, after=asked, timeout=10)
+        assert not [m for m in anna_private.bot_messages if "/replay" in m.content]
 
         again = await chat.send(anna, "/replay 1")  # sent again: by its file_id
         second = await chat.wait_message(
@@ -89,14 +90,13 @@ async def test_a_finished_game_comes_back_as_an_animation_and_unknown_ones_are_r
 async def test_an_english_chat_gets_its_replay_in_english_drawn_in_the_render_process() -> None:
     async with in_group(
         2601, ["Anna", "Boris"], bot_language="en", render_process=True, **FAST, language="en"
-    ) as (tg, app, chat, (anna, boris)):
-        anna_private = await tg.start_private(anna)
+    ) as (_, app, chat, (anna, boris)):
         await start(app, chat.id, "hypnosia", {anna.id: "Anna", boris.id: "Boris"})
         await play_out(app, chat.id, random.Random(5))
         await recorded(memory_of(app.service.ctx).backend, chat.id)
-        await chat.send(anna, "/replay 3")
-        await anna_private.wait_message(
-            lambda m: "There has been no game #3 here yet" in m.content, timeout=10
+        asked = await chat.send(anna, "/replay 3")
+        await chat.wait_message(
+            lambda m: "There has been no game #3 here yet" in m.content, after=asked, timeout=10
         )
         await chat.send(anna, "/replay")
         sent = await chat.wait_message(_animation, timeout=60)
@@ -141,8 +141,7 @@ def test_boards_drawn_alike_are_one_frame_and_the_standings_come_last() -> None:
 
 
 async def test_a_game_without_its_steps_or_too_old_is_refused_clearly() -> None:
-    async with in_group(2551, ["Аня"], **FAST) as (tg, app, chat, (anna,)):
-        anna_private = await tg.start_private(anna)
+    async with in_group(2551, ["Аня"], **FAST) as (_, app, chat, (anna,)):
         keeper = memory_of(app.service.ctx)
         for n in range(1, FULL + 3):  # games №1..№202: the first two no longer in full
             entry = GameEntry(n=n, uid=f"g{n}", game_id="sea_cross", ended_at=0.0, standings=[])
@@ -152,13 +151,13 @@ async def test_a_game_without_its_steps_or_too_old_is_refused_clearly() -> None:
             d.count = FULL + 2
 
         await keeper.change(chat.id, counted)
-        await chat.send(anna, "/replay")  # №202 was kept without its steps
-        await anna_private.wait_message(
-            lambda m: "Игру №202 повторить не получится" in m.content, timeout=10
+        asked = await chat.send(anna, "/replay")  # №202 was kept without its steps
+        await chat.wait_message(
+            lambda m: "Игру №202 повторить не получится" in m.content, after=asked, timeout=10
         )
-        await chat.send(anna, "/replay 2")
-        told = await anna_private.wait_message(
-            lambda m: "Игра №2 слишком давняя" in m.content, timeout=10
+        asked = await chat.send(anna, "/replay 2")
+        told = await chat.wait_message(
+            lambda m: "Игра №2 слишком давняя" in m.content, after=asked, timeout=10
         )
         assert "последние 200 игр" in told.content
         assert not [m for m in chat.messages if _animation(m)]

@@ -48,7 +48,7 @@ async def test_flood_control_and_a_deleted_table_lose_nothing() -> None:
         rec = await record(app, chat)
         assert rec.table_message_id == new_table.message_id
         # the old message's buttons are out of date now; the new ones work
-        answer = await chat.press(player, table, "🂠 Мои фишки")
+        answer = await chat.press(player, table, "🀄 Мои фишки")
         assert answer.text == "Эта кнопка устарела: стол теперь ниже, в новом сообщении."
         answer = await chat.press(player, new_table, "« Назад")
         assert not answer.show_alert

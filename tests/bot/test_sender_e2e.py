@@ -4,8 +4,8 @@ With the fake server's 429 enforcement on (20 calls per window in a chat, sends 
 edits alike, as Telegram counts them), a member spamming `/rules` and `/help` during a
 game costs the game nothing: the table's edits, the `/leave` question and notice and the final
 standings arrive at once, Telegram never answers 429, no error is logged, and every
-press is answered. Replies to commands go ephemeral, private or as one reply in the
-group; a 429 on a reply is no Traceback.
+press is answered. Replies to commands go ephemeral or as one reply in the group, where
+they were asked (never to the asker's private chat); a 429 on a reply is no Traceback.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ async def test_chatter_never_delays_the_game_and_telegram_never_says_429(
         chat_window_seconds=WINDOW,
         flood_limit=FloodLimit(count=LIMIT, window=WINDOW),
     ) as (tg, _, chat, (anna, boris, vika, gosha)):
-        gosha_private = await tg.start_private(gosha)  # Гоша has started the bot
+        gosha_private = await tg.start_private(gosha)  # started the bot: answered here still
         await gosha_private.wait_message()
         table = await started_table(tg, chat, [anna, boris], "🎲 Один кубик")
         player = mover(table, [anna, boris])
@@ -154,14 +154,16 @@ async def test_chatter_never_delays_the_game_and_telegram_never_says_429(
         # Telegram never refused a call and saw at most LIMIT in any window
         assert not [c.method for c in chat.calls() if c.error_code == 429]
         assert most_in_a_window(counted(chat), WINDOW) <= LIMIT
-        # Вика got the rules once (three parts) and /help once; Гоша his privately
+        # Вика got the rules once (three parts) and /help once; Гоша his at most once,
+        # in the group too (a reply dropped in a busy window leaves room for his next);
+        # each gone with the game
         to_vika = replies_to(chat, vika)
         assert len([t for t in to_vika if "ДОМИНА" in t and "📖" in t]) == 1, to_vika
         assert len(to_vika) <= 4, to_vika
-        await chat.wait_for(lambda: not replies_to(chat, vika, deleted=False), 10)
-        assert not replies_to(chat, gosha)
-        private_rules = [m for m in gosha_private.bot_messages if "📖" in m.content]
-        assert len(private_rules) == 1 and "«Настольщики»" in private_rules[0].content
+        assert len(replies_to(chat, gosha)) <= 1, replies_to(chat, gosha)
+        for user in (vika, gosha):
+            await chat.wait_for(lambda: not replies_to(chat, user, deleted=False), 10)  # noqa: B023
+        assert not [m for m in gosha_private.bot_messages if "📖" in m.content]
         assert all(c.answered for c in tg.callbacks)
     assert not problems(caplog)
 
@@ -198,26 +200,25 @@ async def test_an_ephemeral_rules_gets_an_ephemeral_reply_visible_only_to_the_as
     assert not problems(caplog)
 
 
-async def test_ephemeral_refused_the_reply_goes_privately_else_once_in_the_group(
+async def test_ephemeral_refused_the_reply_goes_once_in_the_group(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    async with in_group(3301, ["Аня", "Борис"]) as (tg, _, chat, (anna, boris)):
-        private = await tg.start_private(anna)
+    async with in_group(3301, ["Аня", "Борис"]) as (tg, _, chat, (anna, _)):
+        private = await tg.start_private(anna)  # started the bot: answered in the group still
         await private.wait_message()
         await tg.wait_for(lambda: tg.calls("setMyCommands"), 10)
         tg.server.ephemeral.fail = True  # e.g. an older Telegram
         await chat.send_ephemeral(anna, "/help")
-        msg = await private.wait_message(lambda m: "/new" in m.content, timeout=10)
-        assert "«Настольщики»" in msg.content
-        await chat.send_ephemeral(boris, "/help")
         msg = await chat.wait_message(lambda m: "/new" in m.content, timeout=10)
-        await chat.send(boris, "/help")  # a repeat within a while: no second message
-        await chat.send(boris, "/leave")  # another command: its own reply
+        assert "«Настольщики»" not in msg.content  # no header of a private answer
+        await chat.send(anna, "/help")  # a repeat within a while: no second message
+        await chat.send(anna, "/leave")  # another command: its own reply
         refusal = await chat.wait_message(lambda m: "не участвуете" in m.content, timeout=10)
         assert refusal.reply_to is not None and refusal.reply_to.from_user
-        assert refusal.reply_to.from_user["id"] == boris.id
+        assert refusal.reply_to.from_user["id"] == anna.id
         await tg.settle(quiet=0.3)
         assert len([m for m in chat.bot_messages if "/new" in m.content]) == 1
+        assert len(private.bot_messages) == 1  # her /start's answer alone
     assert not problems(caplog)
 
 

@@ -129,10 +129,11 @@ async def test_place_all_and_the_hint_offer_the_priority_tile_when_nothing_fits(
         assert "⏭" in answer.text and "вместо добора" in answer.text.lower(), answer.text
         s = await engine_state(app, chat)
         assert s.turn.draws == 0 and hand_kinds(s, seat) == ["K", "R", "SK"]  # no draw
-        # his private hand says it too, and offers the tile (tests/bot/hands.py)
-        await chat.press(mover, table, "🂠 Мои фишки")
+        # his private hand says it too, and offers the tile (tests/bot/hands.py) on its
+        # own buttons: the table's «⭐ Приоритет…» has left the table (issue 31)
+        await chat.press(mover, table, "🀄 Мои фишки")
         hand = await chat.wait_for(lambda: hand_of(chat, mover), 30)
-        assert "⏭" in hand.content and "Приоритет" in hand.content, hand.content
+        assert "⏭" in hand.content and "кнопкой ниже" in hand.content, hand.content
         assert any("⏭" in x for x in hand.button_texts), hand.button_texts
         # told once, he declines: pressed again, it draws until a tile fits (🟨, then 🟩)
         answer = await chat.press(mover, table, "▶ Выставить всё")

@@ -36,7 +36,7 @@ def lobby_keyboard() -> InlineKeyboardMarkup:
             ],
             [
                 InlineKeyboardButton(text="Доска", callback_data="board"),
-                InlineKeyboardButton(text="🂠 Мои фишки", callback_data="hand"),
+                InlineKeyboardButton(text="🀄 Мои фишки", callback_data="hand"),
             ],
         ]
     )

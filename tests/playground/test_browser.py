@@ -9,6 +9,7 @@ Playwright drives /usr/bin/chromium). Screenshots go to the test's tmp dir, and 
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import time
@@ -17,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aiogram.methods import SendAnimation
+from aiogram.types import BufferedInputFile
 from PIL import Image
 
 from bot.playground.server import Playground
@@ -261,3 +264,31 @@ async def save_screenshot(page: Any, path: Path) -> None:
         with Image.open(path) as image:
             small = image.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE)
             small.save(Path(target) / path.name, optimize=True)
+
+
+async def test_a_replay_animation_plays_on_the_page(playground: Playground) -> None:
+    """A `/replay` is an animation: the page shows it, not its caption alone (issue 31,
+    point 6)."""
+    assert playground.app is not None and playground.group is not None
+    frames = [Image.new("RGB", (48, 32), colour) for colour in ("red", "blue")]
+    out = io.BytesIO()
+    frames[0].save(out, "GIF", save_all=True, append_images=frames[1:], duration=100, loop=0)
+    async with async_api.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = await browser.new_page(viewport=PHONE)
+            await page.goto(f"{playground.url}/?as=Аня")
+            await async_api.expect(page.locator("body[data-ready='1']")).to_have_count(1)
+            send = SendAnimation(
+                chat_id=playground.group.id,
+                animation=BufferedInputFile(out.getvalue(), filename="replay-1.gif"),
+                caption="🎞 Игра №1",
+            )
+            await playground.app.service.ctx.sender.call(send)
+            shown = page.locator(".msg", has_text="Игра №1").locator("img.photo.animation")
+            await async_api.expect(shown).to_have_count(1, timeout=TIMEOUT)
+            await page.wait_for_function(
+                "el => el.complete && el.naturalWidth === 48", arg=await shown.element_handle()
+            )
+        finally:
+            await browser.close()

@@ -44,7 +44,7 @@ async def test_a_private_hand_is_shown_to_its_member_only(playground: Playground
         assert start is not None
         await press(anna.id, lobby.message_id, start["callback_data"])
         table = await group.wait_message(lambda m: m.photo is not None, timeout=10)
-        hand = table.find_button("🂠 Мои фишки")
+        hand = table.find_button("🀄 Мои фишки")
         assert hand is not None
         answer = await (await press(boris.id, table.message_id, hand["callback_data"])).json()
         assert not answer.get("show_alert"), answer

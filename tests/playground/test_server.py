@@ -3,12 +3,16 @@ with the real bot behind the fake Bot API."""
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp
 import pytest
+from aiogram.methods import SendAnimation
+from aiogram.types import BufferedInputFile
+from PIL import Image
 
 from bot.__main__ import main as bot_main
 from bot.playground.server import GROUP_TITLE, Playground
@@ -163,3 +167,43 @@ def test_command_line_help(capsys: pytest.CaptureFixture[str]) -> None:
         bot_main(["playground", "--help"])
     assert exit_info.value.code == 0
     assert "--port" in capsys.readouterr().out
+
+
+def tiny_gif() -> bytes:
+    """A two-frame animated GIF, 8×6 px."""
+    frames = [Image.new("RGB", (8, 6), colour) for colour in ("red", "blue")]
+    out = io.BytesIO()
+    frames[0].save(out, "GIF", save_all=True, append_images=frames[1:], duration=100, loop=0)
+    return out.getvalue()
+
+
+async def test_an_animation_is_shown_and_served(playground: Playground) -> None:
+    """A `/replay` comes as an animation (bot/handlers/replay.py): the page gets it with
+    its size and a URL that serves the GIF, live and in the snapshot (issue 31, point 6)."""
+    assert playground.app is not None and playground.group is not None
+    gif = tiny_gif()
+    async with aiohttp.ClientSession(base_url=playground.url) as http:
+        async with http.get("/api/events") as response:
+            events = Events(response)
+            assert (await events.next())[0] == "snapshot"
+            send = SendAnimation(
+                chat_id=playground.group.id,
+                animation=BufferedInputFile(gif, filename="replay-1.gif"),
+                caption="🎞 Игра №1",
+                width=8,
+                height=6,
+                duration=1,
+            )
+            await playground.app.service.ctx.sender.call(send)
+            live = await events.until(lambda v: v["animation"] is not None)
+        assert live["caption"] == "🎞 Игра №1"
+        animation = live["animation"]
+        assert (animation["width"], animation["height"]) == (8, 6)
+        assert animation["mime_type"] == "image/gif"
+        served = await http.get(animation["url"])
+        assert served.status == 200 and served.content_type == "image/gif"
+        assert await served.read() == gif
+        async with http.get("/api/events") as response:
+            _, snapshot = await Events(response).next()
+        group = next(c for c in snapshot["chats"] if c["id"] == snapshot["group_id"])
+        assert any(m["animation"] == animation for m in group["messages"])

@@ -216,7 +216,8 @@ function hiddenFromMe(view) {
 
 function messageNode(view, previous) {
   const service = serviceText(view);
-  if (!view.text && !view.caption && !view.photo && service !== null) {
+  const media = view.photo || view.animation;  // a picture, or a /replay's animation
+  if (!view.text && !view.caption && !media && service !== null) {
     const node = el("div", "service", service);
     node.dataset.id = view.message_id;
     return node;
@@ -236,8 +237,8 @@ function messageNode(view, previous) {
   if (isGroup && !out) row.append(avatar(name, fromId, view.from_bot ? "🎲" : null));
 
   const stack = el("div", "stack");
-  if (view.photo && view.photo.width && view.photo.height) {
-    stack.style.setProperty("--ar", String(view.photo.width / view.photo.height));
+  if (media && media.width && media.height) {
+    stack.style.setProperty("--ar", String(media.width / media.height));
   }
   const bubble = el("div", "bubble");
   if (isGroup && !out && !sameSender) {
@@ -256,6 +257,23 @@ function messageNode(view, previous) {
     if (view.photo.url) img.src = view.photo.url;
     img.dataset.fileId = view.photo.file_id;
     bubble.append(img);
+  } else if (view.animation) {
+    // a GIF plays in an <img>; an MP4 animation (Telegram's other kind) in a muted loop
+    row.classList.add("has-photo");
+    const video = view.animation.mime_type === "video/mp4";
+    const node = el(video ? "video" : "img", "photo animation");
+    if (video) {
+      Object.assign(node, { autoplay: true, loop: true, muted: true, playsInline: true });
+    } else {
+      node.alt = "Анимация";
+    }
+    if (view.animation.width && view.animation.height) {
+      node.width = view.animation.width;
+      node.height = view.animation.height;
+    }
+    if (view.animation.url) node.src = view.animation.url;
+    node.dataset.fileId = view.animation.file_id;
+    bubble.append(node);
   }
   if (view.ephemeral_id !== undefined && view.ephemeral_id !== null) {
     row.classList.add("ephemeral");
@@ -267,7 +285,7 @@ function messageNode(view, previous) {
   if (content) text.append(renderText(content, entities));
   const meta = el("span", "meta", (view.edit_count ? "изменено " : "") + timeOf(view));
   if (content) text.append(meta);
-  else if (view.photo) { bubble.classList.add("photo-only"); bubble.append(meta); }
+  else if (media) { bubble.classList.add("photo-only"); bubble.append(meta); }
   bubble.append(text);
   stack.append(bubble);
   const kb = keyboardNode(view);

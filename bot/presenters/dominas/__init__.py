@@ -2,8 +2,10 @@
 
 The group keyboard depends only on the public view: one button per open nest with its
 required symbol (`▲ 2`; a far nest also gets `▲ 2 ⟲`, the second way to attach), the
-numbers of the tiles in the hand of the player to move, «🂠 Мои фишки» and, during a
-bonus series, «⏹ Хватит». A tile keeps its number while it is in the hand (the engine's
+numbers of the tiles in the hand of the player to move (only while his private hand
+falls back: bot/hands/dominas.py), «🀄 Мои фишки» and, during a bonus series,
+«⏹ Хватит». The caption tells him to press a nest or «🀄 Мои фишки» — both lead to a
+move from what he sees. A tile keeps its number while it is in the hand (the engine's
 `slot_numbers`: the dealt tiles are numbered at random, each drawn one gets the next
 number), so a button never changes meaning when another tile leaves; which numbers are
 left reveals nothing. A tile is named by its colour and number, `🟢12 0-3-6` (no colour
@@ -18,8 +20,10 @@ a nest `Put` («q.7.T.0»). Everything that depends on his hand is resolved when
 - a number with several placements is remembered in the table's state (`Ui.sel`, valid
   for this state version only): the toast lists its nests, and the table shows the
   number chosen («[7]», and a line in the caption) until a nest completes PLACE;
-- a nest pressed with no number chosen places the one tile that fits there, or tells him
-  privately which numbers fit;
+- a nest pressed with no number chosen places the one tile that fits there; where several
+  fit, the nest is remembered like a number (`Ui.at`, «[▲ 2]» and a caption line) and his
+  private hand opens for him with those tiles at that nest, one tap each (the handler
+  asks for it: `Outcome.hand`); a number pressed then (the fallback's table) goes there;
 - anything illegal is refused privately with the reason, naming the symbol (or colour,
   or pip sum) the open nests need — public facts only.
 

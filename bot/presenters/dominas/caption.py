@@ -1,4 +1,5 @@
-"""«ДОМИНА*С»'s caption: the match, the figure's open nests, whose turn, the number chosen."""
+"""«ДОМИНА*С»'s caption: the match, the figure's open nests, whose turn and how he moves,
+the number or the nest chosen."""
 
 from __future__ import annotations
 
@@ -38,8 +39,13 @@ class Caption(DominasBase):
                 lines.append(t("dom.phase.play", name=who, n=hand))
             lines.append(t("dom.table", bazaar=v.bazaar_size, floor=v.floor))
             chosen = self._selected(c.ui, s)
+            spot = self._spot(c.ui, s)
             if chosen is not None:
                 lines.append(t("dom.chosen", name=who, k=chosen))
+            elif spot is not None:
+                nest = next(n for n in v.nests if n.pos is spot[0])
+                label = self._nest_label(nest.pos, nest.symbol, spot[1], t)
+                lines.append(t("dom.chosen_nest", name=who, nest=label))
         if log:
             lines.append("")
             lines.extend(log[-3:])

@@ -42,12 +42,23 @@ class Sel(BaseModel):
     v: int
 
 
+class Spot(BaseModel):
+    """The nest (`pos`, `variant`) pressed first for the table version `v`, where
+    several of the hand's tiles fit: waiting for its tile."""
+
+    pos: Pos
+    variant: int
+    v: int
+
+
 class Ui(BaseModel):
-    """The table between presses: the number chosen (`sel`) and the numbers' page chosen
-    with ◀ ▶ (`page`), each for the state version it was chosen in. The older bot kept the
-    same dict (`{"sel": {"k", "v"}, "page": {"n", "v"}}`), read as it is."""
+    """The table between presses: the number chosen (`sel`), the nest chosen (`at`) and
+    the numbers' page chosen with ◀ ▶ (`page`), each for the state version it was chosen
+    in. The older bot kept the same dict (`{"sel": {"k", "v"}, "page": {"n", "v"}}`),
+    read as it is."""
 
     sel: Sel | None = None
+    at: Spot | None = None
     page: Page | None = None
 
 
@@ -179,3 +190,11 @@ class DominasBase(Presenter[State, Ui]):
         if ui.sel is not None and ui.sel.v == s.version:
             return ui.sel.k or None
         return None
+
+    @staticmethod
+    def _spot(ui: Ui, s: State) -> tuple[Pos, int] | None:
+        """The nest chosen in this state (waiting for its tile), if it is still open."""
+        at = ui.at
+        if at is None or at.v != s.version or not any(n.pos is at.pos for n in s.nests):
+            return None
+        return at.pos, at.variant

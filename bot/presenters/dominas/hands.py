@@ -1,23 +1,18 @@
-"""«ДОМИНА*С»'s private hand texts: the popup and the longer message, with where each tile fits."""
+"""«ДОМИНА*С»'s private hand popup (the fallback's `show_alert`): the tiles by number, ✓
+where one fits. (The hand in the group and its words for the private chat:
+bot/hands/dominas.py.)"""
 
 from __future__ import annotations
-
-import html
 
 from bot.presenters.dominas.common import (
     POPUP_LIMIT,
     DominasBase,
-    named_title,
     tile_name,
     tile_text,
     utf16_len,
 )
-from games.dominas import Action, Phase, State
+from games.dominas import Action, State
 from games.dominas.engine import placements
-from games.dominas.tiles import (
-    NAMED,
-    sort_key,
-)
 from locales import Translator
 
 
@@ -29,7 +24,8 @@ class Hands(DominasBase):
         return placements(s, tile, bonus)
 
     def hand_popup(self, s: State, user: int, t: Translator) -> str:
-        """One tile per line, by colour and number: `7 🟢12 0-3-6 ✓` (7 is its button);
+        """One tile per line, in the order of its number (the table's number buttons, in
+        the fallback): `7 🟢12 0-3-6 ✓` (7 is its button);
         a long hand drops the symbols of tiles that do not fit now, then puts several
         tiles on a line."""
         if user not in s.players:
@@ -40,7 +36,7 @@ class Hands(DominasBase):
         if not hand:
             return t("dom.hand_empty")
         numbers = v.hand_slots or list(range(1, len(hand) + 1))
-        rows = sorted(zip(hand, numbers, strict=True), key=lambda x: sort_key(x[0]))
+        rows = sorted(zip(hand, numbers, strict=True), key=lambda x: x[1])
         marks = {tile: bool(self._fits(s, seat, tile)) for tile in hand}
         head = t("dom.hand", n=len(hand))
 
@@ -66,24 +62,3 @@ class Hands(DominasBase):
             if utf16_len(text + extra) <= POPUP_LIMIT:
                 text += extra
         return text
-
-    def hand_message(self, s: State, user: int, t: Translator) -> str | None:
-        if user not in s.players or s.phase is Phase.OVER:
-            return None
-        seat = s.players.index(user)
-        v = self.game.view(s, user)
-        hand = v.hand or []
-        numbers = v.hand_slots or list(range(1, len(hand) + 1))
-        lines = [t("dom.pm.title", n=len(hand))]
-        for tile, k in sorted(zip(hand, numbers, strict=True), key=lambda x: sort_key(x[0])):
-            where = sorted({self._place_text(a) for a in self._fits(s, seat, tile)})
-            fit = t("dom.pm.fits", nests=", ".join(where)) if where else ""
-            name = f" ({named_title(tile, t)})" if tile in NAMED else ""
-            lines.append(f"<b>{k}</b> · {html.escape(tile_text(tile))}{name}{fit}")
-        if v.remembered:
-            lines.append("")
-            lines.append(t("dom.pm.remembered", tiles=" ".join(map(tile_name, v.remembered))))
-        if s.current == seat:
-            lines.append("")
-            lines.append(t("dom.pm.how"))
-        return "\n".join(lines)

@@ -1,5 +1,7 @@
-"""«ДОМИНА*С»'s group keyboard, from the public view only: the nests, the numbers of the
-hand of the player to move (paged), «Мои фишки», «Хватит»."""
+"""«ДОМИНА*С»'s group keyboard, from the public view only: the nests (the one chosen
+first in brackets), the numbers of the hand of the player to move (paged; the table
+shows them only to a player whose private hand fell back, bot/hands/dominas.py),
+«Мои фишки», «Хватит»."""
 
 from __future__ import annotations
 
@@ -26,9 +28,12 @@ class Keyboard(DominasBase):
             return []
         rows: list[list[Btn]] = []
         nests: list[Btn] = []
+        spot = self._spot(c.ui, s)
         for n in v.nests:
             for variant in (0, 1) if n.far else (0,):
                 label = self._nest_label(n.pos, n.symbol, variant, t)
+                if spot == (n.pos, variant):
+                    label = f"[{label}]"  # chosen first: waits for its tile
                 nests.append(Btn(label, AtNest(n.pos, variant).code()))
         rows += [nests[i : i + 4] for i in range(0, len(nests), 4)]
         numbers = v.players[v.current].slots

@@ -8,23 +8,27 @@ from typing import Any
 from bot.presenters.base import Outcome, Page, Refusal, TableCtx, ToPage
 from bot.presenters.dominas.common import (
     COLOUR_MARK,
-    POPUP_LIMIT,
     AtNest,
     DominasBase,
     Number,
     Put,
     Sel,
+    Spot,
     T,
     Ui,
+    tile_name,
     tile_text,
+    utf16_len,
 )
 from games import IllegalAction
 from games.dominas import Action, Phase, Pos, State
 from games.dominas.engine import placements, slot_numbers
 from games.dominas.figure import edges_of, far, is_far_nest, parent_colour, required, sides_for
 from games.dominas.model import POS_MARK
-from games.dominas.tiles import pips
+from games.dominas.tiles import pips, sort_key
 from locales import Translator
+
+TOAST_LIMIT = 120  # a nest's toast, with room for «the hand is at the bottom» after it
 
 
 class Press(DominasBase):
@@ -80,7 +84,8 @@ class Press(DominasBase):
                 new, events = self.game.apply(s, pressed)
                 return Outcome(state=new, events=events, ui=Ui(), toast=t("dom.toast.stopped"))
             case ToPage(n=n):
-                return Outcome(state=s, ui=Ui(sel=c.ui.sel, page=Page(n=n, v=s.version)))
+                ui = Ui(sel=c.ui.sel, at=c.ui.at, page=Page(n=n, v=s.version))
+                return Outcome(state=s, ui=ui)
             case Number(k=k) if k in by_number:
                 return self._number(s, k, by_number[k], c)
             case Put(k=k, pos=pos, variant=variant) if k in by_number:  # the private hand
@@ -96,9 +101,26 @@ class Press(DominasBase):
         toast = c.t("dom.toast.placed", tile=tile_text(a.tile), nest=self._place_text(a))
         return Outcome(state=new, events=events, ui=Ui(), toast=toast)
 
-    def _number(self, s: State, k: int, tile: str, c: TableCtx[Ui]) -> Outcome[State, Ui]:
-        """The number `k` pressed: its one placement, or it waits for a nest."""
+    def _put(
+        self, s: State, k: int, tile: str, pos: Pos, variant: int, c: TableCtx[Ui]
+    ) -> Outcome[State, Ui]:
+        """The tile numbered `k` at the nest `pos`, or a refusal naming what it needs."""
         t = c.t
+        action = Action(type=T.PLACE, tile=tile, nest=pos, variant=variant)
+        try:
+            return self._placed(s, action, c)
+        except IllegalAction as e:
+            at = [n for n in s.nests if n.pos is pos]
+            reason = self._reason(s, e.code, t, at)
+            raise Refusal(t("dom.refuse.tile", k=k, tile=tile_text(tile), reason=reason)) from e
+
+    def _number(self, s: State, k: int, tile: str, c: TableCtx[Ui]) -> Outcome[State, Ui]:
+        """The number `k` pressed: into the nest chosen first, else its one placement, or
+        it waits for a nest."""
+        t = c.t
+        spot = self._spot(c.ui, s)
+        if spot is not None:
+            return self._put(s, k, tile, spot[0], spot[1], c)
         options = placements(s, tile, s.bonus)
         if not options:
             reason = self._reason(s, self._why_not(s, tile), t)
@@ -121,19 +143,13 @@ class Press(DominasBase):
         c: TableCtx[Ui],
     ) -> Outcome[State, Ui]:
         """A nest pressed, with the number `k` chosen (or none): that tile goes there, or
-        the one tile that fits there; otherwise he is told privately which numbers fit."""
+        the one tile that fits there; where several fit, the nest is chosen and waits for
+        its tile, which his private hand (opened for him) offers in one tap each."""
         t = c.t
         if variant not in (0, 1) or not any(n.pos is pos for n in s.nests):
             raise Refusal(t("press.outdated"))
         if k is not None and k in by_number:
-            tile = by_number[k]
-            action = Action(type=T.PLACE, tile=tile, nest=pos, variant=variant)
-            try:
-                return self._placed(s, action, c)
-            except IllegalAction as e:
-                at = [n for n in s.nests if n.pos is pos]
-                reason = self._reason(s, e.code, t, at)
-                raise Refusal(t("dom.refuse.tile", k=k, tile=tile_text(tile), reason=reason)) from e
+            return self._put(s, k, by_number[k], pos, variant, c)
         here = [
             a
             for a in self.game.legal_actions(s)
@@ -141,19 +157,21 @@ class Press(DominasBase):
         ]
         if len(here) == 1:
             return self._placed(s, here[0], c)
+        nest = next(n for n in s.nests if n.pos is pos)
+        symbol = required(s.figure, nest)
         if not here:
-            nest = next(n for n in s.nests if n.pos is pos)
-            symbol = required(s.figure, nest)
             where = self._place_text_pos(pos, variant)
             if symbol is not None:
                 raise Refusal(t("dom.refuse.nothing_here_need", nest=where, need=symbol))
             raise Refusal(t("dom.refuse.nothing_here", nest=where))
-        number_of_tile = {tile: n for n, tile in by_number.items()}
-        slots = sorted({number_of_tile[a.tile] for a in here if a.tile is not None})
-        text = t("dom.refuse.choose", slots=", ".join(f"№{x}" for x in slots))
-        if len(text) > POPUP_LIMIT:
-            text = t("dom.refuse.choose_many", n=len(slots))
-        raise Refusal(text)
+        # named as his hand shows them (its buttons' order)
+        tiles = sorted({a.tile for a in here if a.tile is not None}, key=sort_key)
+        label = self._nest_label(pos, symbol, variant, t)
+        toast = t("dom.toast.at_nest", nest=label, tiles=", ".join(map(tile_name, tiles)))
+        if utf16_len(toast) > TOAST_LIMIT:
+            toast = t("dom.toast.at_nest_many", nest=label, n=len(tiles))
+        ui = Ui(at=Spot(pos=pos, variant=variant, v=s.version), page=c.ui.page)
+        return Outcome(state=s, ui=ui, toast=toast, visible=False, hand=True)
 
     @staticmethod
     def _option_text(s: State, a: Action) -> str:

@@ -1,5 +1,5 @@
-"""«Семидорожник»'s private hand: the popup with its hint, the longer message, and the
-keeper of his hand in the group."""
+"""«Семидорожник»'s private hand: the popup with its hint, and the keeper of his hand in
+the group."""
 
 from __future__ import annotations
 
@@ -33,8 +33,10 @@ class Hands(Compound):
             text += "\n" + hint
         return text[:200]
 
-    def _hint(self, s: State, user: int, t: Translator) -> str:
-        """What fits where now (only for the player to move; private)."""
+    def _hint(self, s: State, user: int, t: Translator, on_hand: bool = False) -> str:
+        """What fits where now (only for the player to move; private). `on_hand`: for his
+        hand's message, which carries the priority tiles' buttons itself (the table's
+        «⭐ Приоритет…» leaves the table then)."""
         if self.game.to_act(s) != user or s.phase != Phase.PLACING:
             return ""
         fits: dict[str, list[TileKind]] = {}
@@ -46,14 +48,8 @@ class Hands(Compound):
         if not fits:
             tiles = self._priority_tiles(s)
             if tiles:
-                return t("st.hint_nothing_priority", tiles=self._offer(tiles))
+                key = "hand.st.hint_nothing_priority" if on_hand else "st.hint_nothing_priority"
+                return t(key, tiles=self._offer(tiles))
             return t("st.hint_nothing")
         parts = [f"{k}: {tiles_text(kinds)}" for k, kinds in sorted(fits.items())]
         return t("st.hint", fits="; ".join(parts))
-
-    def hand_message(self, s: State, user: int, t: Translator) -> str | None:
-        if user not in s.players:
-            return None
-        v = self.game.view(s, user)
-        hand = [kind_of(x) for x in (v.hand or [])]
-        return t("st.hand_private", n=len(hand), tiles=tiles_text(hand, compact=False) or "—")

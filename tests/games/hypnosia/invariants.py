@@ -75,6 +75,8 @@ def check(s: State, prev: State | None = None) -> None:
     if s.phase == Phase.ROLL:
         assert not s.dice and not s.unused
         assert has_tokens(s, s.current), "R18 the mover has tokens in play"
+        racers = [seat for seat in range(n) if has_tokens(s, seat)]
+        assert len(racers) >= 2, "R17d a player racing alone has ended the game"
     if s.phase == Phase.GAME_OVER:
         assert GAME.to_act(s) is None and GAME.legal_actions(s) == []
         assert s.end_reason is not None and s.winners

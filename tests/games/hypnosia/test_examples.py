@@ -88,8 +88,10 @@ def test_e7_centre_entry_needs_an_exact_1_r11() -> None:
     assert e.tokens[RED][3] == "C5" and e.centre == [RED] and score(e, RED) == before + 5
     assert codes(e) == ["M,2,4,r"]
     assert act(e, 2, 4).tokens[RED][1] == "2.0"
-    # variant: without №2 the 4 lapses after the entry (R6)
-    alone = build(tokens={RED: {4: "3.6"}, BLUE: {1: "1.30"}}, rest=CAPTURED)
+    # variant: without №2 the 4 lapses after the entry (R6); a third player still races
+    # with Blue, so the game goes on (R17d)
+    tokens = {RED: {4: "3.6"}, BLUE: {1: "1.30"}, 2: {1: "1.10"}}
+    alone = build(n=3, tokens=tokens, rest=CAPTURED)
     s2, events = GAME.apply(roll(alone, 1, 4), mv(4, 1, "b"))
     assert [e.type for e in events][-3:] == ["dice_lapsed", "turn_ended", "turn_started"]
     assert fact(events[-3], DiceLapsed).dice == [4] and s2.current == BLUE

@@ -9,10 +9,14 @@ import random
 import pytest
 
 from games.hypnosia import GAME, Phase, State
-from games.hypnosia.model import START, Action, ActionType, EndReason, Route
-from games.hypnosia.policies import NOVICE, landing
+from games.hypnosia.model import START, Action, ActionType, EndReason, Route, View
+from games.hypnosia.policies import EXPERIENCED, NOVICE, landing
+from games.policy import Policy
 
 from .builder import BLUE, RED, build, roll
+
+# A game ends by the centre, by the tokens, or when one player races alone (R17).
+NORMAL_ENDS = (EndReason.CENTRE_FULL, EndReason.NO_TOKENS, EndReason.LAST_RACER)
 
 
 def play_turn_by_timeout(s: State) -> State:
@@ -45,7 +49,7 @@ def test_r17_a_game_of_absent_players_ends_by_the_centre_or_the_tokens(n: int) -
         s = GAME.new(list(range(1, n + 1)), seed=seed)
         while not GAME.is_over(s):
             s = play_turn_by_timeout(s)
-        assert s.end_reason in (EndReason.CENTRE_FULL, EndReason.NO_TOKENS), (n, seed)
+        assert s.end_reason in NORMAL_ENDS, (n, seed)
         assert s.round_no < 100, (n, seed, s.round_no)
 
 
@@ -70,7 +74,7 @@ def test_r8_r10_one_absent_player_gets_his_tokens_off_the_start_and_across_bridg
                 else:
                     s, _ = GAME.apply(s, r.choice(GAME.legal_actions(s)))
             games += 1
-            normal += s.end_reason in (EndReason.CENTRE_FULL, EndReason.NO_TOKENS)
+            normal += s.end_reason in NORMAL_ENDS
             if s.end_reason is EndReason.ROUND_LIMIT:  # the random players dawdled
                 assert START not in s.tokens[0] and crossed, (n, seed)
     assert normal >= 0.9 * games, (normal, games)
@@ -128,3 +132,37 @@ def test_r4_the_choice_depends_on_the_view_only_not_on_the_dice_to_come() -> Non
         other = s.model_copy(update={"seed": seed + 10_000, "rng_calls": s.rng_calls + 7})
         assert GAME.view(s, s.players[s.current]) == GAME.view(other, other.players[s.current])
         assert GAME.timeout_action(s) == GAME.timeout_action(other)
+
+
+def _rounds(n: int, seed: int, policy: Policy[View, Action]) -> int:
+    """The rounds of a game every seat of which `policy` plays (from its own view)."""
+    s = GAME.new(list(range(1, n + 1)), seed=seed)
+    r = random.Random(seed)
+    while not GAME.is_over(s):
+        legal = GAME.legal_actions(s)
+        s, _ = GAME.apply(s, policy.choose(GAME.view(s, s.players[s.current]), legal, r))
+    return s.round_no
+
+
+@pytest.mark.parametrize("policy", [NOVICE, EXPERIENCED], ids=["novice", "experienced"])
+def test_r17d_the_bots_own_play_keeps_games_to_a_sensible_length(
+    policy: Policy[View, Action],
+) -> None:
+    """Issue 31: what the bot plays for an absent player (the novice) and for a seat
+    handed to a computer (the experienced) ends games in about 15 rounds, and none runs
+    past 30: before R17d a last token circling the inner ring alone took 40–70 rounds
+    (docs/hypnosia-length.md has the numbers)."""
+    rounds = [_rounds(n, seed, policy) for n in (2, 3, 4, 5, 6) for seed in range(4, 8)]
+    assert max(rounds) <= 30, rounds
+    assert sum(rounds) / len(rounds) <= 20, rounds
+
+
+def test_r13_a_pair_waiting_on_a_bridge_it_cannot_cross_splits() -> None:
+    """R13, R15: a pair on a bridge may not cross (the variant); without a 1 to take one
+    token in, the novice moves one token of the pair on and leaves the other waiting there
+    (alone it may cross), rather than walk the pair off the bridge."""
+    s = roll(build(tokens={RED: {1: "3.6", 3: "3.6"}, BLUE: {1: "1.20"}}, rest="X"), 3, 5)
+    a = GAME.timeout_action(s)
+    assert not a.pair and a.token == 1 and a.route is Route.RING, a
+    after, _ = GAME.apply(s, a)
+    assert after.tokens[RED][2] == "3.6"

@@ -30,6 +30,7 @@ EVENT_TYPES = {
     "turn_ended",
     "turn_started",
     "game_over",
+    "out_of_tokens",
 }
 ALL_ACTIONS = [Action(type=ActionType.ROLL)] + [
     Action(type=ActionType.MOVE, token=t, die=d, route=Route(r), pair=p)

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from games import IllegalAction
 from games.hypnosia import GAME, Action, ActionType, EndReason, Phase
 from games.hypnosia.engine import score
-from games.hypnosia.events import DiceLapsed, EnteredCentre, GameOver
+from games.hypnosia.events import DiceLapsed, EnteredCentre, GameOver, OutOfTokens
 from games.hypnosia.model import (
     BOARD_SEATS,
     CAPTURED,
@@ -324,6 +324,51 @@ def test_r17c_round_limit() -> None:
         GAME.new([1, 2], seed=0, options={"round_limit": 0})
 
 
+def test_r17d_one_player_racing_alone_runs_home_at_once() -> None:
+    """R17d: Red captures Blue's last token while Green has none in play: Red alone has
+    tokens in play, so at the end of his turn they take the highest free fields (lower
+    number first) and the game ends; the score is what the run home would have given."""
+    s = build(n=3, tokens={RED: {1: "1.5", 2: "2.3", 3: "1.30"}, BLUE: {1: "1.9"}}, rest=CAPTURED)
+    s.tokens[2] = ["C5", CAPTURED, CAPTURED, CAPTURED]
+    s.centre = [2]
+    s, events = GAME.apply(act(roll(s, 4, 6), 1, 4), mv(2, 6))  # 1.5 + 4 = 1.9 captures
+    assert GAME.is_over(s) and s.end_reason == EndReason.LAST_RACER
+    assert s.tokens[RED][:3] == ["C4", "C3", "C2"] and s.centre == [2, RED, RED, RED]
+    assert [fact(e, EnteredCentre).field for e in events if e.type == "entered_centre"] == [4, 3, 2]
+    assert events[-1].type == "game_over" and fact(events[-1], GameOver).reason == "last_racer"
+    assert score(s, RED) == 4 + 3 + 2 + s.captured[RED] - s.lost[RED]
+    # more tokens than free fields: the lower numbers take them, the centre is full
+    t = build(n=2, tokens={RED: {1: "1.5", 2: "2.3", 3: "3.1"}}, rest=CAPTURED, centre=[BLUE] * 3)
+    t, _ = GAME.apply(roll(t, 6, 6), mv(1, 6))
+    t, events = GAME.apply(t, mv(1, 6))
+    assert t.end_reason == EndReason.LAST_RACER and t.tokens[RED][:3] == ["C2", "C1", "3.1"]
+
+
+def test_r18_a_player_out_of_tokens_is_told_once_and_the_game_goes_on() -> None:
+    """R18 (Decision): Blue's last token is captured while Red and Green still race: the
+    engine says so once, with his final score, and he is skipped from then on; the
+    mover's last token entering the centre is told the same way."""
+    s = build(n=3, tokens={RED: {1: "1.5"}, BLUE: {1: "1.9"}, 2: {1: "1.20"}}, rest=CAPTURED)
+    s, events = GAME.apply(roll(s, 4, 2), mv(1, 4))
+    told = [e for e in events if e.type == "out_of_tokens"]
+    assert [(e.seat, fact(e, OutOfTokens).score) for e in told] == [(BLUE, score(s, BLUE))]
+    assert GAME.finished(s, 102) and not GAME.finished(s, 101) and not GAME.finished(s, 103)
+    s, events = GAME.apply(s, mv(1, 2))
+    assert (
+        not GAME.is_over(s) and s.current == 2 and "out_of_tokens" not in {e.type for e in events}
+    )
+    for _ in range(30):  # Blue never rolls again, and is never told again
+        if GAME.is_over(s):
+            break
+        assert s.current != BLUE
+        s, events = GAME.apply(s, GAME.legal_actions(s)[0])
+        assert all(e.seat != BLUE for e in events if e.type == "out_of_tokens")
+    t = build(n=3, tokens={RED: {1: "3.2"}, BLUE: {1: "1.9"}, 2: {1: "1.20"}}, rest=CAPTURED)
+    t, events = GAME.apply(roll(t, 1, 3), mv(1, 1, "b"))
+    assert [e.seat for e in events if e.type == "out_of_tokens"] == [RED]
+    assert not GAME.is_over(t)
+
+
 def test_r18_a_player_without_tokens_in_play_is_skipped() -> None:
     s = build(n=3, tokens={RED: {1: "1.5"}, 2: {1: "1.20"}}, rest=CAPTURED)
     s.tokens[BLUE] = ["C5", CAPTURED, CAPTURED, CAPTURED]
@@ -382,8 +427,17 @@ def test_r20_leaving_can_leave_no_tokens_in_play() -> None:
     s = build(n=3, tokens={RED: {1: "1.5"}, BLUE: {1: "1.9"}}, rest=CAPTURED)
     s.tokens[2] = ["C5", CAPTURED, CAPTURED, CAPTURED]
     s.centre = [2]
-    s2, _ = GAME.remove(s, 102)
-    assert not GAME.is_over(s2)
-    s3, events = GAME.remove(s2, 101)
-    assert s3.end_reason == EndReason.PLAYERS_LEFT and events[-1].type == "game_over"
-    assert GAME.result(s3).winners == [103]
+    s2, _ = GAME.remove(s, 101)
+    assert s2.end_reason == EndReason.LAST_RACER  # R17d: Blue races alone with Green in
+    assert s2.tokens[BLUE][0] == "C4" and GAME.result(s2).winners == [103]
+    s3, events = GAME.remove(s, 102)  # Red races alone: the same
+    assert s3.end_reason == EndReason.LAST_RACER and s3.tokens[RED][0] == "C4"
+    t = build(n=3, tokens={RED: {1: "1.5"}}, rest=CAPTURED)  # nobody else in play
+    t.tokens[2] = ["C5", CAPTURED, CAPTURED, CAPTURED]
+    t.centre = [2]
+    t2, events = GAME.remove(t, 101)
+    assert t2.end_reason == EndReason.NO_TOKENS and events[-1].type == "game_over"
+    u1, _ = GAME.remove(s, 103)  # two still race: the game goes on...
+    assert not GAME.is_over(u1)
+    u2, events = GAME.remove(u1, 101)  # ...until one player is left in it
+    assert u2.end_reason == EndReason.PLAYERS_LEFT and GAME.result(u2).winners == [102]
