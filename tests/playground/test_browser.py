@@ -46,7 +46,7 @@ ARGS = [
 ]
 PHONE = {"width": 412, "height": 915}
 DESKTOP = {"width": 1280, "height": 1000}
-TIMEOUT = 10_000  # ms, for one expectation
+TIMEOUT = 30_000  # ms, for one expectation (generous: a loaded 2-core CI machine)
 TABLE = ".msg.has-photo:not(.ephemeral)"  # a player's hand is a picture too, his alone
 
 # a usual Семидорожник turn: roll, place, finish (the first that is shown is pressed)
