@@ -193,8 +193,9 @@ async def test_three_players_play_seven_tracks_by_their_ephemeral_hands() -> Non
         # issue 31, point 7: Аня and Борис have started the bot, Борис takes his pings there
         anna, boris = users[:2]
         quiet, pinged = await tg.start_private(anna), await tg.start_private(boris)
-        await quiet.wait_message()
-        await pinged.wait_message()
+        # their greetings (each may have come already: no wait for a newer message)
+        await quiet.wait_for(lambda: quiet.bot_messages, 30)
+        await pinged.wait_for(lambda: pinged.bot_messages, 30)
         await pinged.send(boris, "/pings")
         menu = await pinged.wait_message(lambda m: "Напоминание о ходе" in m.content)
         await pinged.press(boris, menu, "💬 В личке")

@@ -80,7 +80,7 @@ async def table_state(page: Any) -> tuple[str, str]:
 async def click(page: Any, label: str, timeout: float = TIMEOUT) -> dict[str, Any]:
     """Click the inline button ``label`` on the newest message showing it and wait until
     the bot has answered (the page shows the answer as a toast or a popup)."""
-    button = page.locator(".kbtn", has_text=label).last
+    button = page.locator(".kbtn:visible", has_text=label).last  # a copy hides what it replaces
     async with page.expect_response("**/api/press", timeout=TIMEOUT) as response:
         await button.click(timeout=timeout)
     answer: dict[str, Any] = await (await response.value).json()
